@@ -1,0 +1,80 @@
+package org.chartstream.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.kafka.common.errors.SerializationException;
+import org.chartstream.schemas.serde.AvroSerde;
+import org.junit.jupiter.api.Test;
+
+class AvroSerdeTest {
+
+    private final AvroSerde<QueryRequest> requests = AvroSerde.of(QueryRequest.class);
+
+    @Test
+    void roundTripsEveryPayloadType() {
+        QueryRequest q = QueryRequest.newBuilder().setRequestId("r1").setConversationId("c1").setUserId("u1")
+                .setQuestion("which patients take metformin?").setMode(SearchMode.LEXICAL).setTopK(4)
+                .setFilter(RetrievalFilterSpec.newBuilder().setTables(List.of("medications")).setPatient("MRN-000001").build())
+                .setDeadlineMs(123L).build();
+        assertThat(requests.deserialize("t", requests.serialize("t", q))).isEqualTo(q);
+
+        ChunkRecord chunk = ChunkRecord.newBuilder().setChunkId("ehr:notes:7:0:3").setSourceId("ehr").setTableName("notes")
+                .setRowKey("7").setChunkIndex(0).setChunkCount(1).setGeneration(3).setText("text")
+                .setVector(List.of(0.5f, -0.5f)).setSourcePosition("0/16B3748").setCommitTsMs(1L).setModelId("m").setDimension(2).build();
+        IndexEvent event = IndexEvent.newBuilder().setKind(IndexEventKind.UPSERT_ROW).setSourceId("ehr").setTableName("notes")
+                .setRowKey("7").setGeneration(3).setChunks(List.of(chunk)).build();
+        AvroSerde<IndexEvent> events = AvroSerde.of(IndexEvent.class);
+        assertThat(events.deserialize("t", events.serialize("t", event))).isEqualTo(event);
+    }
+
+    @Test
+    void usesSingleObjectEncodingHeader() {
+        QueryRequest q = QueryRequest.newBuilder().setRequestId("r").setConversationId("c").setUserId("u").setQuestion("q").build();
+        byte[] bytes = requests.serialize("t", q);
+        assertThat(bytes[0]).isEqualTo((byte) 0xC3);
+        assertThat(bytes[1]).isEqualTo((byte) 0x01);
+    }
+
+    @Test
+    void readsDataWrittenWithTheOlderSchemaThroughTheNewerReader() throws Exception {
+        Schema v1;
+        try (InputStream in = getClass().getResourceAsStream("/avro-history/QueryRequest-v1.avsc")) {
+            v1 = new Schema.Parser().parse(in);
+        }
+        assertThat(v1.getField("filter")).isNull();
+        GenericRecord old = new GenericData.Record(v1);
+        old.put("request_id", "r-old");
+        old.put("conversation_id", "c-old");
+        old.put("user_id", "u-old");
+        old.put("question", "an old question");
+        old.put("mode", new GenericData.EnumSymbol(v1.getField("mode").schema(), "VECTOR"));
+        old.put("top_k", 3);
+        ByteBuffer written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v1).encode(old);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        QueryRequest read = requests.deserialize("chartstream.requests", bytes);
+
+        assertThat(read.getRequestId()).isEqualTo("r-old");
+        assertThat(read.getMode()).isEqualTo(SearchMode.VECTOR);
+        assertThat(read.getTopK()).isEqualTo(3);
+        assertThat(read.getFilter()).isNull();
+        assertThat(read.getDeadlineMs()).isNull();
+    }
+
+    @Test
+    void rejectsBytesThatAreNotTheType() {
+        assertThatThrownBy(() -> requests.deserialize("chartstream.requests", "{\"question\":\"hi\"}".getBytes()))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("not a QueryRequest");
+        assertThat(requests.tryDeserialize(new byte[] {(byte) 0xC3, 0x01, 1, 2})).isNull();
+    }
+}
