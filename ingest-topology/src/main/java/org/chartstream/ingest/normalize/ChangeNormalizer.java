@@ -1,0 +1,72 @@
+package org.chartstream.ingest.normalize;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.RowChange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Debezium topic record → {@link RowChange} keyed by row, or a {@link DeadLetter} naming the problem
+ * (malformed envelope, unregistered source or table). Never throws: one bad event must not stop the topology.
+ */
+public final class ChangeNormalizer implements Processor<String, String, String, SpecificRecord> {
+    private static final Logger LOG = LoggerFactory.getLogger(ChangeNormalizer.class);
+    private final List<SourceRegistration> sources;
+    private final String rowsChild;
+    private final String deadLetterChild;
+    private ProcessorContext<String, SpecificRecord> context;
+
+    public ChangeNormalizer(List<SourceRegistration> sources, String rowsChild, String deadLetterChild) {
+        // longest prefix first, so "ehr.v2" wins over "ehr"
+        this.sources = sources.stream().sorted(Comparator.comparingInt((SourceRegistration s) -> s.topicPrefix().length()).reversed()).toList();
+        this.rowsChild = rowsChild;
+        this.deadLetterChild = deadLetterChild;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, SpecificRecord> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(Record<String, String> record) {
+        String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("?");
+        try {
+            SourceRegistration source = sourceOf(topic)
+                    .orElseThrow(() -> new MalformedChangeException("topic " + topic + " belongs to no registered source"));
+            RowChange change = DebeziumEnvelopeParser.parse(source, topic, record.key(), record.value());
+            if (source.table(change.getTableName()).isEmpty()) {
+                throw new MalformedChangeException("table " + change.getSchemaName() + "." + change.getTableName()
+                        + " is not registered for source " + source.sourceId());
+            }
+            String key = change.getSourceId() + ":" + change.getTableName() + ":" + change.getRowKey();
+            context.forward(new Record<String, SpecificRecord>(key, change, record.timestamp()), rowsChild);
+        } catch (MalformedChangeException | IllegalArgumentException e) {
+            RecordMetadata meta = context.recordMetadata().orElse(null);
+            LOG.warn("dead-lettering change event from {} partition {} offset {}: {}", topic,
+                    meta == null ? -1 : meta.partition(), meta == null ? -1 : meta.offset(), e.getMessage());
+            DeadLetter dl = DeadLetter.newBuilder().setSourceTopic(topic)
+                    .setPartition(meta == null ? -1 : meta.partition()).setOffset(meta == null ? -1 : meta.offset())
+                    .setKey(bytes(record.key())).setValue(bytes(record.value()))
+                    .setStage("ingest.normalize").setReason(e.getMessage()).setTsMs(System.currentTimeMillis()).build();
+            context.forward(new Record<String, SpecificRecord>(record.key(), dl, record.timestamp()), deadLetterChild);
+        }
+    }
+
+    private Optional<SourceRegistration> sourceOf(String topic) {
+        return sources.stream().filter(s -> topic.startsWith(s.topicPrefix() + ".")).findFirst();
+    }
+
+    private static java.nio.ByteBuffer bytes(String s) {
+        return s == null ? null : java.nio.ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
+}

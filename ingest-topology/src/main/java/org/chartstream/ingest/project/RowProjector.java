@@ -1,0 +1,58 @@
+package org.chartstream.ingest.project;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a projected row into the text that is chunked and indexed: {@code field: value} lines of allow-listed
+ * fields, without audit columns and opaque ids, keeping business keys, headed by the patient's name and number
+ * (without them a question that names a patient cannot find the patient's encounters).
+ */
+public final class RowProjector {
+    private static final Set<String> AUDIT_COLUMNS = Set.of("created_at", "updated_at", "modified_at", "deleted_at",
+            "created_by", "updated_by", "modified_by", "inserted_at", "last_modified", "row_version");
+    private static final Pattern UUID = Pattern.compile("(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
+
+    private RowProjector() {
+    }
+
+    /** True for columns whose values are business keys people quote ({@code *_no}, {@code *_number}, {@code *_code}). */
+    public static boolean isBusinessKey(String column) {
+        String c = column.toLowerCase(Locale.ROOT);
+        return c.endsWith("_no") || c.endsWith("_number") || c.endsWith("_code") || c.equals("code");
+    }
+
+    static boolean isDropped(String column, String value) {
+        String c = column.toLowerCase(Locale.ROOT);
+        if (AUDIT_COLUMNS.contains(c) || c.startsWith("_")) {
+            return true;
+        }
+        if (isBusinessKey(c)) {
+            return false;
+        }
+        return c.equals("id") || c.endsWith("_id") || c.endsWith("_uuid") || UUID.matcher(value).matches();
+    }
+
+    public static String text(TableProjection projection, Map<String, String> row, PatientIdentity patient) {
+        StringBuilder text = new StringBuilder();
+        text.append("record: ").append(projection.table().replace('_', ' ')).append('\n');
+        if (patient != null && patient.displayName() != null) {
+            text.append("patient: ").append(patient.displayName());
+            if (patient.patientNo() != null) {
+                text.append(" (").append(patient.patientNo()).append(')');
+            }
+            text.append('\n');
+        }
+        Iterable<String> order = projection.fields().isEmpty() ? row.keySet() : projection.fields();
+        for (String column : order) {
+            String value = row.get(column);
+            if (value == null || value.isBlank() || !projection.allows(column) || isDropped(column, value)) {
+                continue;
+            }
+            text.append(column.replace('_', ' ')).append(": ").append(value.strip()).append('\n');
+        }
+        return text.toString().strip();
+    }
+}

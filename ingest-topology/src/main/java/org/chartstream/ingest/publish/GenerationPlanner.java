@@ -1,0 +1,47 @@
+package org.chartstream.ingest.publish;
+
+import java.util.List;
+import org.chartstream.schemas.RowOp;
+import org.chartstream.schemas.SnapshotMarker;
+
+/**
+ * Decides, for one row change, which generations it is written to and whether a generation is published.
+ * Snapshot rows build a staged generation that is published when the table's last snapshot row has been seen;
+ * streaming changes go to the active generation and to a staged one (a re-index) if there is one.
+ */
+public final class GenerationPlanner {
+
+    /** What to do with one change. {@code publish} is the generation to publish after writing the row, or 0. */
+    public record Plan(List<Long> targets, long publish, TableGenerations next) {
+    }
+
+    private GenerationPlanner() {
+    }
+
+    public static Plan plan(TableGenerations state, RowOp op, SnapshotMarker marker) {
+        if (op == RowOp.SNAPSHOT) {
+            long staged = state.staged() > 0 ? state.staged() : Math.max(state.highest(), state.active()) + 1;
+            TableGenerations next = new TableGenerations(state.active(), staged, Math.max(state.highest(), staged),
+                    (state.staged() > 0 ? state.stagedRows() : 0) + 1);
+            if (marker == SnapshotMarker.LAST || marker == SnapshotMarker.LAST_IN_TABLE) {
+                return new Plan(List.of(staged), staged, new TableGenerations(staged, 0, next.highest(), 0));
+            }
+            return new Plan(List.of(staged), 0, next);
+        }
+        if (op == RowOp.DELETE) {
+            return new Plan(List.of(), 0, state);
+        }
+        if (state.active() == 0 && state.staged() == 0) {
+            // a table that had no snapshot (empty at start): its first change opens generation 1
+            long first = state.highest() + 1;
+            return new Plan(List.of(first), first, new TableGenerations(first, 0, first, 0));
+        }
+        if (state.active() == 0) {
+            return new Plan(List.of(state.staged()), 0, state);
+        }
+        if (state.staged() > 0) {
+            return new Plan(List.of(state.active(), state.staged()), 0, state);
+        }
+        return new Plan(List.of(state.active()), 0, state);
+    }
+}

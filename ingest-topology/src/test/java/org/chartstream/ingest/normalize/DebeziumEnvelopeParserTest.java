@@ -1,0 +1,81 @@
+package org.chartstream.ingest.normalize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.chartstream.ingest.project.TableProjection;
+import org.chartstream.schemas.RowChange;
+import org.chartstream.schemas.RowOp;
+import org.chartstream.schemas.SnapshotMarker;
+import org.junit.jupiter.api.Test;
+
+class DebeziumEnvelopeParserTest {
+    private final SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr", null,
+            Map.of("patients", new TableProjection("patients", List.of(), Set.of(), "patient_id")));
+
+    @Test
+    void readsASnapshotRowWithoutEmbeddedSchemas() {
+        String value = """
+                {"before":null,"after":{"patient_id":"6f1c","patient_no":"MRN-1","first_name":"Martha"},
+                 "source":{"connector":"postgresql","snapshot":"first_in_data_collection","lsn":24023128,"ts_ms":1700000000000,"table":"patients"},
+                 "op":"r","ts_ms":1700000000100}""";
+
+        RowChange change = DebeziumEnvelopeParser.parse(ehr, "ehr.public.patients", "{\"patient_id\":\"6f1c\"}", value);
+
+        assertThat(change.getOp()).isEqualTo(RowOp.SNAPSHOT);
+        assertThat(change.getTableName()).isEqualTo("patients");
+        assertThat(change.getSchemaName()).isEqualTo("public");
+        assertThat(change.getRowKey()).isEqualTo("6f1c");
+        assertThat(change.getAfter()).containsEntry("first_name", "Martha");
+        assertThat(change.getSnapshot()).isEqualTo(SnapshotMarker.FIRST_IN_TABLE);
+        assertThat(change.getSourcePosition()).isEqualTo("lsn:24023128");
+        assertThat(change.getCommitTsMs()).isEqualTo(1700000000000L);
+    }
+
+    @Test
+    void rendersTemporalValuesAsIsoWhenTheEnvelopeCarriesItsSchema() {
+        String value = """
+                {"schema":{"type":"struct","fields":[
+                   {"type":"struct","field":"before","fields":[]},
+                   {"type":"struct","field":"after","fields":[
+                      {"type":"int32","name":"io.debezium.time.Date","field":"birth_date"},
+                      {"type":"int64","name":"io.debezium.time.MicroTimestamp","field":"seen_at"},
+                      {"type":"int64","field":"visits"}]}]},
+                 "payload":{"before":null,"after":{"birth_date":19000,"seen_at":1700000000000000,"visits":19000},
+                   "source":{"snapshot":"false","file":"binlog.000003","pos":1234,"row":0,"ts_ms":5},"op":"c","ts_ms":6}}""";
+
+        RowChange change = DebeziumEnvelopeParser.parse(ehr, "ehr.clinic.patients", "{\"schema\":{},\"payload\":{\"id\":7}}", value);
+
+        assertThat(change.getOp()).isEqualTo(RowOp.CREATE);
+        assertThat(change.getAfter()).containsEntry("birth_date", "2022-01-08").containsEntry("seen_at", "2023-11-14T22:13:20")
+                .containsEntry("visits", "19000");
+        assertThat(change.getSourcePosition()).isEqualTo("binlog:binlog.000003:1234:0");
+        assertThat(change.getRowKey()).isEqualTo("7");
+    }
+
+    @Test
+    void aTombstoneIsADeleteOfTheKeyedRowAndCompositeKeysJoinInOrder() {
+        RowChange change = DebeziumEnvelopeParser.parse(ehr, "ehr.public.patients", "{\"site\":\"north\",\"id\":42}", null);
+        assertThat(change.getOp()).isEqualTo(RowOp.DELETE);
+        assertThat(change.getRowKey()).isEqualTo("north|42");
+    }
+
+    @Test
+    void namesWhatIsWrongWithAMalformedEvent() {
+        assertThatThrownBy(() -> DebeziumEnvelopeParser.parse(ehr, "ehr.public.patients", "{\"id\":1}", "not json"))
+                .isInstanceOf(MalformedChangeException.class).hasMessageContaining("not valid JSON");
+        assertThatThrownBy(() -> DebeziumEnvelopeParser.parse(ehr, "ehr.public.patients", "{\"id\":1}", "{\"source\":{}}"))
+                .hasMessageContaining("no 'op' field");
+        assertThatThrownBy(() -> DebeziumEnvelopeParser.parse(ehr, "ehr.public.patients", "{\"id\":1}", "{\"op\":\"x\",\"source\":{}}"))
+                .hasMessageContaining("unknown op 'x'");
+        assertThatThrownBy(() -> DebeziumEnvelopeParser.parse(ehr, "ehr.public.patients", "{\"id\":1}", "{\"op\":\"c\",\"source\":{},\"after\":null}"))
+                .hasMessageContaining("no 'after' row");
+        assertThatThrownBy(() -> DebeziumEnvelopeParser.parse(ehr, "ehr.patients", "{\"id\":1}", null))
+                .hasMessageContaining("<prefix>.<schema>.<table>");
+        assertThatThrownBy(() -> DebeziumEnvelopeParser.parse(ehr, "ehr.public.patients", "{}", null))
+                .hasMessageContaining("no primary-key columns");
+    }
+}

@@ -1,0 +1,71 @@
+package org.chartstream.ingest.project;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class RowProjectorTest {
+
+    private static Map<String, String> medicationRow() {
+        Map<String, String> row = new LinkedHashMap<>();
+        row.put("medication_id", "17");
+        row.put("patient_id", "8b0e6a7c-35c1-4c77-9d5e-0a2d4c1b2f10");
+        row.put("encounter_id", "0e7c5e0a-1111-2222-3333-444455556666");
+        row.put("rxnorm_code", "860975");
+        row.put("description", "24 HR metformin hydrochloride 500 MG Extended Release Oral Tablet");
+        row.put("reason_description", "Diabetes mellitus type 2");
+        row.put("ssn", "999-12-3456");
+        row.put("created_at", "2026-01-01T00:00:00Z");
+        row.put("stop_date", null);
+        return row;
+    }
+
+    @Test
+    void writesFieldLinesWithoutAuditColumnsOpaqueIdsOrExcludedFieldsHeadedByThePatient() {
+        TableProjection projection = new TableProjection("medications", List.of(), Set.of("ssn"), "patient_id");
+        PatientIdentity patient = new PatientIdentity("8b0e6a7c-35c1-4c77-9d5e-0a2d4c1b2f10", "Martha Collins", "MRN-000001");
+
+        String text = RowProjector.text(projection, medicationRow(), patient);
+
+        assertThat(text).isEqualTo("""
+                record: medications
+                patient: Martha Collins (MRN-000001)
+                rxnorm code: 860975
+                description: 24 HR metformin hydrochloride 500 MG Extended Release Oral Tablet
+                reason description: Diabetes mellitus type 2""");
+        assertThat(text).doesNotContain("999-12-3456", "8b0e6a7c", "2026-01-01");
+    }
+
+    @Test
+    void anAllowListSelectsAndOrdersFields() {
+        TableProjection projection = new TableProjection("medications", List.of("description", "rxnorm_code", "ssn"), Set.of("ssn"), null);
+
+        assertThat(RowProjector.text(projection, medicationRow(), null)).isEqualTo("""
+                record: medications
+                description: 24 HR metformin hydrochloride 500 MG Extended Release Oral Tablet
+                rxnorm code: 860975""");
+    }
+
+    @Test
+    void businessKeysAreKeptEvenWhenTheyLookLikeIds() {
+        assertThat(RowProjector.isBusinessKey("patient_no")).isTrue();
+        assertThat(RowProjector.isDropped("patient_no", "MRN-000001")).isFalse();
+        assertThat(RowProjector.isDropped("encounter_number", "E-17")).isFalse();
+        assertThat(RowProjector.isDropped("note_id", "17")).isTrue();
+        assertThat(RowProjector.isDropped("external_ref", "8b0e6a7c-35c1-4c77-9d5e-0a2d4c1b2f10")).isTrue();
+        assertThat(RowProjector.isDropped("updated_at", "2026")).isTrue();
+    }
+
+    @Test
+    void identityComesFromTheConfiguredColumns() {
+        PatientIdentityColumns columns = new PatientIdentityColumns("patients", "patient_id", List.of("first_name", "last_name"), "patient_no");
+        PatientIdentity id = columns.identityOf(Map.of("patient_id", "p1", "first_name", " Brian ", "last_name", "White", "patient_no", "MRN-7"));
+        assertThat(id.displayName()).isEqualTo("Brian White");
+        assertThat(id.filterKey()).isEqualTo("MRN-7");
+        assertThat(PatientIdentity.decode(id.encode())).isEqualTo(id);
+    }
+}

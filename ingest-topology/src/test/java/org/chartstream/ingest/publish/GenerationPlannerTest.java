@@ -1,0 +1,53 @@
+package org.chartstream.ingest.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.chartstream.schemas.RowOp;
+import org.chartstream.schemas.SnapshotMarker;
+import org.junit.jupiter.api.Test;
+
+class GenerationPlannerTest {
+
+    @Test
+    void aSnapshotStagesANewGenerationAndPublishesItAfterTheTablesLastRow() {
+        GenerationPlanner.Plan first = GenerationPlanner.plan(TableGenerations.NONE, RowOp.SNAPSHOT, SnapshotMarker.FIRST);
+        assertThat(first.targets()).containsExactly(1L);
+        assertThat(first.publish()).isZero();
+        assertThat(first.next().active()).isZero();
+
+        GenerationPlanner.Plan middle = GenerationPlanner.plan(first.next(), RowOp.SNAPSHOT, SnapshotMarker.MIDDLE);
+        assertThat(middle.targets()).containsExactly(1L);
+        assertThat(middle.next().stagedRows()).isEqualTo(2);
+
+        GenerationPlanner.Plan last = GenerationPlanner.plan(middle.next(), RowOp.SNAPSHOT, SnapshotMarker.LAST_IN_TABLE);
+        assertThat(last.targets()).containsExactly(1L);
+        assertThat(last.publish()).isEqualTo(1L);
+        assertThat(last.next()).isEqualTo(new TableGenerations(1, 0, 1, 0));
+    }
+
+    @Test
+    void aResnapshotBuildsTheNextGenerationWhileStreamingWritesGoToBoth() {
+        TableGenerations active = new TableGenerations(1, 0, 1, 0);
+        GenerationPlanner.Plan resnap = GenerationPlanner.plan(active, RowOp.SNAPSHOT, SnapshotMarker.FIRST);
+        assertThat(resnap.targets()).containsExactly(2L);
+
+        GenerationPlanner.Plan update = GenerationPlanner.plan(resnap.next(), RowOp.UPDATE, SnapshotMarker.NONE);
+        assertThat(update.targets()).containsExactly(1L, 2L);
+        assertThat(update.publish()).isZero();
+    }
+
+    @Test
+    void streamingChangesGoToTheActiveGenerationAndDeletesToNone() {
+        TableGenerations active = new TableGenerations(3, 0, 3, 0);
+        assertThat(GenerationPlanner.plan(active, RowOp.CREATE, SnapshotMarker.NONE).targets()).containsExactly(3L);
+        assertThat(GenerationPlanner.plan(active, RowOp.DELETE, SnapshotMarker.NONE).targets()).isEmpty();
+    }
+
+    @Test
+    void theFirstChangeOfATableThatHadNoSnapshotOpensAndPublishesGenerationOne() {
+        GenerationPlanner.Plan plan = GenerationPlanner.plan(TableGenerations.NONE, RowOp.CREATE, SnapshotMarker.NONE);
+        assertThat(plan.targets()).containsExactly(1L);
+        assertThat(plan.publish()).isEqualTo(1L);
+        assertThat(TableGenerations.decode(plan.next().encode())).isEqualTo(plan.next());
+    }
+}

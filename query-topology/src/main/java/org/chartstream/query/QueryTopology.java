@@ -1,0 +1,42 @@
+package org.chartstream.query;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.TopicNameExtractor;
+import org.chartstream.schemas.AnswerAudit;
+import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.Topics;
+import org.chartstream.schemas.serde.AvroSerde;
+
+/**
+ * {@code chartstream.requests} (key = conversation id, so one conversation's turns are answered in order) →
+ * {@link QueryProcessor} → reply events on each request's {@code reply-to} topic, audit records on
+ * {@code chartstream.audit}, bad requests on the dead-letter topic.
+ */
+public final class QueryTopology {
+    static final String REPLY_SINK = "replies";
+    static final String AUDIT_SINK = "audit";
+    static final String DEAD_LETTER_SINK = "dead-letters";
+
+    private QueryTopology() {
+    }
+
+    public static Topology build(QueryPipeline pipeline, QuerySettings settings) {
+        Topology topology = new Topology();
+        topology.addSource("requests", new StringDeserializer(), new ByteArrayDeserializer(), Topics.REQUESTS);
+        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings), "requests");
+        TopicNameExtractor<String, ReplyEvent> replyTopic = (key, value, ctx) -> {
+            Header h = ctx.headers().lastHeader(Topics.HEADER_REPLY_TO);
+            return h == null ? Topics.REPLIES : new String(h.value(), StandardCharsets.UTF_8);
+        };
+        topology.addSink(REPLY_SINK, replyTopic, new StringSerializer(), AvroSerde.of(ReplyEvent.class), "answer");
+        topology.addSink(AUDIT_SINK, Topics.AUDIT, new StringSerializer(), AvroSerde.of(AnswerAudit.class), "answer");
+        topology.addSink(DEAD_LETTER_SINK, Topics.DEAD_LETTER, new StringSerializer(), AvroSerde.of(DeadLetter.class), "answer");
+        return topology;
+    }
+}

@@ -1,0 +1,837 @@
+package org.chartstream.store.lucene;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ReferenceManager;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.BytesRef;
+import org.chartstream.store.HybridStore;
+import org.chartstream.store.RetrievalFilter;
+import org.chartstream.store.RowRef;
+import org.chartstream.store.SearchHit;
+import org.chartstream.store.StoredChunk;
+import org.chartstream.store.TableRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded hybrid store: one Lucene index (HNSW cosine vectors + BM25 text with {@link EnglishAnalyzer}) in an
+ * {@link FSDirectory}.
+ *
+ * <p>Writes go to one {@link IndexWriter} and become visible only at {@link #commit}: searches run on a reader of
+ * the last <em>commit point</em> (never a near-real-time reader of uncommitted changes). The reader and the
+ * active-generation table are one immutable snapshot, both read from the same commit (the table lives in the
+ * commit user data), swapped after each commit with {@link DirectoryReader#openIfChanged}. So a search sees one
+ * commit entirely: all of a batch or none, all of a table's old generation or all of the new one.
+ *
+ * <p>After an abrupt stop the index opens at its last commit (Lucene writes a commit's files before the
+ * {@code segments_N} file that names them). {@link #close()} does not commit: uncommitted writes are discarded.
+ */
+public final class LuceneHybridStore implements HybridStore {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LuceneHybridStore.class);
+
+  // ---- fields
+  static final String F_CHUNK_ID = "chunk_id";
+  /** Internal row identity (unambiguous separator): deletes. */
+  static final String F_ROW = "row";
+  /** The display row id {@code source:table:rowKey}: row-key filters. */
+  static final String F_ROW_ID = "row_id";
+  /** Internal row + generation: the term {@code updateDocuments} replaces. */
+  static final String F_ROW_GEN = "row_gen";
+  static final String F_SOURCE_ID = "source_id";
+  static final String F_TABLE = "table";
+  /** Internal table identity (source + table). */
+  static final String F_TABLE_REF = "table_ref";
+  /** Internal table + generation: the active-generation filter. */
+  static final String F_TABLE_GEN = "table_gen";
+  static final String F_ROW_KEY = "row_key";
+  static final String F_PATIENT = "patient";
+  static final String F_GENERATION = "generation";
+  static final String F_TEXT = "text";
+  static final String F_VECTOR = "vector";
+  static final String F_SOURCE_POSITION = "source_position";
+  static final String F_COMMIT_TS_MS = "commit_ts_ms";
+  static final String F_MODEL_ID = "model_id";
+  static final String F_CHUNK_INDEX = "chunk_index";
+  static final String F_CHUNK_COUNT = "chunk_count";
+  /** Present ("1") on exactly one chunk per row and generation: distinct-row counts without a scan. */
+  static final String F_ROW_HEAD = "row_head";
+
+  // ---- commit user data
+  static final String META_FORMAT = "chartstream.store.format";
+  static final String META_DIMENSION = "chartstream.store.vector.dimension";
+  static final String META_GENERATION_PREFIX = "chartstream.store.active/";
+  static final String CHECKPOINT_PREFIX = "checkpoint/";
+  static final String FORMAT_VERSION = "1";
+
+  /** Separates parts of internal keys; rejected inside ids. */
+  private static final char SEP = '\u001F';
+
+  private static final int HNSW_MAX_CONN = 16;
+  private static final int HNSW_BEAM_WIDTH = 100;
+  private static final int HNSW_MERGE_WORKERS = 2;
+  private static final int MIN_CANDIDATES = 100;
+  private static final int CANDIDATES_PER_HIT = 5;
+
+  private final Path path;
+  private final FSDirectory directory;
+  private final EnglishAnalyzer analyzer;
+  private final ExecutorService mergeExecutor;
+  private final KnnVectorsFormat vectorsFormat;
+  private final IndexWriter writer;
+  private final SnapshotManager snapshots;
+
+  /** Guards the writer-side state below; searches never take it. */
+  private final ReentrantLock writeLock = new ReentrantLock();
+
+  private final Map<TableRef, Long> pendingActive;
+  private Map<String, String> committedCheckpoint;
+  private int dimension;
+  private volatile boolean closed;
+
+  private LuceneHybridStore(Path path, FSDirectory directory, EnglishAnalyzer analyzer,
+      ExecutorService mergeExecutor, KnnVectorsFormat vectorsFormat, IndexWriter writer,
+      SnapshotManager snapshots) {
+    this.path = path;
+    this.directory = directory;
+    this.analyzer = analyzer;
+    this.mergeExecutor = mergeExecutor;
+    this.vectorsFormat = vectorsFormat;
+    this.writer = writer;
+    this.snapshots = snapshots;
+    Snapshot s = snapshots.current();
+    this.pendingActive = new HashMap<>(s.active());
+    this.committedCheckpoint = s.checkpoint();
+    this.dimension = s.dimension();
+  }
+
+  /**
+   * Opens (or creates) the store in {@code dir}. Only one store may have a directory open at a time (a native file
+   * lock, released by the operating system when the holding process dies).
+   *
+   * @throws IllegalStateException if another store or process holds the directory
+   * @throws UncheckedIOException on I/O errors
+   */
+  public static LuceneHybridStore open(Path dir) {
+    Objects.requireNonNull(dir, "dir");
+    FSDirectory directory = null;
+    EnglishAnalyzer analyzer = null;
+    ExecutorService executor = null;
+    IndexWriter writer = null;
+    try {
+      Files.createDirectories(dir);
+      directory = FSDirectory.open(dir);
+      analyzer = new EnglishAnalyzer();
+      executor = Executors.newFixedThreadPool(HNSW_MERGE_WORKERS, mergeThreads());
+      KnnVectorsFormat format =
+          new Lucene99HnswVectorsFormat(HNSW_MAX_CONN, HNSW_BEAM_WIDTH, HNSW_MERGE_WORKERS, executor);
+      IndexWriterConfig config = new IndexWriterConfig(analyzer)
+          .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+          .setCommitOnClose(false)
+          .setRAMBufferSizeMB(64)
+          .setCodec(new Lucene912Codec() {
+            @Override
+            public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+              return format;
+            }
+          });
+      try {
+        writer = new IndexWriter(directory, config);
+      } catch (LockObtainFailedException e) {
+        throw new IllegalStateException("index directory " + dir + " is already open by another store", e);
+      }
+      if (!DirectoryReader.indexExists(directory)) {
+        writer.setLiveCommitData(Map.of(META_FORMAT, FORMAT_VERSION).entrySet(), true);
+        writer.commit();
+      }
+      SnapshotManager snapshots = new SnapshotManager(DirectoryReader.open(directory));
+      LuceneHybridStore store =
+          new LuceneHybridStore(dir, directory, analyzer, executor, format, writer, snapshots);
+      LOG.info("opened Lucene hybrid store at {}: {} active table(s), vector dimension {}", dir,
+          store.pendingActive.size(), store.dimension == 0 ? "unknown" : store.dimension);
+      return store;
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(writer, directory, analyzer, executor);
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("cannot open Lucene hybrid store at " + dir, io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  private static ThreadFactory mergeThreads() {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "chartstream-hnsw-merge-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** The index directory. */
+  public Path path() {
+    return path;
+  }
+
+  // ------------------------------------------------------------------------------------------------ writes
+
+  @Override
+  public void upsertRow(RowRef row, long generation, List<StoredChunk> chunks) {
+    Objects.requireNonNull(row, "row");
+    Objects.requireNonNull(chunks, "chunks");
+    checkKeyPart(row.sourceId(), row.table(), row.rowKey());
+    int dim = validateChunks(row, generation, chunks);
+    writeLock.lock();
+    try {
+      ensureOpen();
+      Long active = pendingActive.get(row.tableRef());
+      if (active != null && generation < active) {
+        LOG.debug("ignoring a write into superseded generation {} of {} (active {})", generation,
+            row.tableRef(), active);
+        return;
+      }
+      if (dim != 0 && dimension != 0 && dim != dimension) {
+        throw new IllegalArgumentException("vector dimension " + dim + " of row " + row.table()
+            + " does not match the store's vector dimension " + dimension + " (recorded at " + path
+            + "); an embedding model with another dimension needs a new index");
+      }
+      Term rowGen = new Term(F_ROW_GEN, rowGenKey(row, generation));
+      if (chunks.isEmpty()) {
+        writer.deleteDocuments(rowGen);
+        return;
+      }
+      List<Document> docs = new ArrayList<>(chunks.size());
+      for (int i = 0; i < chunks.size(); i++) {
+        docs.add(toDocument(chunks.get(i), i == 0));
+      }
+      writer.updateDocuments(rowGen, docs);
+      if (dimension == 0) {
+        dimension = dim;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private int validateChunks(RowRef row, long generation, List<StoredChunk> chunks) {
+    int dim = 0;
+    Set<Integer> indexes = new HashSet<>();
+    for (StoredChunk c : chunks) {
+      Objects.requireNonNull(c, "chunk");
+      if (!row.equals(c.row())) {
+        throw new IllegalArgumentException("chunk " + c.chunkId() + " belongs to another row than " + row.table()
+            + " row being upserted");
+      }
+      if (c.generation() != generation) {
+        throw new IllegalArgumentException("chunk " + c.chunkId() + " has generation " + c.generation()
+            + ", the upsert is for generation " + generation);
+      }
+      if (!indexes.add(c.chunkIndex())) {
+        throw new IllegalArgumentException("duplicate chunk index " + c.chunkIndex() + " in one upsert");
+      }
+      float[] v = c.vector();
+      if (v == null || v.length == 0) {
+        throw new IllegalArgumentException("chunk " + c.chunkId() + " has no vector");
+      }
+      if (dim == 0) {
+        dim = v.length;
+      } else if (v.length != dim) {
+        throw new IllegalArgumentException("chunks of one row have different vector dimensions: " + dim + " and "
+            + v.length);
+      }
+      checkVector(v, "chunk " + c.chunkId());
+    }
+    int max = vectorsFormat.getMaxDimensions(F_VECTOR);
+    if (dim > max) {
+      throw new IllegalArgumentException("vector dimension " + dim + " exceeds Lucene's maximum of " + max);
+    }
+    return dim;
+  }
+
+  private static void checkVector(float[] v, String what) {
+    double norm = 0;
+    for (float f : v) {
+      if (!Float.isFinite(f)) {
+        throw new IllegalArgumentException(what + ": vector has a non-finite component");
+      }
+      norm += (double) f * f;
+    }
+    if (norm == 0) {
+      throw new IllegalArgumentException(what + ": zero vector has no cosine similarity");
+    }
+  }
+
+  private Document toDocument(StoredChunk c, boolean rowHead) {
+    RowRef row = c.row();
+    Document d = new Document();
+    d.add(new StringField(F_CHUNK_ID, c.chunkId(), Field.Store.YES));
+    d.add(new StringField(F_ROW, rowKey(row), Field.Store.NO));
+    d.add(new StringField(F_ROW_ID, row.id(), Field.Store.NO));
+    d.add(new StringField(F_ROW_GEN, rowGenKey(row, c.generation()), Field.Store.NO));
+    d.add(new StringField(F_SOURCE_ID, row.sourceId(), Field.Store.YES));
+    d.add(new StringField(F_TABLE, row.table(), Field.Store.YES));
+    d.add(new StringField(F_TABLE_REF, tableKey(row.tableRef()), Field.Store.NO));
+    d.add(new StringField(F_TABLE_GEN, tableGenKey(row.tableRef(), c.generation()), Field.Store.NO));
+    d.add(new StringField(F_ROW_KEY, row.rowKey(), Field.Store.YES));
+    if (c.patientKey() != null) {
+      d.add(new StringField(F_PATIENT, c.patientKey(), Field.Store.YES));
+    }
+    d.add(new LongPoint(F_GENERATION, c.generation()));
+    d.add(new StoredField(F_GENERATION, c.generation()));
+    d.add(new TextField(F_TEXT, c.text(), Field.Store.YES));
+    d.add(new KnnFloatVectorField(F_VECTOR, c.vector(), VectorSimilarityFunction.COSINE));
+    if (c.sourcePosition() != null) {
+      d.add(new StoredField(F_SOURCE_POSITION, c.sourcePosition()));
+    }
+    d.add(new StoredField(F_COMMIT_TS_MS, c.commitTsMs()));
+    if (c.modelId() != null) {
+      d.add(new StoredField(F_MODEL_ID, c.modelId()));
+    }
+    d.add(new StoredField(F_CHUNK_INDEX, c.chunkIndex()));
+    d.add(new StoredField(F_CHUNK_COUNT, c.chunkCount()));
+    if (rowHead) {
+      d.add(new StringField(F_ROW_HEAD, "1", Field.Store.NO));
+    }
+    return d;
+  }
+
+  @Override
+  public void deleteRow(RowRef row) {
+    Objects.requireNonNull(row, "row");
+    checkKeyPart(row.sourceId(), row.table(), row.rowKey());
+    writeLock.lock();
+    try {
+      ensureOpen();
+      writer.deleteDocuments(new Term(F_ROW, rowKey(row)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public void publish(TableRef table, long generation) {
+    Objects.requireNonNull(table, "table");
+    checkKeyPart(table.sourceId(), table.table());
+    writeLock.lock();
+    try {
+      ensureOpen();
+      Long active = pendingActive.get(table);
+      if (active != null && active == generation) {
+        LOG.debug("generation {} of {} is already active: no-op", generation, table);
+        return;
+      }
+      if (active != null && generation < active) {
+        LOG.warn("ignoring publication of generation {} of {}: generation {} is newer and already active",
+            generation, table, active);
+        return;
+      }
+      pendingActive.put(table, generation);
+      if (generation > Long.MIN_VALUE) {
+        // superseded cleanup, in the same commit as the switch
+        writer.deleteDocuments(new BooleanQuery.Builder()
+            .add(new TermQuery(new Term(F_TABLE_REF, tableKey(table))), BooleanClause.Occur.FILTER)
+            .add(LongPoint.newRangeQuery(F_GENERATION, Long.MIN_VALUE, generation - 1), BooleanClause.Occur.FILTER)
+            .build());
+      }
+      LOG.info("publishing generation {} of {} (was {}) at the next commit", generation, table,
+          active == null ? "none" : active);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public void commit(Map<String, String> checkpoint) {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      Map<String, String> cp = checkpoint == null ? committedCheckpoint : copyCheckpoint(checkpoint);
+      Map<String, String> data = new HashMap<>();
+      data.put(META_FORMAT, FORMAT_VERSION);
+      if (dimension != 0) {
+        data.put(META_DIMENSION, Integer.toString(dimension));
+      }
+      pendingActive.forEach((t, g) -> data.put(generationKey(t), Long.toString(g)));
+      cp.forEach((k, v) -> data.put(CHECKPOINT_PREFIX + k, v));
+      writer.setLiveCommitData(data.entrySet(), true);
+      writer.commit();
+      committedCheckpoint = cp;
+      snapshots.maybeRefreshBlocking();
+    } catch (IOException e) {
+      throw new UncheckedIOException("commit failed at " + path, e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private static Map<String, String> copyCheckpoint(Map<String, String> checkpoint) {
+    Map<String, String> copy = new TreeMap<>();
+    checkpoint.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "checkpoint key"),
+        Objects.requireNonNull(v, "checkpoint value")));
+    return Collections.unmodifiableMap(copy);
+  }
+
+  /**
+   * Writes buffered documents to new segment files without committing them, as a long batch would. For tests that
+   * stop a process abruptly with uncommitted segments on disk.
+   */
+  void flushWithoutCommit() {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      writer.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ reads
+
+  @Override
+  public Map<String, String> checkpoint() {
+    return withSnapshot(Snapshot::checkpoint);
+  }
+
+  @Override
+  public Map<TableRef, Long> activeGenerations() {
+    return withSnapshot(Snapshot::active);
+  }
+
+  @Override
+  public List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
+    Objects.requireNonNull(query, "query");
+    requireK(k);
+    return withSnapshot(s -> {
+      if (s.activeFilter() == null || s.dimension() == 0) {
+        return List.of();
+      }
+      if (query.length != s.dimension()) {
+        throw new IllegalArgumentException("query vector dimension " + query.length
+            + " does not match the store's vector dimension " + s.dimension());
+      }
+      checkVector(query, "query");
+      Query restrict = restriction(s, filter);
+      int candidates = Math.max(k * CANDIDATES_PER_HIT, MIN_CANDIDATES);
+      TopDocs top = s.searcher().search(new KnnFloatVectorQuery(F_VECTOR, query, candidates, restrict), k);
+      // Lucene's COSINE score is (1 + cos) / 2
+      return hits(s, top, score -> 2.0 * score - 1.0);
+    });
+  }
+
+  @Override
+  public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
+    requireK(k);
+    Query text = LexicalQueries.build(analyzer, F_TEXT, query);
+    if (text == null) {
+      return List.of();
+    }
+    return withSnapshot(s -> {
+      if (s.activeFilter() == null) {
+        return List.of();
+      }
+      Query q = new BooleanQuery.Builder()
+          .add(text, BooleanClause.Occur.MUST)
+          .add(restriction(s, filter), BooleanClause.Occur.FILTER)
+          .build();
+      return hits(s, s.searcher().search(q, k), score -> score);
+    });
+  }
+
+  @Override
+  public long countRows(TableRef table) {
+    Objects.requireNonNull(table, "table");
+    return withSnapshot(s -> {
+      Long g = s.active().get(table);
+      if (g == null) {
+        return 0L;
+      }
+      Query q = new BooleanQuery.Builder()
+          .add(new TermQuery(new Term(F_TABLE_GEN, tableGenKey(table, g))), BooleanClause.Occur.FILTER)
+          .add(new TermQuery(new Term(F_ROW_HEAD, "1")), BooleanClause.Occur.FILTER)
+          .build();
+      return (long) s.searcher().count(q);
+    });
+  }
+
+  @Override
+  public List<StoredChunk> rowChunks(RowRef row) {
+    Objects.requireNonNull(row, "row");
+    return withSnapshot(s -> {
+      Long g = s.active().get(row.tableRef());
+      if (g == null) {
+        return List.of();
+      }
+      IndexSearcher searcher = s.searcher();
+      Query q = new TermQuery(new Term(F_ROW_GEN, rowGenKey(row, g)));
+      int n = searcher.count(q);
+      if (n == 0) {
+        return List.of();
+      }
+      ScoreDoc[] docs = searcher.search(q, n).scoreDocs.clone();
+      java.util.Arrays.sort(docs, Comparator.comparingInt(d -> d.doc));
+      StoredFields stored = searcher.storedFields();
+      List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+      Map<Integer, FloatVectorValues> vectorsByLeaf = new HashMap<>();
+      List<StoredChunk> out = new ArrayList<>(docs.length);
+      for (ScoreDoc sd : docs) {
+        StoredChunk c = toChunk(stored.document(sd.doc));
+        int leafIndex = ReaderUtil.subIndex(sd.doc, leaves);
+        LeafReaderContext leaf = leaves.get(leafIndex);
+        FloatVectorValues values = vectorsByLeaf.get(leafIndex);
+        if (values == null && !vectorsByLeaf.containsKey(leafIndex)) {
+          values = leaf.reader().getFloatVectorValues(F_VECTOR);
+          vectorsByLeaf.put(leafIndex, values);
+        }
+        int local = sd.doc - leaf.docBase;
+        if (values != null && values.docID() < local && values.advance(local) == local) {
+          c = c.withVector(values.vectorValue().clone());
+        }
+        out.add(c);
+      }
+      out.sort(Comparator.comparingInt(StoredChunk::chunkIndex));
+      return List.copyOf(out);
+    });
+  }
+
+  @Override
+  public long chunkCount() {
+    return withSnapshot(s -> s.activeFilter() == null ? 0L : (long) s.searcher().count(s.activeFilter()));
+  }
+
+  @Override
+  public boolean ready() {
+    if (closed) {
+      return false;
+    }
+    try {
+      return withSnapshot(s -> !s.active().isEmpty());
+    } catch (IllegalStateException e) {
+      return false;
+    }
+  }
+
+  private Query restriction(Snapshot s, RetrievalFilter filter) {
+    RetrievalFilter f = filter == null ? RetrievalFilter.NONE : filter;
+    if (f.isEmpty()) {
+      return s.activeFilter();
+    }
+    BooleanQuery.Builder b = new BooleanQuery.Builder().add(s.activeFilter(), BooleanClause.Occur.FILTER);
+    if (!f.tables().isEmpty()) {
+      b.add(termsQuery(F_TABLE, f.tables()), BooleanClause.Occur.FILTER);
+    }
+    if (!f.sourceIds().isEmpty()) {
+      b.add(termsQuery(F_SOURCE_ID, f.sourceIds()), BooleanClause.Occur.FILTER);
+    }
+    if (!f.rowKeys().isEmpty()) {
+      b.add(new BooleanQuery.Builder()
+          .add(termsQuery(F_ROW_KEY, f.rowKeys()), BooleanClause.Occur.SHOULD)
+          .add(termsQuery(F_ROW_ID, f.rowKeys()), BooleanClause.Occur.SHOULD)
+          .build(), BooleanClause.Occur.FILTER);
+    }
+    if (f.patient() != null) {
+      b.add(new TermQuery(new Term(F_PATIENT, f.patient())), BooleanClause.Occur.FILTER);
+    }
+    return b.build();
+  }
+
+  private static Query termsQuery(String field, Set<String> values) {
+    if (values.size() == 1) {
+      return new TermQuery(new Term(field, values.iterator().next()));
+    }
+    List<BytesRef> terms = new ArrayList<>(values.size());
+    for (String v : values) {
+      terms.add(new BytesRef(v));
+    }
+    return new TermInSetQuery(field, terms);
+  }
+
+  private interface ScoreMap {
+    double apply(float score);
+  }
+
+  private static List<SearchHit> hits(Snapshot s, TopDocs top, ScoreMap scoreMap) throws IOException {
+    StoredFields stored = s.searcher().storedFields();
+    List<SearchHit> out = new ArrayList<>(top.scoreDocs.length);
+    int rank = 1;
+    for (ScoreDoc sd : top.scoreDocs) {
+      out.add(new SearchHit(toChunk(stored.document(sd.doc)), scoreMap.apply(sd.score), rank++));
+    }
+    return List.copyOf(out);
+  }
+
+  private static StoredChunk toChunk(Document d) {
+    RowRef row = new RowRef(d.get(F_SOURCE_ID), d.get(F_TABLE), d.get(F_ROW_KEY));
+    return new StoredChunk(
+        d.get(F_CHUNK_ID),
+        row,
+        d.getField(F_CHUNK_INDEX).numericValue().intValue(),
+        d.getField(F_CHUNK_COUNT).numericValue().intValue(),
+        d.getField(F_GENERATION).numericValue().longValue(),
+        d.get(F_TEXT),
+        null,
+        d.get(F_PATIENT),
+        d.get(F_SOURCE_POSITION),
+        d.getField(F_COMMIT_TS_MS).numericValue().longValue(),
+        d.get(F_MODEL_ID));
+  }
+
+  private static void requireK(int k) {
+    if (k < 1) {
+      throw new IllegalArgumentException("k must be >= 1: " + k);
+    }
+  }
+
+  private interface SnapshotFn<T> {
+    T apply(Snapshot s) throws IOException;
+  }
+
+  private <T> T withSnapshot(SnapshotFn<T> fn) {
+    Snapshot s;
+    try {
+      s = snapshots.acquire();
+    } catch (AlreadyClosedException e) {
+      throw new IllegalStateException("store at " + path + " is closed", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try {
+      return fn.apply(s);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      try {
+        snapshots.release(s);
+      } catch (IOException e) {
+        LOG.warn("releasing a reader failed", e);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ lifecycle
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("store at " + path + " is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    writeLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      // uncommitted writes are discarded: commitOnClose is false, so close() rolls back to the last commit
+      closeQuietly(snapshots, writer, directory, analyzer, mergeExecutor);
+      LOG.info("closed Lucene hybrid store at {}", path);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private static void closeQuietly(Object... resources) {
+    for (Object r : resources) {
+      if (r == null) {
+        continue;
+      }
+      try {
+        if (r instanceof ExecutorService e) {
+          e.shutdown();
+        } else if (r instanceof AutoCloseable c) {
+          c.close();
+        }
+      } catch (Exception e) {
+        LOG.warn("closing {} failed", r.getClass().getSimpleName(), e);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ keys
+
+  private static void checkKeyPart(String... parts) {
+    for (String p : parts) {
+      if (p.indexOf(SEP) >= 0) {
+        throw new IllegalArgumentException("ids must not contain the control character U+001F");
+      }
+    }
+  }
+
+  static String tableKey(TableRef t) {
+    return t.sourceId() + SEP + t.table();
+  }
+
+  static String tableGenKey(TableRef t, long generation) {
+    return tableKey(t) + SEP + generation;
+  }
+
+  static String rowKey(RowRef r) {
+    return r.sourceId() + SEP + r.table() + SEP + r.rowKey();
+  }
+
+  static String rowGenKey(RowRef r, long generation) {
+    return rowKey(r) + SEP + generation;
+  }
+
+  static String generationKey(TableRef t) {
+    return META_GENERATION_PREFIX + enc(t.sourceId()) + "/" + enc(t.table());
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  private static String dec(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+  }
+
+  // ------------------------------------------------------------------------------------------------ snapshot
+
+  /**
+   * One commit point as searches see it: the reader and what the same commit's user data says (active
+   * generations, checkpoint, vector dimension). Immutable; swapped as a whole.
+   */
+  record Snapshot(DirectoryReader reader, IndexSearcher searcher, Map<TableRef, Long> active,
+      Map<String, String> checkpoint, int dimension, Query activeFilter) {
+
+    static Snapshot of(DirectoryReader reader) throws IOException {
+      Map<String, String> data = reader.getIndexCommit().getUserData();
+      Map<TableRef, Long> active = new LinkedHashMap<>();
+      Map<String, String> checkpoint = new TreeMap<>();
+      int dimension = 0;
+      for (Map.Entry<String, String> e : data.entrySet()) {
+        String key = e.getKey();
+        if (key.startsWith(CHECKPOINT_PREFIX)) {
+          checkpoint.put(key.substring(CHECKPOINT_PREFIX.length()), e.getValue());
+        } else if (key.startsWith(META_GENERATION_PREFIX)) {
+          String[] parts = key.substring(META_GENERATION_PREFIX.length()).split("/", -1);
+          if (parts.length != 2) {
+            throw new IllegalStateException("corrupt commit data key " + key);
+          }
+          active.put(new TableRef(dec(parts[0]), dec(parts[1])), Long.parseLong(e.getValue()));
+        } else if (key.equals(META_DIMENSION)) {
+          dimension = Integer.parseInt(e.getValue());
+        }
+      }
+      if (dimension == 0) {
+        FieldInfo fi = FieldInfos.getMergedFieldInfos(reader).fieldInfo(F_VECTOR);
+        if (fi != null) {
+          dimension = fi.getVectorDimension();
+        }
+      }
+      Query activeFilter = null;
+      if (!active.isEmpty()) {
+        List<BytesRef> terms = new ArrayList<>(active.size());
+        active.forEach((t, g) -> terms.add(new BytesRef(tableGenKey(t, g))));
+        activeFilter = new TermInSetQuery(F_TABLE_GEN, terms);
+      }
+      return new Snapshot(reader, new IndexSearcher(reader), Collections.unmodifiableMap(active),
+          Collections.unmodifiableMap(checkpoint), dimension, activeFilter);
+    }
+  }
+
+  /** Reference-counted snapshots; the reader's own ref count keeps an old snapshot alive while searches use it. */
+  static final class SnapshotManager extends ReferenceManager<Snapshot> {
+
+    SnapshotManager(DirectoryReader reader) throws IOException {
+      current = Snapshot.of(reader);
+    }
+
+    Snapshot current() {
+      return current;
+    }
+
+    @Override
+    protected void decRef(Snapshot s) throws IOException {
+      s.reader().decRef();
+    }
+
+    @Override
+    protected Snapshot refreshIfNeeded(Snapshot old) throws IOException {
+      DirectoryReader next = DirectoryReader.openIfChanged(old.reader());
+      if (next == null) {
+        return null;
+      }
+      try {
+        return Snapshot.of(next);
+      } catch (IOException | RuntimeException e) {
+        next.close();
+        throw e;
+      }
+    }
+
+    @Override
+    protected boolean tryIncRef(Snapshot s) {
+      return s.reader().tryIncRef();
+    }
+
+    @Override
+    protected int getRefCount(Snapshot s) {
+      return s.reader().getRefCount();
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package org.chartstream.store.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.chartstream.store.HybridStore;
+import org.chartstream.store.HybridStoreContract;
+import org.chartstream.store.RetrievalFilter;
+import org.chartstream.store.RowRef;
+import org.chartstream.store.SearchHit;
+import org.junit.jupiter.api.Test;
+
+class LuceneHybridStoreTest extends HybridStoreContract {
+
+  @Override
+  protected HybridStore openStore(Path location) {
+    return LuceneHybridStore.open(location);
+  }
+
+  /** Reads the last commit of {@code dir} with a plain reader, independent of the store. */
+  private static <T> T withCommittedReader(Path dir, ReaderFn<T> fn) throws IOException {
+    try (Directory d = FSDirectory.open(dir); DirectoryReader r = DirectoryReader.open(d)) {
+      return fn.apply(r);
+    }
+  }
+
+  private interface ReaderFn<T> {
+    T apply(DirectoryReader r) throws IOException;
+  }
+
+  @Test
+  void reopenAfterTheWritingProcessWasHaltedShowsTheLastCommitOnly() throws Exception {
+    store.close();
+    store = null;
+    Path dir = tempDir.resolve("halted");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        AbruptStopWriter.class.getName(), dir.toString())
+        .redirectErrorStream(true)
+        .start();
+    assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("child finished").isTrue();
+    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(child.exitValue()).as(output).isEqualTo(137);
+    assertThat(output).contains("HALTING");
+
+    // the halted process left segment files on disk that its last commit does not reference
+    Set<String> onDisk;
+    Set<String> committed;
+    try (Directory d = FSDirectory.open(dir)) {
+      onDisk = new HashSet<>(List.of(d.listAll()));
+      committed = new HashSet<>(SegmentInfos.readLatestCommit(d).files(true));
+    }
+    onDisk.remove(IndexWriter.WRITE_LOCK_NAME);
+    assertThat(onDisk).as("uncommitted files exist").isNotEqualTo(committed).containsAll(committed);
+
+    // the dead process's native lock is gone: the directory opens, at the last commit
+    store = LuceneHybridStore.open(dir);
+    assertThat(store.checkpoint()).containsExactly(Map.entry("offset", "20"));
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(AbruptStopWriter.NOTES, 1L));
+    assertThat(store.countRows(AbruptStopWriter.NOTES)).isEqualTo(AbruptStopWriter.COMMITTED_ROWS);
+    assertThat(store.lexicalSearch("uncommitted", 50, RetrievalFilter.NONE)).isEmpty();
+    assertThat(store.rowChunks(new RowRef(AbruptStopWriter.NOTES, "c0"))).hasSize(1);
+
+    // and keeps working
+    RowRef r = new RowRef(AbruptStopWriter.NOTES, "after");
+    store.upsertRow(r, 1, List.of(AbruptStopWriter.chunk(r, 1, "written after restart", 1)));
+    store.commit(Map.of("offset", "21"));
+    assertThat(store.countRows(AbruptStopWriter.NOTES)).isEqualTo(AbruptStopWriter.COMMITTED_ROWS + 1);
+  }
+
+  @Test
+  void aCopyOfALiveDirectoryWithFlushedUncommittedSegmentsOpensAtTheLastCommit() throws Exception {
+    RowRef a = new RowRef(NOTES, "a");
+    store.publish(NOTES, 1);
+    store.upsertRow(a, 1, chunks(a, 1, null, 1, "committed sinusitis"));
+    store.commit(Map.of("offset", "1"));
+    RowRef b = new RowRef(NOTES, "b");
+    store.upsertRow(b, 1, chunks(b, 1, null, 1, "uncommitted sinusitis"));
+    ((LuceneHybridStore) store).flushWithoutCommit();
+
+    Path copy = tempDir.resolve("copy");
+    Files.createDirectories(copy);
+    try (Stream<Path> files = Files.list(location())) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (!f.getFileName().toString().equals(IndexWriter.WRITE_LOCK_NAME)) {
+          Files.copy(f, copy.resolve(f.getFileName()));
+        }
+      }
+    }
+    try (LuceneHybridStore second = LuceneHybridStore.open(copy)) {
+      assertThat(second.checkpoint()).containsExactly(Map.entry("offset", "1"));
+      List<SearchHit> hits = second.lexicalSearch("sinusitis", 10, RetrievalFilter.NONE);
+      assertThat(hits).extracting(h -> h.chunk().row()).containsExactly(a);
+    }
+  }
+
+  @Test
+  void aSecondStoreOnTheSameDirectoryIsRejected() {
+    assertThatThrownBy(() -> LuceneHybridStore.open(location()))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("already open");
+  }
+
+  @Test
+  void commitUserDataHoldsCheckpointActiveGenerationsAndDimension() throws Exception {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 3);
+    store.upsertRow(r, 3, chunks(r, 3, null, 1, "x"));
+    store.commit(Map.of("chunks-0", "5"));
+    Map<String, String> data = withCommittedReader(location(), rd -> rd.getIndexCommit().getUserData());
+    assertThat(data)
+        .containsEntry(LuceneHybridStore.META_DIMENSION, "16")
+        .containsEntry(LuceneHybridStore.generationKey(NOTES), "3")
+        .containsEntry(LuceneHybridStore.CHECKPOINT_PREFIX + "chunks-0", "5")
+        .containsEntry(LuceneHybridStore.META_FORMAT, LuceneHybridStore.FORMAT_VERSION);
+  }
+
+  @Test
+  void publishRemovesSupersededChunksInTheSameCommit() throws Exception {
+    store.publish(NOTES, 1);
+    for (int i = 0; i < 5; i++) {
+      RowRef r = new RowRef(NOTES, "r" + i);
+      store.upsertRow(r, 1, chunks(r, 1, null, 1, "one", "two"));
+      store.upsertRow(r, 2, chunks(r, 2, null, 1, "new"));
+    }
+    RowRef lab = new RowRef(LABS, "l");
+    store.publish(LABS, 1);
+    store.upsertRow(lab, 1, chunks(lab, 1, null, 1, "lab"));
+    store.commit(Map.of());
+    assertThat(countGeneration(1)).isEqualTo(11);
+
+    store.publish(NOTES, 2);
+    assertThat(countGeneration(1)).as("not before the commit").isEqualTo(11);
+    store.commit(Map.of());
+    assertThat(countGeneration(1)).as("only the other table's generation 1 is left").isEqualTo(1);
+    assertThat(countGeneration(2)).isEqualTo(5);
+  }
+
+  @Test
+  void rowChunksCarryTheirVectorsAndHitsDoNot() {
+    RowRef r = new RowRef(NOTES, "r");
+    var written = chunks(r, 1, null, 2, "first", "second");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, written);
+    store.commit(Map.of());
+    assertThat(store.rowChunks(r)).containsExactlyElementsOf(written);
+    assertThat(store.lexicalSearch("second", 1, RetrievalFilter.NONE).get(0).chunk().vector()).isNull();
+  }
+
+  private long countGeneration(long generation) throws IOException {
+    return withCommittedReader(location(),
+        r -> (long) new IndexSearcher(r).count(LongPoint.newExactQuery(LuceneHybridStore.F_GENERATION, generation)));
+  }
+}
