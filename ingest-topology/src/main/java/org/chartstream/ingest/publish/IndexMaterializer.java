@@ -6,11 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -19,27 +16,21 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.chartstream.schemas.ChunkRecord;
-import org.chartstream.schemas.GenerationState;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.serde.AvroSerde;
 import org.chartstream.store.HybridStore;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.StoredChunk;
-import org.chartstream.store.TableRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Materialises the index log into a {@link HybridStore}. Each polled batch is applied and committed to the store
- * together with the log offsets it reached (and the generation markers still waiting for other partitions), so a
+ * together with the log offsets it reached (and the generation markers still waiting for other partitions, see {@link IndexLogApplier}), so a
  * restart resumes exactly where the store's last commit left off. Store writes are idempotent by id, so replaying
  * the log rebuilds the same index.
  */
 public final class IndexMaterializer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IndexMaterializer.class);
     private static final String OFFSET_KEY = "offset.";
-    private static final String MARKER_KEY = "marker.";
 
     private final String topic;
     private final HybridStore store;
@@ -87,7 +78,7 @@ public final class IndexMaterializer implements AutoCloseable {
             List<TopicPartition> partitions = awaitPartitions();
             consumer.assign(partitions);
             Map<String, String> checkpoint = store.checkpoint();
-            Map<String, Set<Integer>> pendingMarkers = readPendingMarkers(checkpoint);
+            IndexLogApplier applier = new IndexLogApplier(store, partitions.size(), checkpoint);
             for (TopicPartition tp : partitions) {
                 String offset = checkpoint.get(OFFSET_KEY + tp.topic() + "." + tp.partition());
                 if (offset == null) {
@@ -102,14 +93,14 @@ public final class IndexMaterializer implements AutoCloseable {
                     continue;
                 }
                 for (ConsumerRecord<String, IndexEvent> r : records) {
-                    apply(r.value(), r.partition(), partitions.size(), pendingMarkers);
+                    applier.apply(r.value(), r.partition());
+                    appliedEvents.incrementAndGet();
                 }
                 Map<String, String> next = new HashMap<>();
                 for (TopicPartition tp : partitions) {
                     next.put(OFFSET_KEY + tp.topic() + "." + tp.partition(), Long.toString(consumer.position(tp)));
                 }
-                pendingMarkers.forEach((k, v) -> next.put(MARKER_KEY + k,
-                        v.stream().map(String::valueOf).collect(Collectors.joining(","))));
+                next.putAll(applier.pendingMarkerCheckpoint());
                 store.commit(next);
                 commits.incrementAndGet();
             }
@@ -136,55 +127,6 @@ public final class IndexMaterializer implements AutoCloseable {
             sleep(200);
         }
         throw new WakeupException();
-    }
-
-    private void apply(IndexEvent e, int partition, int partitionCount, Map<String, Set<Integer>> pendingMarkers) {
-        if (e == null) {
-            return;
-        }
-        appliedEvents.incrementAndGet();
-        switch (e.getKind()) {
-            case UPSERT_ROW -> store.upsertRow(new RowRef(e.getSourceId(), e.getTableName(), e.getRowKey()),
-                    e.getGeneration(), e.getChunks().stream().map(IndexMaterializer::toStored).toList());
-            case DELETE_ROW -> store.deleteRow(new RowRef(e.getSourceId(), e.getTableName(), e.getRowKey()));
-            case MARKER -> {
-                if (e.getMarker() == null || e.getMarker().getState() != GenerationState.PUBLISHED) {
-                    return;
-                }
-                String id = e.getSourceId() + ":" + e.getTableName() + ":" + e.getGeneration();
-                Set<Integer> seen = pendingMarkers.computeIfAbsent(id, k -> new TreeSet<>());
-                seen.add(partition);
-                if (seen.size() >= partitionCount) {
-                    pendingMarkers.remove(id);
-                    store.publish(new TableRef(e.getSourceId(), e.getTableName()), e.getGeneration());
-                }
-            }
-            default -> throw new IllegalStateException("unknown index event kind " + e.getKind());
-        }
-    }
-
-    static StoredChunk toStored(ChunkRecord c) {
-        float[] v = new float[c.getVector().size()];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = c.getVector().get(i);
-        }
-        return new StoredChunk(c.getChunkId(), new RowRef(c.getSourceId(), c.getTableName(), c.getRowKey()),
-                c.getChunkIndex(), c.getChunkCount(), c.getGeneration(), c.getText(), v, c.getPatientKey(),
-                c.getSourcePosition(), c.getCommitTsMs(), c.getModelId());
-    }
-
-    private static Map<String, Set<Integer>> readPendingMarkers(Map<String, String> checkpoint) {
-        Map<String, Set<Integer>> pending = new HashMap<>();
-        checkpoint.forEach((k, v) -> {
-            if (k.startsWith(MARKER_KEY) && !v.isEmpty()) {
-                Set<Integer> seen = new TreeSet<>();
-                for (String p : v.split(",")) {
-                    seen.add(Integer.parseInt(p));
-                }
-                pending.put(k.substring(MARKER_KEY.length()), seen);
-            }
-        });
-        return pending;
     }
 
     private static void sleep(long ms) {

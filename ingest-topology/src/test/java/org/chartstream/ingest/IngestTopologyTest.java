@@ -1,0 +1,192 @@
+package org.chartstream.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.chartstream.ingest.embed.PassageEmbedder;
+import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.ingest.project.PatientIdentityColumns;
+import org.chartstream.ingest.project.TableProjection;
+import org.chartstream.ingest.publish.IndexLogApplier;
+import org.chartstream.models.ModelDescriptor;
+import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.IndexEventKind;
+import org.chartstream.schemas.Topics;
+import org.chartstream.schemas.serde.AvroSerde;
+import org.chartstream.store.RetrievalFilter;
+import org.chartstream.store.SearchHit;
+import org.chartstream.store.TableRef;
+import org.chartstream.store.lucene.LuceneHybridStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Configure, produce Debezium events, verify the index log — with the real ONNX model and a real Lucene store. */
+class IngestTopologyTest {
+    private static OnnxEmbedder model;
+
+    @TempDir
+    Path dir;
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, String> patients;
+    private TestInputTopic<String, String> notes;
+    private TestOutputTopic<String, IndexEvent> index;
+    private TestOutputTopic<String, DeadLetter> deadLetters;
+
+    @BeforeAll
+    static void loadModel() {
+        model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
+    }
+
+    @AfterAll
+    static void closeModel() {
+        model.close();
+    }
+
+    static PassageEmbedder passages(OnnxEmbedder m) {
+        return new PassageEmbedder() {
+            @Override
+            public String modelId() {
+                return m.modelId();
+            }
+
+            @Override
+            public int dimension() {
+                return m.dimension();
+            }
+
+            @Override
+            public float[][] embedPassages(List<String> texts) {
+                return m.embedPassages(texts);
+            }
+        };
+    }
+
+    @BeforeEach
+    void configure() {
+        SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr",
+                new PatientIdentityColumns("patients", "patient_id", List.of("first_name", "last_name"), "patient_no"),
+                Map.of("patients", new TableProjection("patients", List.of(), Set.of(), "patient_id"),
+                        "clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of("ssn"), "patient_id")));
+        IngestSettings settings = new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ingest-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        driver = new TopologyTestDriver(IngestTopology.build(settings, model.chunker()::chunk, passages(model)), props);
+        patients = driver.createInputTopic("ehr.public.patients", new StringSerializer(), new StringSerializer());
+        notes = driver.createInputTopic("ehr.public.clinical_notes", new StringSerializer(), new StringSerializer());
+        index = driver.createOutputTopic(Topics.INDEX, new StringDeserializer(), AvroSerde.of(IndexEvent.class));
+        deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new StringDeserializer(), AvroSerde.of(DeadLetter.class));
+    }
+
+    @AfterEach
+    void close() {
+        driver.close();
+    }
+
+    private static String event(String op, String snapshot, String after, long lsn) {
+        return "{\"before\":null,\"after\":" + after + ",\"source\":{\"snapshot\":\"" + snapshot + "\",\"lsn\":" + lsn
+                + ",\"ts_ms\":1700000000000},\"op\":\"" + op + "\",\"ts_ms\":1700000000001}";
+    }
+
+    private void snapshotTwoPatientsAndTheirNotes() {
+        patients.pipeInput("{\"patient_id\":\"p1\"}", event("r", "first_in_data_collection",
+                "{\"patient_id\":\"p1\",\"patient_no\":\"MRN-1\",\"first_name\":\"Martha\",\"last_name\":\"Collins\"}", 10));
+        patients.pipeInput("{\"patient_id\":\"p2\"}", event("r", "last_in_data_collection",
+                "{\"patient_id\":\"p2\",\"patient_no\":\"MRN-2\",\"first_name\":\"Andrew\",\"last_name\":\"Perez\"}", 10));
+        notes.pipeInput("{\"note_id\":1}", event("r", "first_in_data_collection",
+                "{\"note_id\":1,\"patient_id\":\"p1\",\"chief_complaint\":\"annual exam\",\"ssn\":\"999-00-1111\","
+                        + "\"note_text\":\"Congestive heart failure is stable. She keeps forgetting her blood pressure medication.\"}", 10));
+        notes.pipeInput("{\"note_id\":2}", event("r", "last",
+                "{\"note_id\":2,\"patient_id\":\"p2\",\"chief_complaint\":\"joint pain\","
+                        + "\"note_text\":\"Kidney transplant recipient with hypothyroidism, now reporting knee pain.\"}", 10));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+    }
+
+    @Test
+    void aSnapshotBecomesEmbeddedRowsFollowedByAPublishMarkerPerTable() {
+        snapshotTwoPatientsAndTheirNotes();
+
+        List<IndexEvent> events = index.readValuesToList();
+
+        assertThat(events).extracting(IndexEvent::getKind).containsExactly(
+                IndexEventKind.UPSERT_ROW, IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER,
+                IndexEventKind.UPSERT_ROW, IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER);
+        IndexEvent note = events.get(3);
+        assertThat(note.getGeneration()).isEqualTo(1);
+        assertThat(note.getChunks()).hasSize(1);
+        assertThat(note.getChunks().get(0).getVector()).hasSize(384);
+        assertThat(note.getChunks().get(0).getText())
+                .startsWith("record: clinical notes\npatient: Martha Collins (MRN-1)")
+                .contains("chief complaint: annual exam")
+                .doesNotContain("999-00-1111");
+        assertThat(note.getChunks().get(0).getPatientKey()).isEqualTo("MRN-1");
+        assertThat(note.getChunks().get(0).getChunkId()).isEqualTo("ehr:clinical_notes:1:0:1");
+        assertThat(note.getChunks().get(0).getSourcePosition()).isEqualTo("lsn:10");
+        assertThat(events.get(5).getMarker().getRows()).isEqualTo(2);
+    }
+
+    @Test
+    void materialisedIntoLuceneTheRowsAreSearchableAndUpdatesAndDeletesApply() {
+        snapshotTwoPatientsAndTheirNotes();
+        notes.pipeInput("{\"note_id\":2}", event("u", "false",
+                "{\"note_id\":2,\"patient_id\":\"p2\",\"chief_complaint\":\"joint pain\",\"note_text\":\"Gout flare in the left big toe.\"}", 20));
+        notes.pipeInput("{\"note_id\":1}", event("d", "false", "null", 21));
+        notes.pipeInput("{\"note_id\":1}", (String) null);
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
+            IndexLogApplier applier = new IndexLogApplier(store, 1, Map.of());
+            index.readValuesToList().forEach(e -> applier.apply(e, 0));
+            store.commit(Map.of());
+
+            assertThat(store.activeGenerations()).containsEntry(new TableRef("ehr", "clinical_notes"), 1L);
+            assertThat(store.countRows(new TableRef("ehr", "clinical_notes"))).isEqualTo(1);
+            List<SearchHit> gout = store.vectorSearch(model.embedQuery("gout in the toe"), 5, RetrievalFilter.forTables("clinical_notes"));
+            assertThat(gout).extracting(h -> h.chunk().row().rowKey()).containsExactly("2");
+            assertThat(gout.get(0).chunk().sourcePosition()).isEqualTo("lsn:20");
+            assertThat(store.lexicalSearch("heart failure", 5, RetrievalFilter.NONE)).isEmpty();
+            assertThat(store.lexicalSearch("Andrew Perez", 5, RetrievalFilter.forPatient("MRN-2")))
+                    .extracting(h -> h.chunk().row().table()).containsExactlyInAnyOrder("patients", "clinical_notes");
+        }
+    }
+
+    @Test
+    void unregisteredTablesAndMalformedEventsAreDeadLetteredWhileGoodEventsFlow() {
+        TestInputTopic<String, String> billing = driver.createInputTopic("ehr.public.billing", new StringSerializer(), new StringSerializer());
+        billing.pipeInput("{\"id\":1}", event("c", "false", "{\"id\":1,\"amount\":\"12\"}", 5));
+        patients.pipeInput("{\"patient_id\":\"p9\"}", "{not json");
+        patients.pipeInput("{\"patient_id\":\"p3\"}", event("c", "false",
+                "{\"patient_id\":\"p3\",\"patient_no\":\"MRN-3\",\"first_name\":\"Diane\",\"last_name\":\"Baker\"}", 30));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        List<DeadLetter> dead = deadLetters.readValuesToList();
+        assertThat(dead).extracting(DeadLetter::getReason).containsExactly(
+                "table public.billing is not registered for source ehr",
+                "change event value is not valid JSON: Unexpected character ('n' (code 110)): was expecting double-quote to start field name");
+        assertThat(dead.get(1).getSourceTopic()).isEqualTo("ehr.public.patients");
+        assertThat(StandardCharsets.UTF_8.decode(dead.get(1).getValue()).toString()).isEqualTo("{not json");
+        List<IndexEvent> events = index.readValuesToList();
+        assertThat(events).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER);
+        assertThat(events.get(0).getRowKey()).isEqualTo("p3");
+    }
+}

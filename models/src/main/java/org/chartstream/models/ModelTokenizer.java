@@ -1,0 +1,202 @@
+package org.chartstream.models;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.CharSpan;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * A model's own HuggingFace tokenizer ({@code tokenizer.json} through DJL's native binding), loaded once and shared
+ * by the {@link OnnxEmbedder} and any {@link TokenChunker} built from it.
+ *
+ * <p>The native tokenizer is created <em>without</em> truncation or padding, so it can count and split long texts;
+ * the embedder truncates to {@code maxTokens} (keeping the closing special token, exactly like HuggingFace's
+ * right-side truncation) and pads each sub-batch itself.
+ *
+ * <p>Thread-safe: encoding runs concurrently (the Rust tokenizer is immutable once built); {@link #close()} waits for
+ * running calls and makes later calls fail.
+ */
+public final class ModelTokenizer implements AutoCloseable {
+
+    /** One text tokenised without special tokens; offsets are Java {@code String} (UTF-16) indices. */
+    record Tokens(long[] ids, int[] starts, int[] ends, long[] wordIds) {
+        int size() {
+            return ids.length;
+        }
+    }
+
+    /** Model input for one text: token ids and token type ids, special tokens included, already truncated. */
+    record ModelInput(long[] ids, long[] typeIds) {
+        int length() {
+            return ids.length;
+        }
+    }
+
+    private final HuggingFaceTokenizer hf;
+    private final String modelId;
+    private final int specialTokenCount;
+    private final long padId;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private boolean closed;
+
+    private ModelTokenizer(HuggingFaceTokenizer hf, String modelId) {
+        this.hf = hf;
+        this.modelId = modelId;
+        Encoding probe = hf.encode("hello", true, false);
+        this.specialTokenCount = (int) Arrays.stream(probe.getSpecialTokenMask()).filter(m -> m != 0).count();
+        this.padId = probePadId(hf);
+    }
+
+    /** Loads the tokenizer named by {@code d.tokenizerResource()}. The caller closes it. */
+    public static ModelTokenizer load(ModelDescriptor d) {
+        Objects.requireNonNull(d, "descriptor");
+        try (InputStream in = ModelResources.open(d.tokenizerResource(), d)) {
+            HuggingFaceTokenizer hf = HuggingFaceTokenizer.newInstance(in,
+                    Map.of("padding", "false", "truncation", "false", "addSpecialTokens", "true"));
+            return new ModelTokenizer(hf, d.id());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load tokenizer " + d.tokenizerResource() + " of model '"
+                    + d.id() + "'", e);
+        }
+    }
+
+    /** Id of the model this tokenizer belongs to. */
+    public String modelId() {
+        return modelId;
+    }
+
+    /** Number of special tokens the model adds around one text ([CLS] and [SEP] for BERT: 2). */
+    public int specialTokenCount() {
+        return specialTokenCount;
+    }
+
+    /** Number of tokens the model's tokenizer makes of {@code text}, special tokens excluded. Never truncates. */
+    public int countTokens(String text) {
+        Objects.requireNonNull(text, "text");
+        return withTokenizer(() -> hf.encode(text, false, false).getIds().length);
+    }
+
+    /** Ids, UTF-16 character offsets and word ids of every token of {@code text}, special tokens excluded. */
+    Tokens tokenize(String text) {
+        Objects.requireNonNull(text, "text");
+        Encoding e = withTokenizer(() -> hf.encode(text, false, false));
+        long[] ids = e.getIds();
+        CharSpan[] spans = e.getCharTokenSpans();
+        long[] words = e.getWordIds();
+        int[] starts = new int[ids.length];
+        int[] ends = new int[ids.length];
+        int[] cpToChar = codePointToCharIndex(text);
+        int prevEnd = 0;
+        for (int i = 0; i < ids.length; i++) {
+            CharSpan s = spans == null || i >= spans.length ? null : spans[i];
+            int start = s == null ? prevEnd : toChar(cpToChar, s.getStart(), text.length());
+            int end = s == null ? prevEnd : toChar(cpToChar, s.getEnd(), text.length());
+            starts[i] = start;
+            ends[i] = Math.max(start, end);
+            prevEnd = ends[i];
+        }
+        if (words == null || words.length != ids.length) {
+            words = new long[ids.length];
+            Arrays.fill(words, -1);
+        }
+        return new Tokens(ids, starts, ends, words);
+    }
+
+    /**
+     * Model input for {@code text}: special tokens added, then truncated to {@code maxTokens} by dropping content
+     * tokens from the right and keeping the trailing special token(s) (HuggingFace "longest_first" on one sequence).
+     */
+    ModelInput encodeForModel(String text, int maxTokens) {
+        Objects.requireNonNull(text, "text");
+        Encoding e = withTokenizer(() -> hf.encode(text, true, false));
+        long[] ids = e.getIds();
+        long[] types = e.getTypeIds();
+        if (ids.length <= maxTokens) {
+            return new ModelInput(ids, types);
+        }
+        long[] special = e.getSpecialTokenMask();
+        int trailing = 0;
+        while (trailing < special.length && special[special.length - 1 - trailing] != 0) {
+            trailing++;
+        }
+        trailing = Math.min(trailing, maxTokens - 1);
+        int head = maxTokens - trailing;
+        long[] tIds = new long[maxTokens];
+        long[] tTypes = new long[maxTokens];
+        System.arraycopy(ids, 0, tIds, 0, head);
+        System.arraycopy(ids, ids.length - trailing, tIds, head, trailing);
+        System.arraycopy(types, 0, tTypes, 0, head);
+        System.arraycopy(types, types.length - trailing, tTypes, head, trailing);
+        return new ModelInput(tIds, tTypes);
+    }
+
+    /** Id used for padding positions (masked out, so it does not change the result; kept for hygiene). */
+    long padId() {
+        return padId;
+    }
+
+    /** Frees the native tokenizer; waits for running calls. Idempotent. */
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            if (!closed) {
+                closed = true;
+                hf.close();
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private <T> T withTokenizer(java.util.function.Supplier<T> call) {
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("tokenizer of model '" + modelId + "' is closed");
+            }
+            return call.get();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private static long probePadId(HuggingFaceTokenizer hf) {
+        for (String candidate : new String[] {"[PAD]", "<pad>"}) {
+            long[] ids = hf.encode(candidate, false, false).getIds();
+            if (ids.length == 1) {
+                return ids[0];
+            }
+        }
+        return 0;
+    }
+
+    /** Maps code point offsets (what the native tokenizer reports) to UTF-16 indices; null when they coincide. */
+    private static int[] codePointToCharIndex(String text) {
+        int cps = text.codePointCount(0, text.length());
+        if (cps == text.length()) {
+            return null;
+        }
+        int[] map = new int[cps + 1];
+        int ci = 0;
+        for (int cp = 0; cp < cps; cp++) {
+            map[cp] = ci;
+            ci += Character.charCount(text.codePointAt(ci));
+        }
+        map[cps] = text.length();
+        return map;
+    }
+
+    private static int toChar(int[] map, int cp, int length) {
+        if (map == null) {
+            return Math.max(0, Math.min(cp, length));
+        }
+        return map[Math.max(0, Math.min(cp, map.length - 1))];
+    }
+}

@@ -1,0 +1,356 @@
+package org.chartstream.models;
+
+import ai.onnxruntime.NodeInfo;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OnnxValue;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An {@link Embedder} over a BERT-style ONNX encoder run by ONNX Runtime, tokenised by the model's own HuggingFace
+ * tokenizer (DJL).
+ *
+ * <p>Each call tokenises every text (with the descriptor's query or passage prefix), truncates to
+ * {@code maxTokens}, sorts the texts by token count and runs sub-batches of at most {@code batchSize} texts, each
+ * padded only to its own longest text (a sub-batch also ends where texts get shorter than half its longest one, so
+ * padding never exceeds half of what is computed); pooling is masked mean or CLS, then L2 normalisation. Vectors come back in
+ * input order. With fp32 models a text's vector does not depend on the other texts of the batch (up to float
+ * rounding).
+ *
+ * <p>Thread-safe: ONNX Runtime sessions accept concurrent runs and the tokenizer is shared read-only.
+ * {@link #close()} waits for running calls.
+ *
+ * <p>Weights from the classpath are read into memory and handed to ONNX Runtime as bytes; weights on disk
+ * ({@code file:}) are opened by path, which also supports external-data models.
+ */
+public final class OnnxEmbedder implements Embedder {
+
+    /** Default sub-batch size. */
+    public static final int DEFAULT_BATCH_SIZE = 32;
+
+    private static final Logger LOG = LoggerFactory.getLogger(OnnxEmbedder.class);
+    private static final String INPUT_IDS = "input_ids";
+    private static final String ATTENTION_MASK = "attention_mask";
+    private static final String TOKEN_TYPE_IDS = "token_type_ids";
+    private static final String LAST_HIDDEN_STATE = "last_hidden_state";
+
+    private final ModelDescriptor descriptor;
+    private final ModelTokenizer tokenizer;
+    private final OrtEnvironment env;
+    private final OrtSession session;
+    private final int batchSize;
+    private final boolean feedTokenTypes;
+    private final String outputName;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private boolean closed;
+
+    private OnnxEmbedder(ModelDescriptor descriptor, ModelTokenizer tokenizer, OrtEnvironment env,
+            OrtSession session, int batchSize) throws OrtException {
+        this.descriptor = descriptor;
+        this.tokenizer = tokenizer;
+        this.env = env;
+        this.session = session;
+        this.batchSize = batchSize;
+        Set<String> inputs = session.getInputNames();
+        if (!inputs.contains(INPUT_IDS) || !inputs.contains(ATTENTION_MASK)) {
+            throw new IllegalStateException("model '" + descriptor.id() + "' (" + descriptor.onnxResource()
+                    + ") has inputs " + inputs + "; expected input_ids and attention_mask");
+        }
+        this.feedTokenTypes = inputs.contains(TOKEN_TYPE_IDS);
+        Map<String, NodeInfo> outputs = session.getOutputInfo();
+        this.outputName = outputs.containsKey(LAST_HIDDEN_STATE) ? LAST_HIDDEN_STATE
+                : outputs.keySet().iterator().next();
+        if (outputs.get(outputName).getInfo() instanceof TensorInfo ti) {
+            long[] shape = ti.getShape();
+            long last = shape.length == 0 ? -1 : shape[shape.length - 1];
+            if (last > 0 && last != descriptor.dimension()) {
+                throw new IllegalStateException("model '" + descriptor.id() + "' output " + outputName
+                        + " has dimension " + last + " but the descriptor says " + descriptor.dimension());
+            }
+        }
+    }
+
+    /** Loads the model with the {@linkplain #DEFAULT_BATCH_SIZE default} sub-batch size. */
+    public static OnnxEmbedder load(ModelDescriptor d, int intraOpThreads) {
+        return load(d, intraOpThreads, DEFAULT_BATCH_SIZE);
+    }
+
+    /**
+     * Loads the tokenizer and the ONNX session.
+     *
+     * @param intraOpThreads ONNX Runtime threads per run (one run at a time uses this many cores)
+     * @param batchSize      most texts per ONNX Runtime run
+     * @throws ModelResourceNotFoundException when the model or tokenizer file is missing
+     */
+    public static OnnxEmbedder load(ModelDescriptor d, int intraOpThreads, int batchSize) {
+        Objects.requireNonNull(d, "descriptor");
+        if (intraOpThreads < 1) {
+            throw new IllegalArgumentException("intraOpThreads must be positive, was " + intraOpThreads);
+        }
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive, was " + batchSize);
+        }
+        ModelResources.requireAvailable(d.onnxResource(), d);
+        ModelResources.requireAvailable(d.tokenizerResource(), d);
+        long t0 = System.nanoTime();
+        ModelTokenizer tokenizer = ModelTokenizer.load(d);
+        OrtSession session = null;
+        try {
+            OrtEnvironment env = OrtEnvironment.getEnvironment();
+            try (OrtSession.SessionOptions opts = new OrtSession.SessionOptions()) {
+                opts.setIntraOpNumThreads(intraOpThreads);
+                opts.setInterOpNumThreads(1);
+                opts.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+                opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+                if (ModelResources.isFile(d.onnxResource())) {
+                    String path = ModelResources.existingFile(d.onnxResource(), d).toString();
+                    session = env.createSession(path, opts);
+                } else {
+                    session = env.createSession(ModelResources.readAll(d.onnxResource(), d), opts);
+                }
+            }
+            OnnxEmbedder e = new OnnxEmbedder(d, tokenizer, env, session, batchSize);
+            LOG.info("loaded embedding model {} ({} dims, {} tokens, {} pooling) in {} ms", d.id(), d.dimension(),
+                    d.maxTokens(), d.pooling(), (System.nanoTime() - t0) / 1_000_000);
+            return e;
+        } catch (OrtException e) {
+            closeQuietly(session);
+            tokenizer.close();
+            throw new IllegalStateException("cannot load ONNX model " + d.onnxResource() + " of model '" + d.id()
+                    + "': " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeQuietly(session);
+            tokenizer.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String modelId() {
+        return descriptor.id();
+    }
+
+    @Override
+    public int dimension() {
+        return descriptor.dimension();
+    }
+
+    @Override
+    public int maxTokens() {
+        return descriptor.maxTokens();
+    }
+
+    public ModelDescriptor descriptor() {
+        return descriptor;
+    }
+
+    public int batchSize() {
+        return batchSize;
+    }
+
+    /** This model's tokenizer, owned by this embedder: do not close it; it is closed with the embedder. */
+    public ModelTokenizer tokenizer() {
+        return tokenizer;
+    }
+
+    /**
+     * A chunker over this model's tokenizer with the model's default window ({@code maxTokens} minus special
+     * tokens and passage prefix) and an overlap of {@value TokenChunker#DEFAULT_OVERLAP_TOKENS} tokens.
+     */
+    public TokenChunker chunker() {
+        return TokenChunker.forModel(tokenizer, descriptor);
+    }
+
+    /** A chunker over this model's tokenizer. Windows larger than the default would be truncated when embedded. */
+    public TokenChunker chunker(int windowTokens, int overlapTokens) {
+        return new TokenChunker(tokenizer, windowTokens, overlapTokens);
+    }
+
+    @Override
+    public float[][] embedPassages(List<String> texts) {
+        return embed(texts, descriptor.passagePrefix());
+    }
+
+    @Override
+    public float[][] embedQueries(List<String> texts) {
+        return embed(texts, descriptor.queryPrefix());
+    }
+
+    private float[][] embed(List<String> texts, String prefix) {
+        Objects.requireNonNull(texts, "texts");
+        int n = texts.size();
+        float[][] out = new float[n][];
+        if (n == 0) {
+            return out;
+        }
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("embedder for model '" + descriptor.id() + "' is closed");
+            }
+            ModelTokenizer.ModelInput[] inputs = new ModelTokenizer.ModelInput[n];
+            for (int i = 0; i < n; i++) {
+                String text = Objects.requireNonNull(texts.get(i), "texts[" + i + "]");
+                inputs[i] = tokenizer.encodeForModel(prefix + text, descriptor.maxTokens());
+            }
+            // longest first, ties in input order: sub-batches of similar length pad little
+            int[] order = IntStream.range(0, n).boxed()
+                    .sorted(Comparator.comparingInt((Integer i) -> -inputs[i].length()).thenComparingInt(i -> i))
+                    .mapToInt(Integer::intValue).toArray();
+            int from = 0;
+            while (from < n) {
+                int longest = inputs[order[from]].length();
+                int to = from + 1;
+                // at most batchSize texts, none shorter than half the longest: padding stays below half the batch
+                while (to < n && to - from < batchSize && 2 * inputs[order[to]].length() >= longest) {
+                    to++;
+                }
+                run(inputs, Arrays.copyOfRange(order, from, to), out);
+                from = to;
+            }
+            return out;
+        } catch (OrtException e) {
+            throw new IllegalStateException("ONNX Runtime failed on model '" + descriptor.id() + "': "
+                    + e.getMessage(), e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private void run(ModelTokenizer.ModelInput[] inputs, int[] sub, float[][] out) throws OrtException {
+        int b = sub.length;
+        int t = 0;
+        for (int i : sub) {
+            t = Math.max(t, inputs[i].length());
+        }
+        long[] shape = {b, t};
+        LongBuffer ids = LongBuffer.allocate(b * t);
+        LongBuffer mask = LongBuffer.allocate(b * t);
+        LongBuffer types = LongBuffer.allocate(b * t);
+        long pad = tokenizer.padId();
+        for (int i : sub) {
+            ModelTokenizer.ModelInput in = inputs[i];
+            int len = in.length();
+            ids.put(in.ids());
+            types.put(in.typeIds());
+            for (int k = 0; k < len; k++) {
+                mask.put(1L);
+            }
+            for (int k = len; k < t; k++) {
+                ids.put(pad);
+                types.put(0L);
+                mask.put(0L);
+            }
+        }
+        ids.flip();
+        mask.flip();
+        types.flip();
+        try (OnnxTensor idsT = OnnxTensor.createTensor(env, ids, shape);
+                OnnxTensor maskT = OnnxTensor.createTensor(env, mask, shape);
+                OnnxTensor typesT = feedTokenTypes ? OnnxTensor.createTensor(env, types, shape) : null) {
+            Map<String, OnnxTensor> feed = new HashMap<>();
+            feed.put(INPUT_IDS, idsT);
+            feed.put(ATTENTION_MASK, maskT);
+            if (typesT != null) {
+                feed.put(TOKEN_TYPE_IDS, typesT);
+            }
+            try (OrtSession.Result result = session.run(feed, Set.of(outputName))) {
+                OnnxValue value = result.get(0);
+                if (!(value instanceof OnnxTensor tensor)) {
+                    throw new IllegalStateException("output " + outputName + " of model '" + descriptor.id()
+                            + "' is not a tensor");
+                }
+                long[] outShape = tensor.getInfo().getShape();
+                FloatBuffer hidden = tensor.getFloatBuffer();
+                pool(hidden, outShape, inputs, sub, out);
+            }
+        }
+    }
+
+    private void pool(FloatBuffer h, long[] shape, ModelTokenizer.ModelInput[] inputs, int[] sub, float[][] out) {
+        int dim = descriptor.dimension();
+        if (shape[shape.length - 1] != dim) {
+            throw new IllegalStateException("model '" + descriptor.id() + "' produced vectors of "
+                    + shape[shape.length - 1] + " dimensions, descriptor says " + dim);
+        }
+        if (shape.length == 2) { // already pooled [B, dim]
+            for (int r = 0; r < sub.length; r++) {
+                float[] v = new float[dim];
+                h.get(r * dim, v);
+                out[sub[r]] = Vectors.normalizeInPlace(v);
+            }
+            return;
+        }
+        if (shape.length != 3) {
+            throw new IllegalStateException("unexpected output shape " + Arrays.toString(shape) + " of model '"
+                    + descriptor.id() + "'");
+        }
+        int t = (int) shape[1];
+        for (int r = 0; r < sub.length; r++) {
+            int base = r * t * dim;
+            float[] v = new float[dim];
+            if (descriptor.pooling() == Pooling.CLS) {
+                h.get(base, v);
+            } else {
+                int len = inputs[sub[r]].length();
+                for (int k = 0; k < len; k++) {
+                    int off = base + k * dim;
+                    for (int j = 0; j < dim; j++) {
+                        v[j] += h.get(off + j);
+                    }
+                }
+                float inv = 1f / Math.max(1, len);
+                for (int j = 0; j < dim; j++) {
+                    v[j] *= inv;
+                }
+            }
+            out[sub[r]] = Vectors.normalizeInPlace(v);
+        }
+    }
+
+    /** Closes the ONNX session and the tokenizer after running calls finish. Idempotent. */
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closeQuietly(session);
+            tokenizer.close();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OnnxEmbedder[" + descriptor.id() + ", " + descriptor.dimension() + " dims, batch " + batchSize + "]";
+    }
+
+    private static void closeQuietly(OrtSession s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (OrtException e) {
+                LOG.warn("closing ONNX session failed", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package org.chartstream.models;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Splits text into windows of at most {@code windowTokens} tokens of the model's own tokenizer (special tokens not
+ * counted, so a window plus [CLS]/[SEP] fits the model), consecutive windows sharing about {@code overlapTokens}
+ * tokens.
+ *
+ * <p>Cuts fall on token boundaries and are mapped back to the original text through the tokenizer's character
+ * offsets, so a chunk is an exact substring of the input. Within the last quarter of a window the chunker prefers, in
+ * this order, the last sentence end or line break, then the last whitespace between words, then the last word
+ * boundary; windows start on a word too when one is close. A chunk is re-counted before it is emitted and shortened
+ * if it would exceed the window (only possible when a single "word" is longer than the window).
+ *
+ * <p>Shares the {@link ModelTokenizer} it was built with (closing the embedder that owns the tokenizer makes this
+ * chunker unusable). Thread-safe.
+ */
+public final class TokenChunker {
+
+    /** Overlap used by {@link #forModel}. */
+    public static final int DEFAULT_OVERLAP_TOKENS = 32;
+
+    /**
+     * One chunk: {@code text} equals {@code source.substring(start, end)}.
+     *
+     * @param tokenCount tokens of {@code text}, special tokens excluded
+     */
+    public record Chunk(String text, int start, int end, int tokenCount) {}
+
+    private static final int WORD_BOUNDARY = 1;
+    private static final int WHITESPACE = 2;
+    private static final int SENTENCE_OR_LINE = 3;
+    private static final int MAX_START_BACKTRACK = 16;
+
+    private final ModelTokenizer tokenizer;
+    private final int windowTokens;
+    private final int overlapTokens;
+
+    /**
+     * @param windowTokens  most tokens per chunk, special tokens excluded (at least 1)
+     * @param overlapTokens tokens shared by consecutive chunks (0 ≤ overlap &lt; window)
+     */
+    public TokenChunker(ModelTokenizer tokenizer, int windowTokens, int overlapTokens) {
+        this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
+        if (windowTokens < 1) {
+            throw new IllegalArgumentException("windowTokens must be positive, was " + windowTokens);
+        }
+        if (overlapTokens < 0 || overlapTokens >= windowTokens) {
+            throw new IllegalArgumentException("overlapTokens must be in [0, windowTokens), was " + overlapTokens
+                    + " with windowTokens " + windowTokens);
+        }
+        this.windowTokens = windowTokens;
+        this.overlapTokens = overlapTokens;
+    }
+
+    /**
+     * The default chunker for a model: window = {@code maxTokens} minus the special tokens minus the tokens of the
+     * passage prefix (254 for all-MiniLM-L6-v2), overlap {@value #DEFAULT_OVERLAP_TOKENS} (at most half the window).
+     */
+    public static TokenChunker forModel(ModelTokenizer tokenizer, ModelDescriptor d) {
+        return new TokenChunker(tokenizer, defaultWindow(tokenizer, d),
+                Math.min(DEFAULT_OVERLAP_TOKENS, defaultWindow(tokenizer, d) / 2));
+    }
+
+    static int defaultWindow(ModelTokenizer tokenizer, ModelDescriptor d) {
+        int prefix = d.passagePrefix().isEmpty() ? 0 : tokenizer.countTokens(d.passagePrefix());
+        return Math.max(1, d.maxTokens() - tokenizer.specialTokenCount() - prefix);
+    }
+
+    public int windowTokens() {
+        return windowTokens;
+    }
+
+    public int overlapTokens() {
+        return overlapTokens;
+    }
+
+    /** Tokens of {@code text} under the model's tokenizer, special tokens excluded, never truncated. */
+    public int countTokens(String text) {
+        return tokenizer.countTokens(text);
+    }
+
+    /** The chunk texts of {@link #chunks(String)}. */
+    public List<String> chunk(String text) {
+        List<Chunk> chunks = chunks(text);
+        List<String> out = new ArrayList<>(chunks.size());
+        for (Chunk c : chunks) {
+            out.add(c.text());
+        }
+        return out;
+    }
+
+    /**
+     * Chunks of {@code text} with their offsets. Blank text gives no chunk; text that fits one window gives one
+     * chunk, the text without leading and trailing whitespace.
+     */
+    public List<Chunk> chunks(String text) {
+        Objects.requireNonNull(text, "text");
+        int lo = 0, hi = text.length();
+        while (lo < hi && Character.isWhitespace(text.charAt(lo))) {
+            lo++;
+        }
+        while (hi > lo && Character.isWhitespace(text.charAt(hi - 1))) {
+            hi--;
+        }
+        if (lo == hi) {
+            return List.of();
+        }
+        ModelTokenizer.Tokens t = tokenizer.tokenize(text);
+        int n = t.size();
+        if (n <= windowTokens) {
+            return List.of(new Chunk(text.substring(lo, hi), lo, hi, n));
+        }
+        List<Chunk> out = new ArrayList<>();
+        int start = 0;
+        while (true) {
+            int hardEnd = Math.min(start + windowTokens, n);
+            int end = hardEnd == n ? n : preferredEnd(text, t, start, hardEnd);
+            Chunk c = build(text, t, start, end);
+            while (c.tokenCount() > windowTokens && end > start + 1) {
+                end--;
+                c = build(text, t, start, end);
+            }
+            out.add(c);
+            if (end >= n) {
+                return out;
+            }
+            start = nextStart(text, t, start, end);
+        }
+    }
+
+    private Chunk build(String text, ModelTokenizer.Tokens t, int from, int to) {
+        int s = t.starts()[from];
+        int e = t.ends()[to - 1];
+        String piece = text.substring(s, e);
+        return new Chunk(piece, s, e, tokenizer.countTokens(piece));
+    }
+
+    /** End (exclusive token index) in the last quarter of the window, at the best boundary found there. */
+    private int preferredEnd(String text, ModelTokenizer.Tokens t, int start, int hardEnd) {
+        int lowest = Math.max(start + 1, start + windowTokens - windowTokens / 4);
+        int best = hardEnd, bestRank = 0;
+        for (int e = hardEnd; e >= lowest && bestRank < SENTENCE_OR_LINE; e--) {
+            int rank = boundaryRank(text, t, e);
+            if (rank > bestRank) {
+                best = e;
+                bestRank = rank;
+            }
+        }
+        return best;
+    }
+
+    /** Where the next window starts: {@code overlap} tokens back from {@code end}, moved back onto a word start. */
+    private int nextStart(String text, ModelTokenizer.Tokens t, int start, int end) {
+        int next = Math.max(start + 1, end - overlapTokens);
+        int limit = Math.max(start + 1, next - MAX_START_BACKTRACK);
+        int wordStart = -1;
+        for (int j = next; j >= limit; j--) {
+            int rank = boundaryRank(text, t, j);
+            if (rank >= WHITESPACE) {
+                return j;
+            }
+            if (rank == WORD_BOUNDARY && wordStart < 0) {
+                wordStart = j;
+            }
+        }
+        return wordStart >= 0 ? wordStart : next;
+    }
+
+    /** How good a cut between token {@code e - 1} and token {@code e} is (0: inside a word). */
+    private static int boundaryRank(String text, ModelTokenizer.Tokens t, int e) {
+        if (e <= 0 || e >= t.size()) {
+            return SENTENCE_OR_LINE;
+        }
+        int gapStart = t.ends()[e - 1];
+        int gapEnd = t.starts()[e];
+        boolean gap = gapEnd > gapStart;
+        if (gap) {
+            for (int i = gapStart; i < gapEnd; i++) {
+                char c = text.charAt(i);
+                if (c == '\n' || c == '\r' || c == '\u2028' || c == '\u2029') {
+                    return SENTENCE_OR_LINE;
+                }
+            }
+            if (endsSentence(text, gapStart) && !Character.isLowerCase(text.charAt(gapEnd))) {
+                return SENTENCE_OR_LINE;
+            }
+            return WHITESPACE;
+        }
+        long w0 = t.wordIds()[e - 1], w1 = t.wordIds()[e];
+        return w0 != w1 || w0 < 0 ? WORD_BOUNDARY : 0;
+    }
+
+    /** True when the text before {@code to} ends with '.', '!' or '?', possibly followed by closing quotes/brackets. */
+    private static boolean endsSentence(String text, int to) {
+        int i = to - 1;
+        for (int skipped = 0; i > 0 && skipped < 3 && "\"')]}\u201d\u2019".indexOf(text.charAt(i)) >= 0; skipped++) {
+            i--;
+        }
+        if (i < 0) {
+            return false;
+        }
+        char c = text.charAt(i);
+        return c == '.' || c == '!' || c == '?';
+    }
+}

@@ -1,0 +1,200 @@
+package org.chartstream.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.chartstream.models.ModelDescriptor;
+import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.query.embed.QueryEmbedder;
+import org.chartstream.schemas.AnswerAudit;
+import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.QueryRequest;
+import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.ReplyType;
+import org.chartstream.schemas.RetrievalFilterSpec;
+import org.chartstream.schemas.Topics;
+import org.chartstream.schemas.serde.AvroSerde;
+import org.chartstream.store.RowRef;
+import org.chartstream.store.StoredChunk;
+import org.chartstream.store.TableRef;
+import org.chartstream.store.lucene.LuceneHybridStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Configure a real Lucene store and the real ONNX model, produce requests, verify reply events and audit. */
+class QueryTopologyTest {
+    private static final String REPLY_TOPIC = "test.replies";
+    private static final String[][] ROWS = {
+            {"medications", "m1", "MRN-1", "record: medications\npatient: Martha Collins (MRN-1)\nrxnorm code: 860975\ndescription: metformin hydrochloride 500 MG Extended Release Oral Tablet\nreason description: Diabetes mellitus type 2"},
+            {"conditions", "c1", "MRN-1", "record: conditions\npatient: Martha Collins (MRN-1)\nicd10 code: I10\ndescription: Essential hypertension"},
+            {"conditions", "c2", "MRN-2", "record: conditions\npatient: Andrew Perez (MRN-2)\nicd10 code: E03.9\ndescription: Hypothyroidism"},
+            {"clinical_notes", "n1", "MRN-2", "record: clinical notes\npatient: Andrew Perez (MRN-2)\nchief complaint: joint pain\nnote text: Kidney transplant recipient with worsening right knee pain after a fall."},
+    };
+
+    @TempDir
+    static Path dir;
+    private static OnnxEmbedder model;
+    private static LuceneHybridStore store;
+    private static ExecutorService executor;
+    private static TopologyTestDriver driver;
+    private static TestInputTopic<String, byte[]> requests;
+    private static TestOutputTopic<String, ReplyEvent> replies;
+    private static TestOutputTopic<String, AnswerAudit> audit;
+    private static TestOutputTopic<String, DeadLetter> deadLetters;
+    private static final AvroSerde<QueryRequest> REQUESTS = AvroSerde.of(QueryRequest.class);
+
+    @BeforeAll
+    static void configure() {
+        model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
+        store = LuceneHybridStore.open(dir.resolve("index"));
+        for (String[] r : ROWS) {
+            RowRef row = new RowRef("ehr", r[0], r[1]);
+            store.upsertRow(row, 1, List.of(new StoredChunk(StoredChunk.chunkId(row, 0, 1), row, 0, 1, 1, r[3],
+                    model.embedPassages(List.of(r[3]))[0], r[2], "lsn:7", 1L, model.modelId())));
+        }
+        for (String table : List.of("medications", "conditions", "clinical_notes")) {
+            store.publish(new TableRef("ehr", table), 1);
+        }
+        store.commit(Map.of());
+        executor = Executors.newFixedThreadPool(2);
+        QueryEmbedder embedder = new QueryEmbedder() {
+            @Override
+            public String modelId() {
+                return model.modelId();
+            }
+
+            @Override
+            public float[] embedQuery(String question) {
+                return model.embedQuery(question);
+            }
+        };
+        QuerySettings settings = QuerySettings.defaults();
+        QueryPipeline pipeline = new QueryPipeline(embedder, store, executor, settings);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "query-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
+        driver = new TopologyTestDriver(QueryTopology.build(pipeline, settings), props);
+        requests = driver.createInputTopic(Topics.REQUESTS, new StringSerializer(), new ByteArraySerializer());
+        replies = driver.createOutputTopic(REPLY_TOPIC, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
+        audit = driver.createOutputTopic(Topics.AUDIT, new StringDeserializer(), AvroSerde.of(AnswerAudit.class));
+        deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new StringDeserializer(), AvroSerde.of(DeadLetter.class));
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+        executor.shutdownNow();
+        store.close();
+        model.close();
+    }
+
+    @org.junit.jupiter.api.BeforeEach
+    void drainOutputs() {
+        replies.readRecordsToList();
+        audit.readRecordsToList();
+        deadLetters.readRecordsToList();
+    }
+
+    private static void post(String conversation, byte[] value, String correlationId) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
+        headers.add(Topics.HEADER_CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
+        requests.pipeInput(new TestRecord<>(conversation, value, headers));
+    }
+
+    private static QueryRequest.Builder request(String id, String question) {
+        return QueryRequest.newBuilder().setRequestId(id).setConversationId("conv-" + id).setUserId("clinician-1")
+                .setQuestion(question).setTopK(3);
+    }
+
+    @Test
+    void aQuestionIsAcceptedThenCitedThenAnsweredExtractivelyOnItsReplyTopic() {
+        post("conv-1", REQUESTS.serialize(request("r1", "Which patient takes metformin?").build()), "corr-1");
+
+        List<TestRecord<String, ReplyEvent>> events = replies.readRecordsToList();
+        assertThat(events).extracting(e -> e.value().getType()).containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);
+        assertThat(events).extracting(e -> e.value().getSeq()).containsExactly(0, 1, 2);
+        assertThat(events).allSatisfy(e -> {
+            assertThat(e.key()).isEqualTo("r1");
+            assertThat(e.value().getCorrelationId()).isEqualTo("corr-1");
+        });
+        ReplyEvent answer = events.get(2).value();
+        assertThat(answer.getExtractive()).isTrue();
+        assertThat(answer.getText()).startsWith("Extractive answer").contains("[1]");
+        assertThat(answer.getCitations().get(0).getRowKey()).isEqualTo("m1");
+        assertThat(answer.getCitations().get(0).getGeneration()).isEqualTo(1);
+        assertThat(answer.getCitations()).extracting(c -> c.getIndex()).startsWith(1, 2);
+
+        AnswerAudit record = audit.readValue();
+        assertThat(record.getRequestId()).isEqualTo("r1");
+        assertThat(record.getOutcome()).isEqualTo(ReplyType.ANSWER);
+        assertThat(record.getVectorHits()).isNotEmpty();
+        assertThat(record.getLexicalHits()).isNotEmpty();
+        assertThat(record.getCited().get(0).getChunkId()).isEqualTo("ehr:medications:m1:0:1");
+        assertThat(record.getStageMs()).containsKeys("embed", "search", "fuse", "gate", "total");
+    }
+
+    @Test
+    void aPatientFilterIsExactOnBothSides() {
+        post("conv-2", REQUESTS.serialize(request("r2", "essential hypertension or hypothyroidism")
+                .setFilter(RetrievalFilterSpec.newBuilder().setPatient("MRN-1").build()).build()), "corr-2");
+
+        List<ReplyEvent> events = replies.readValuesToList();
+        ReplyEvent answer = events.stream().filter(e -> e.getType() == ReplyType.ANSWER).findFirst().orElseThrow();
+        assertThat(answer.getCitations()).isNotEmpty().allSatisfy(c -> assertThat(c.getRowKey()).isIn("m1", "c1"));
+        audit.readValuesToList();
+    }
+
+    @Test
+    void aQuestionTheRecordsCannotAnswerIsRefused() {
+        post("conv-3", REQUESTS.serialize(request("r3", "What time does the hospital cafeteria open on Sundays?").build()), "corr-3");
+
+        List<ReplyEvent> events = replies.readValuesToList();
+        assertThat(events).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.REFUSED);
+        assertThat(events.get(1).getCitations()).isEmpty();
+        assertThat(audit.readValue().getGateDecision()).startsWith("refuse");
+    }
+
+    @Test
+    void badRequestsGetAnErrorNamingTheProblemAndADeadLetterAndTheNextRequestIsStillAnswered() {
+        post("conv-4", "{\"question\":\"not avro\"}".getBytes(StandardCharsets.UTF_8), "corr-4");
+        post("conv-5", REQUESTS.serialize(request("r5", "   ").build()), "corr-5");
+        post("conv-6", REQUESTS.serialize(request("r6", "x".repeat(100_000)).build()), "corr-6");
+        post("conv-7", REQUESTS.serialize(request("r7", "hypothyroidism").setTopK(0).build()), "corr-7");
+        post("conv-8", REQUESTS.serialize(request("r8", "hypothyroidism").build()), "corr-8");
+
+        List<ReplyEvent> events = replies.readValuesToList();
+        assertThat(events.subList(0, 4)).extracting(ReplyEvent::getType).containsOnly(ReplyType.ERROR);
+        assertThat(events.get(0).getRequestId()).isEqualTo("corr-4");
+        assertThat(events.get(0).getError()).contains("not a QueryRequest");
+        assertThat(events.get(1).getError()).isEqualTo("field 'question' is empty");
+        assertThat(events.get(2).getError()).isEqualTo("field 'question' has 100000 characters; the limit is 4000");
+        assertThat(events.get(3).getError()).contains("field 'top_k' is 0");
+        assertThat(events.get(events.size() - 1).getType()).isEqualTo(ReplyType.ANSWER);
+        assertThat(events.get(events.size() - 1).getCitations().get(0).getRowKey()).isEqualTo("c2");
+
+        List<DeadLetter> dead = deadLetters.readValuesToList();
+        assertThat(dead).hasSize(4);
+        assertThat(dead).extracting(DeadLetter::getStage).containsOnly("query.validate");
+        assertThat(dead.get(0).getReason()).contains("not a QueryRequest");
+        audit.readValuesToList();
+    }
+}
