@@ -100,8 +100,8 @@ final class IndexingProcessor implements Processor<String, RowChange, String, In
                     .setTableName(change.getTableName()).setRowKey(change.getRowKey()).setGeneration(0).build());
         } else {
             PatientIdentity patient = patientOf(change, projection, idColumns);
-            String text = RowProjector.text(projection, change.getAfter(), patient);
-            List<String> pieces = chunker.chunk(text);
+            List<String> pieces = chunker.chunk(RowProjector.header(projection, patient),
+                    RowProjector.body(projection, change.getAfter()));
             for (long generation : plan.targets()) {
                 append(upsert(change, generation, pieces, patient));
             }
@@ -176,7 +176,9 @@ final class IndexingProcessor implements Processor<String, RowChange, String, In
             return;
         }
         List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
+        long t0 = System.nanoTime();
         EmbeddingBatch.embed(events, embedder);
+        LOG.debug("embedded {} pending chunks of {} events in {} ms", pendingChunks, events.size(), (System.nanoTime() - t0) / 1_000_000);
         long now = System.currentTimeMillis();
         for (KeyValue<Long, IndexEvent> kv : pending) {
             IndexEvent e = kv.value;

@@ -19,6 +19,6 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
     }
 
     public static IngestSettings defaults(List<SourceRegistration> sources) {
-        return new IngestSettings(sources, 64, Duration.ofMillis(200), Topics.INDEX, Topics.DEAD_LETTER);
+        return new IngestSettings(sources, 64, Duration.ofMillis(500), Topics.INDEX, Topics.DEAD_LETTER);
     }
 }

@@ -52,6 +52,7 @@ class IngestTopologyTest {
 
     @BeforeAll
     static void loadModel() {
+        org.chartstream.models.OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
     }
 
@@ -91,7 +92,7 @@ class IngestTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        driver = new TopologyTestDriver(IngestTopology.build(settings, model.chunker()::chunk, passages(model)), props);
+        driver = new TopologyTestDriver(IngestTopology.build(settings, model.chunker()::chunkUnderHeader, passages(model)), props);
         patients = driver.createInputTopic("ehr.public.patients", new StringSerializer(), new StringSerializer());
         notes = driver.createInputTopic("ehr.public.clinical_notes", new StringSerializer(), new StringSerializer());
         index = driver.createOutputTopic(Topics.INDEX, new StringDeserializer(), AvroSerde.of(IndexEvent.class));

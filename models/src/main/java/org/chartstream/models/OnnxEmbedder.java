@@ -111,12 +111,15 @@ public final class OnnxEmbedder implements Embedder {
         ModelTokenizer tokenizer = ModelTokenizer.load(d);
         OrtSession session = null;
         try {
+            OnnxRuntimeGuard.check();
             OrtEnvironment env = OrtEnvironment.getEnvironment();
             try (OrtSession.SessionOptions opts = new OrtSession.SessionOptions()) {
                 opts.setIntraOpNumThreads(intraOpThreads);
                 opts.setInterOpNumThreads(1);
                 opts.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
                 opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+                // idle ONNX threads must not spin: the broker, Streams and Lucene share these cores
+                opts.addConfigEntry("session.intra_op.allow_spinning", "0");
                 if (ModelResources.isFile(d.onnxResource())) {
                     String path = ModelResources.existingFile(d.onnxResource(), d).toString();
                     session = env.createSession(path, opts);

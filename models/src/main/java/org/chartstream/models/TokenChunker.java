@@ -83,6 +83,31 @@ public final class TokenChunker {
         return tokenizer.countTokens(text);
     }
 
+    /**
+     * Chunks {@code body} so that every chunk starts with {@code header} (a record's type and patient, say) and still
+     * fits the window: without the header, a note's later chunks could not be found by the patient's name. A header
+     * longer than half the window is chunked as part of the body instead.
+     */
+    public List<String> chunkUnderHeader(String header, String body) {
+        if (header == null || header.isBlank()) {
+            return chunk(body);
+        }
+        if (body == null || body.isBlank()) {
+            return chunk(header);
+        }
+        int headerTokens = countTokens(header) + 1;
+        if (headerTokens > windowTokens / 2) {
+            return chunk(header + "\n" + body);
+        }
+        int bodyWindow = windowTokens - headerTokens;
+        TokenChunker bodyChunker = new TokenChunker(tokenizer, bodyWindow, Math.min(overlapTokens, bodyWindow / 2));
+        List<String> out = new ArrayList<>();
+        for (String piece : bodyChunker.chunk(body)) {
+            out.add(header + "\n" + piece);
+        }
+        return out;
+    }
+
     /** The chunk texts of {@link #chunks(String)}. */
     public List<String> chunk(String text) {
         List<Chunk> chunks = chunks(text);

@@ -156,4 +156,20 @@ class TokenChunkerTest {
         }
         return chunks;
     }
+
+    @Test
+    void everyChunkUnderAHeaderStartsWithItAndStillFitsTheWindow() {
+        TokenChunker small = new TokenChunker(tokenizer, 40, 8);
+        String header = "record: clinical notes\npatient: Martha Collins (MRN-000001)";
+        String body = String.join(" ", java.util.Collections.nCopies(30, "The patient reports intermittent chest pain after exercise."));
+
+        List<String> chunks = small.chunkUnderHeader(header, body);
+
+        assertThat(chunks).hasSizeGreaterThan(3);
+        assertThat(chunks).allSatisfy(c -> {
+            assertThat(c).startsWith(header + "\n");
+            assertThat(small.countTokens(c)).isLessThanOrEqualTo(40);
+        });
+        assertThat(small.chunkUnderHeader(header, "  ")).containsExactly(header);
+    }
 }

@@ -76,8 +76,8 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
             replies.send(request.getRequestId(), result.outcome(), result.answer(), citations, result.extractive(), null);
             context.forward(new Record<String, SpecificRecord>(request.getRequestId(),
                     AuditRecords.of(request, result, pipeline.embeddingModel()), record.timestamp()), QueryTopology.AUDIT_SINK);
-            LOG.info("request {} answered: outcome={} citations={} total_ms={}", request.getRequestId(),
-                    result.outcome(), citations.size(), result.stageMs().get("total"));
+            LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", request.getRequestId(),
+                    result.outcome(), citations.size(), result.gate().describe(), result.stageMs().get("total"));
         } catch (RuntimeException e) {
             LOG.error("request {} failed: {}", request.getRequestId(), e.getClass().getSimpleName());
             replies.send(request.getRequestId(), ReplyType.ERROR, null, List.of(), false,

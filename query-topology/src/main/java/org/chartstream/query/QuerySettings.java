@@ -14,6 +14,6 @@ package org.chartstream.query;
 public record QuerySettings(int perSide, int rrfK, String gateScorer, double gateThreshold, int maxPassageChars,
                             int maxQuestionChars, int maxTopK) {
     public static QuerySettings defaults() {
-        return new QuerySettings(50, 60, "bi-encoder-cosine", 0.30, 600, 4000, 30);
+        return new QuerySettings(50, 60, "bi-encoder-cosine", 0.40, 600, 4000, 30);
     }
 }

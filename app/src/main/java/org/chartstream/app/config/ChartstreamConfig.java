@@ -47,15 +47,15 @@ public final class ChartstreamConfig {
         k.put("chunk.window-tokens", new String[] {"0", "tokens per chunk window; 0 = the model's maximum minus special tokens"});
         k.put("chunk.overlap-tokens", new String[] {"32", "tokens shared by consecutive windows"});
         k.put("ingest.batch-chunks", new String[] {"64", "chunks per embedding call"});
-        k.put("ingest.linger-ms", new String[] {"200", "longest wait for an embedding batch to fill"});
+        k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
         k.put("query.top-k", new String[] {"6", "passages cited by default"});
-        k.put("query.gate-threshold", new String[] {"0.30", "refuse when the best bi-encoder cosine among the cited passages is below this"});
+        k.put("query.gate-threshold", new String[] {"0.40", "refuse when the best bi-encoder cosine among the cited passages is below this (provisional: set from the demo questions until `calibrate` exists)"});
         k.put("query.max-question-chars", new String[] {"4000", "longer questions get an error reply"});
         k.put("dataset.seed", new String[] {"42", "seed of the synthetic clinical data (Synthea + aci-bench notes)"});
         k.put("dataset.patients", new String[] {"50", "synthetic patients loaded by demo and run"});
-        k.put("dataset.aci-bench-dir", new String[] {"../shared/data/aci-bench", "aci-bench folder with challenge_data/*.csv"});
+        k.put("dataset.aci-bench-dir", new String[] {"", "aci-bench folder with challenge_data/*.csv; empty: $CHARTSTREAM_ACI_BENCH_DIR, else the copy in data/aci-bench"});
         return k;
     }
 

@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 public final class RowProjector {
     private static final Set<String> AUDIT_COLUMNS = Set.of("created_at", "updated_at", "modified_at", "deleted_at",
             "created_by", "updated_by", "modified_by", "inserted_at", "last_modified", "row_version");
+    private static final Pattern DATE_WITH_ZONE = Pattern.compile("^\\d{4}-\\d{2}-\\d{2}Z$");
     private static final Pattern UUID = Pattern.compile("(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
 
     private RowProjector() {
@@ -22,6 +23,12 @@ public final class RowProjector {
     public static boolean isBusinessKey(String column) {
         String c = column.toLowerCase(Locale.ROOT);
         return c.endsWith("_no") || c.endsWith("_number") || c.endsWith("_code") || c.equals("code");
+    }
+
+    /** Debezium renders a DATE as {@code 2024-05-06Z}; the zone means nothing on a date and is dropped. */
+    static String displayValue(String value) {
+        String v = value.strip();
+        return DATE_WITH_ZONE.matcher(v).matches() ? v.substring(0, v.length() - 1) : v;
     }
 
     static boolean isDropped(String column, String value) {
@@ -35,23 +42,34 @@ public final class RowProjector {
         return c.equals("id") || c.endsWith("_id") || c.endsWith("_uuid") || UUID.matcher(value).matches();
     }
 
+    /** The whole text: {@link #header} then {@link #body}. */
     public static String text(TableProjection projection, Map<String, String> row, PatientIdentity patient) {
+        return header(projection, patient) + "\n" + body(projection, row);
+    }
+
+    /** What every chunk of the row repeats: the record type and the patient's name and number. */
+    public static String header(TableProjection projection, PatientIdentity patient) {
         StringBuilder text = new StringBuilder();
-        text.append("record: ").append(projection.table().replace('_', ' ')).append('\n');
+        text.append("record: ").append(projection.table().replace('_', ' '));
         if (patient != null && patient.displayName() != null) {
-            text.append("patient: ").append(patient.displayName());
+            text.append("\npatient: ").append(patient.displayName());
             if (patient.patientNo() != null) {
                 text.append(" (").append(patient.patientNo()).append(')');
             }
-            text.append('\n');
         }
+        return text.toString();
+    }
+
+    /** The row's allow-listed fields as {@code field: value} lines. */
+    public static String body(TableProjection projection, Map<String, String> row) {
+        StringBuilder text = new StringBuilder();
         Iterable<String> order = projection.fields().isEmpty() ? row.keySet() : projection.fields();
         for (String column : order) {
             String value = row.get(column);
             if (value == null || value.isBlank() || !projection.allows(column) || isDropped(column, value)) {
                 continue;
             }
-            text.append(column.replace('_', ' ')).append(": ").append(value.strip()).append('\n');
+            text.append(column.replace('_', ' ')).append(": ").append(displayValue(value)).append('\n');
         }
         return text.toString().strip();
     }

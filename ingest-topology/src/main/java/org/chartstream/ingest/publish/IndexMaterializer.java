@@ -33,6 +33,7 @@ public final class IndexMaterializer implements AutoCloseable {
     private static final String OFFSET_KEY = "offset.";
 
     private final String topic;
+    private final Duration maxCommitDelay;
     private final HybridStore store;
     private final KafkaConsumer<String, IndexEvent> consumer;
     private final Thread thread;
@@ -42,6 +43,12 @@ public final class IndexMaterializer implements AutoCloseable {
     private volatile boolean running = true;
 
     public IndexMaterializer(String bootstrapServers, String topic, HybridStore store) {
+        this(bootstrapServers, topic, store, Duration.ofSeconds(1));
+    }
+
+    /** @param maxCommitDelay longest time applied events wait for a store commit while the log is busy */
+    public IndexMaterializer(String bootstrapServers, String topic, HybridStore store, Duration maxCommitDelay) {
+        this.maxCommitDelay = maxCommitDelay;
         this.topic = topic;
         this.store = store;
         Properties p = new Properties();
@@ -87,22 +94,29 @@ public final class IndexMaterializer implements AutoCloseable {
                     consumer.seek(tp, Long.parseLong(offset));
                 }
             }
+            long lastCommit = System.nanoTime();
+            boolean dirty = false;
             while (running) {
-                ConsumerRecords<String, IndexEvent> records = consumer.poll(Duration.ofMillis(200));
-                if (records.isEmpty()) {
-                    continue;
-                }
+                ConsumerRecords<String, IndexEvent> records = consumer.poll(Duration.ofMillis(100));
                 for (ConsumerRecord<String, IndexEvent> r : records) {
                     applier.apply(r.value(), r.partition());
                     appliedEvents.incrementAndGet();
+                    dirty = true;
                 }
-                Map<String, String> next = new HashMap<>();
-                for (TopicPartition tp : partitions) {
-                    next.put(OFFSET_KEY + tp.topic() + "." + tp.partition(), Long.toString(consumer.position(tp)));
+                // commit when caught up (fresh results at once) or at least every maxCommitDelay under load:
+                // every Lucene commit flushes a segment, and merging many tiny HNSW segments costs more than embedding
+                boolean caughtUp = records.isEmpty();
+                if (dirty && (caughtUp || System.nanoTime() - lastCommit > maxCommitDelay.toNanos())) {
+                    Map<String, String> next = new HashMap<>();
+                    for (TopicPartition tp : partitions) {
+                        next.put(OFFSET_KEY + tp.topic() + "." + tp.partition(), Long.toString(consumer.position(tp)));
+                    }
+                    next.putAll(applier.pendingMarkerCheckpoint());
+                    store.commit(next);
+                    commits.incrementAndGet();
+                    lastCommit = System.nanoTime();
+                    dirty = false;
                 }
-                next.putAll(applier.pendingMarkerCheckpoint());
-                store.commit(next);
-                commits.incrementAndGet();
             }
         } catch (WakeupException e) {
             if (running) {

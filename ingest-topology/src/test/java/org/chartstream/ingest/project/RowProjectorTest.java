@@ -68,4 +68,10 @@ class RowProjectorTest {
         assertThat(id.filterKey()).isEqualTo("MRN-7");
         assertThat(PatientIdentity.decode(id.encode())).isEqualTo(id);
     }
+
+    @Test
+    void dropsTheMeaninglessZoneDebeziumPutsOnDates() {
+        assertThat(RowProjector.displayValue("2024-05-06Z")).isEqualTo("2024-05-06");
+        assertThat(RowProjector.displayValue("2024-05-06T10:11:12.345Z")).isEqualTo("2024-05-06T10:11:12.345Z");
+    }
 }

@@ -1,0 +1,75 @@
+package org.chartstream.app;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.chartstream.app.cli.AskCommand;
+import org.chartstream.app.cli.DemoCommand;
+import org.chartstream.app.cli.RunCommand;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.config.ConfigException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The {@code chartstream} command line. */
+@Command(name = "chartstream", mixinStandardHelpOptions = true, version = "chartstream 0.1.0",
+        description = {
+                "On-premises, event-driven retrieval over health records on Kafka Streams.",
+                "Debezium change streams keep a hybrid (vector + BM25) index fresh; questions posted on",
+                "chartstream.requests get grounded, cited answers on their reply topic. Nothing leaves the machine.",
+                "",
+                "Configuration: defaults < properties file (--config, $CHARTSTREAM_CONFIG or ./chartstream.properties)",
+                "< environment (CHARTSTREAM_<KEY>, e.g. CHARTSTREAM_QUERY_TOP_K=4). `chartstream config` lists every key."},
+        subcommands = {DemoCommand.class, RunCommand.class, AskCommand.class, Main.ConfigCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    @Option(names = "--config", paramLabel = "FILE", description = "properties file with configuration keys", scope = CommandLine.ScopeType.INHERIT)
+    Path configFile;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+        org.slf4j.bridge.SLF4JBridgeHandler.install();
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("chartstream: " + (e instanceof ConfigException ? "" : e.getClass().getSimpleName() + ": ") + e.getMessage());
+            return 1;
+        });
+        int code = cli.execute(args);
+        System.exit(code);
+    }
+
+    /** The effective configuration: file then environment over the defaults. */
+    public ChartstreamConfig config() {
+        Path file = configFile;
+        if (file == null && System.getenv("CHARTSTREAM_CONFIG") != null) {
+            file = Path.of(System.getenv("CHARTSTREAM_CONFIG"));
+        }
+        if (file == null && Files.exists(Path.of("chartstream.properties"))) {
+            file = Path.of("chartstream.properties");
+        }
+        if (file != null && !Files.exists(file)) {
+            throw new ConfigException("configuration file " + file + " does not exist");
+        }
+        return ChartstreamConfig.load(file, System.getenv());
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    @Command(name = "config", description = "Print every configuration key with its effective value and where it came from.")
+    static final class ConfigCommand implements Runnable {
+        @CommandLine.ParentCommand
+        Main main;
+
+        @Override
+        public void run() {
+            ChartstreamConfig c = main.config();
+            c.describe().forEach((k, v) -> System.out.printf("%-30s %s%n    %s  [env %s]%n", k, v,
+                    ChartstreamConfig.KEYS.get(k)[1], ChartstreamConfig.envName(k)));
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package org.chartstream.app.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.chartstream.app.Main;
+import org.chartstream.app.client.QueryClient;
+import org.chartstream.app.client.ReplyFormat;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.data.ClinicalDataset;
+import org.chartstream.app.data.ClinicalDatasetGenerator;
+import org.chartstream.app.data.ClinicalDatasetLoader;
+import org.chartstream.app.data.DatasetSpec;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.schemas.Citation;
+import org.chartstream.schemas.QueryRequest;
+import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.Topics;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** Starts everything embedded, loads synthetic records, waits until searchable and asks a few kinds of question. */
+@Command(name = "demo", description = {"Run the whole pipeline on this machine: in-process Kafka (KRaft), embedded PostgreSQL",
+        "filled with synthetic patients (Synthea + aci-bench notes), Debezium CDC, ingest and query topologies, Lucene.",
+        "Waits until the data is searchable, asks five kinds of question and prints each answer with its citations.",
+        "Starts from scratch under <data.dir>/demo each time (the generated dataset is cached under <data.dir>/cache)."})
+public final class DemoCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Option(names = "--json", description = "one JSON object per line per question, for machines")
+    boolean json;
+
+    @Option(names = "--patients", description = "synthetic patients to load (default: dataset.patients)")
+    Integer patients;
+
+    @Override
+    public Integer call() throws Exception {
+        long start = System.nanoTime();
+        ChartstreamConfig config = main.config();
+        if (patients != null) {
+            config = config.with("dataset.patients", patients.toString());
+        }
+        Path dir = config.dataDir().resolve("demo");
+        deleteRecursively(dir);
+        ClinicalDataset dataset = generator(config).generate(spec(config));
+        List<DemoQuestions.Question> questions = DemoQuestions.from(dataset);
+        int cited = 0;
+        try (EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), RunCommand::progress)) {
+            runtime.awaitSearchable(Duration.ofMinutes(10));
+            try (QueryClient client = new QueryClient(runtime.bootstrapServers(), Topics.REPLIES)) {
+                for (DemoQuestions.Question q : questions) {
+                    QueryRequest request = QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString())
+                            .setConversationId(UUID.randomUUID().toString()).setUserId("demo").setQuestion(q.text())
+                            .setTopK((int) config.integer("query.top-k")).build();
+                    List<ReplyEvent> events = client.ask(request, Duration.ofSeconds(60), e -> { });
+                    boolean expected = expectationMet(q, ReplyFormat.finalEvent(events));
+                    cited += expected ? 1 : 0;
+                    if (json) {
+                        System.out.println(ReplyFormat.json(q.text(), events));
+                    } else {
+                        System.out.println("=== " + q.kind() + " ===");
+                        System.out.print(ReplyFormat.text(q.text(), events));
+                        System.out.println(q.answeringRows().isEmpty()
+                                ? (expected ? "(refused, as expected: the records hold no answer)" : "(expected a refusal)")
+                                : (expected ? "(as expected, cites " + q.expectation() + ")" : "(expected to cite " + q.expectation() + ")"));
+                        System.out.println();
+                    }
+                }
+            }
+        }
+        RunCommand.progress(String.format("demo finished in %.1f s: %d of %d questions answered as expected",
+                (System.nanoTime() - start) / 1e9, cited, questions.size()));
+        return 0;
+    }
+
+    static boolean expectationMet(DemoQuestions.Question q, ReplyEvent last) {
+        if (q.answeringRows().isEmpty()) {
+            return last.getCitations().isEmpty();
+        }
+        for (Citation c : last.getCitations()) {
+            if (q.answeringRows().contains(c.getTableName() + ":" + c.getRowKey())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static DatasetSpec spec(ChartstreamConfig config) {
+        DatasetSpec spec = DatasetSpec.defaults().withSeed(config.integer("dataset.seed")).withPatients((int) config.integer("dataset.patients"));
+        String configured = config.string("dataset.aci-bench-dir");
+        return configured.isEmpty() ? spec : spec.withAciBenchDir(Path.of(configured));
+    }
+
+    static ClinicalDatasetGenerator generator(ChartstreamConfig config) {
+        return new ClinicalDatasetGenerator(config.dataDir().resolve("cache"), RunCommand::progress);
+    }
+
+    /** Loads the synthetic dataset into a freshly created source database. */
+    static EmbeddedRuntime.SourceLoader datasetLoader(ChartstreamConfig config) {
+        return c -> ClinicalDatasetLoader.load(c, generator(config).generate(spec(config)));
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package org.chartstream.app.cli;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.chartstream.app.Main;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.config.ConfigException;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+/** Keeps the embedded pipeline running until interrupted; `ask` talks to it. */
+@Command(name = "run", description = {"Start the embedded pipeline (broker, PostgreSQL source with synthetic data, Debezium,",
+        "both topologies, Lucene index) under <data.dir>/run and keep it running until Ctrl-C.",
+        "State persists: a second `run` resumes from Debezium offsets and the committed index."})
+public final class RunCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Override
+    public Integer call() throws Exception {
+        ChartstreamConfig config = main.config();
+        Path dir = config.dataDir().resolve("run");
+        Path runtimeFile = AskCommand.runtimeFile(config.dataDir());
+        CountDownLatch stop = new CountDownLatch(1);
+        try (EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress)) {
+            runtime.awaitSearchable(Duration.ofMinutes(15));
+            Properties p = new Properties();
+            p.setProperty("bootstrap.servers", runtime.bootstrapServers());
+            p.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
+            try (Writer w = Files.newBufferedWriter(runtimeFile)) {
+                p.store(w, "written by chartstream run; removed on shutdown");
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stop.countDown();
+                try {
+                    Files.deleteIfExists(runtimeFile);
+                } catch (IOException ignored) {
+                    // best effort: a stale file only makes `ask` fail with a clear connection error
+                }
+            }));
+            progress("pipeline running; Kafka at " + runtime.bootstrapServers() + ". Ask with: ./chartstream ask \"...\"  (Ctrl-C stops)");
+            stop.await();
+        }
+        return 0;
+    }
+
+    static String readBootstrap(Path dataDir) throws IOException {
+        Path file = AskCommand.runtimeFile(dataDir);
+        if (!Files.exists(file)) {
+            throw new ConfigException("no running pipeline found (" + file + " is missing): start one with `./chartstream run`"
+                    + " or pass --bootstrap host:port");
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+        }
+        return p.getProperty("bootstrap.servers");
+    }
+
+    static void progress(String line) {
+        System.err.println("[chartstream] " + line);
+    }
+}
