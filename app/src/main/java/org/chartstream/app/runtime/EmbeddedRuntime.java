@@ -240,6 +240,11 @@ public final class EmbeddedRuntime implements AutoCloseable {
         }
     }
 
+    /** Creates topics on the embedded broker (idempotent), e.g. a caller's own reply topic. */
+    public void createTopics(Map<String, Integer> nameToPartitions) {
+        broker.createTopics(nameToPartitions);
+    }
+
     public String bootstrapServers() {
         return broker.bootstrapServers();
     }
