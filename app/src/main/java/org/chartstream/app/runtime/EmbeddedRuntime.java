@@ -13,8 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -31,9 +29,6 @@ import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.publish.IndexMaterializer;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
-import org.chartstream.query.QueryPipeline;
-import org.chartstream.query.QuerySettings;
-import org.chartstream.query.QueryTopology;
 import org.chartstream.schemas.Topics;
 import org.chartstream.store.TableRef;
 import org.chartstream.store.lucene.LuceneHybridStore;
@@ -62,7 +57,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
     private EmbeddedDebeziumRunner debezium;
     private KafkaStreams ingest;
     private KafkaStreams query;
-    private ExecutorService searchExecutor;
+    private QueryWiring queryWiring;
     private SourceRegistration source;
 
     private EmbeddedRuntime(ChartstreamConfig config, Path dir, Consumer<String> progress) {
@@ -130,14 +125,8 @@ public final class EmbeddedRuntime implements AutoCloseable {
                 Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER);
         ingest = streams("chartstream-ingest", IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, EmbedderPorts.passages(model)));
 
-        searchExecutor = Executors.newFixedThreadPool(2, r -> {
-            Thread th = new Thread(r, "search");
-            th.setDaemon(true);
-            return th;
-        });
-        QuerySettings querySettings = querySettings(config);
-        QueryPipeline pipeline = new QueryPipeline(EmbedderPorts.queries(model), store, searchExecutor, querySettings);
-        query = streams("chartstream-query", QueryTopology.build(pipeline, querySettings));
+        queryWiring = QueryWiring.create(config, model, store);
+        query = streams("chartstream-query", queryWiring.topology());
 
         SourceConnection connection = postgres.sourceConnection(source.sourceId(), config.tables());
         debezium = new EmbeddedDebeziumRunner(DebeziumConfigs.forSource(connection, source.topicPrefix(),
@@ -145,13 +134,6 @@ public final class EmbeddedRuntime implements AutoCloseable {
         debezium.start();
         started.add(debezium);
         progress.accept("change data capture started (Debezium " + connection.kind().name().toLowerCase() + ")");
-    }
-
-    public static QuerySettings querySettings(ChartstreamConfig config) {
-        QuerySettings d = QuerySettings.defaults();
-        return new QuerySettings((int) config.integer("query.per-side"), (int) config.integer("query.rrf-k"),
-                d.gateScorer(), config.decimal("query.gate-threshold"), d.maxPassageChars(),
-                (int) config.integer("query.max-question-chars"), d.maxTopK());
     }
 
     private KafkaStreams streams(String applicationId, Topology topology) throws IOException {
@@ -299,8 +281,8 @@ public final class EmbeddedRuntime implements AutoCloseable {
             }
         }
         started.clear();
-        if (searchExecutor != null) {
-            searchExecutor.shutdownNow();
+        if (queryWiring != null) {
+            queryWiring.close();
         }
     }
 }
