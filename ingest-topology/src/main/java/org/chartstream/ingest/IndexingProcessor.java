@@ -2,8 +2,10 @@ package org.chartstream.ingest;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -17,10 +19,14 @@ import org.chartstream.ingest.embed.TextChunker;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.PatientIdentity;
 import org.chartstream.ingest.project.PatientIdentityColumns;
+import org.chartstream.ingest.project.RowImage;
 import org.chartstream.ingest.project.RowProjector;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.ingest.publish.GenerationPlanner;
 import org.chartstream.ingest.publish.TableGenerations;
+import org.chartstream.ingest.reindex.ReindexCursor;
+import org.chartstream.ingest.reindex.ReindexRequest;
+import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.schemas.ChunkRecord;
 import org.chartstream.schemas.GenerationMarker;
 import org.chartstream.schemas.GenerationState;
@@ -35,11 +41,20 @@ import org.slf4j.LoggerFactory;
  * Row change → generation plan → projected text → chunks → pending index events. Pending events wait in a
  * changelogged store (so a crash loses none) until a batch is full or the linger time passes; then one model call
  * embeds the whole batch and the events are forwarded in their original order.
+ *
+ * <p>The latest image of every indexed row is kept (without excluded fields) so that a re-index can rebuild a
+ * table as a new generation from it, a batch of rows per punctuation, while streaming changes keep flowing to both
+ * the active and the staged generation.
  */
-final class IndexingProcessor implements Processor<String, RowChange, String, IndexEvent> {
+final class IndexingProcessor implements Processor<String, Object, String, Object> {
     static final String PATIENTS_STORE = "patient-identities";
     static final String GENERATIONS_STORE = "table-generations";
     static final String BUFFER_STORE = "embedding-buffer";
+    static final String ROWS_STORE = "row-images";
+    static final String STATUS_STORE = "table-status";
+    static final String REINDEX_STORE = "reindex-cursors";
+    static final String INDEX_CHILD = "index-log";
+    static final String STATUS_CHILD = "ingest-status";
     private static final Logger LOG = LoggerFactory.getLogger(IndexingProcessor.class);
 
     private final Map<String, SourceRegistration> sources;
@@ -48,10 +63,14 @@ final class IndexingProcessor implements Processor<String, RowChange, String, In
     private final int batchChunks;
     private final Duration linger;
 
-    private ProcessorContext<String, IndexEvent> context;
+    private ProcessorContext<String, Object> context;
     private KeyValueStore<String, String> patients;
     private KeyValueStore<String, String> generations;
     private KeyValueStore<Long, IndexEvent> buffer;
+    private KeyValueStore<String, String> rows;
+    private KeyValueStore<String, String> statuses;
+    private KeyValueStore<String, String> reindexes;
+    private final Set<String> changedTables = new LinkedHashSet<>();
     private long nextSeq;
     private int pendingChunks;
 
@@ -65,11 +84,14 @@ final class IndexingProcessor implements Processor<String, RowChange, String, In
     }
 
     @Override
-    public void init(ProcessorContext<String, IndexEvent> context) {
+    public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.patients = context.getStateStore(PATIENTS_STORE);
         this.generations = context.getStateStore(GENERATIONS_STORE);
         this.buffer = context.getStateStore(BUFFER_STORE);
+        this.rows = context.getStateStore(ROWS_STORE);
+        this.statuses = context.getStateStore(STATUS_STORE);
+        this.reindexes = context.getStateStore(REINDEX_STORE);
         try (KeyValueIterator<Long, IndexEvent> it = buffer.all()) {
             while (it.hasNext()) {
                 KeyValue<Long, IndexEvent> kv = it.next();
@@ -77,16 +99,33 @@ final class IndexingProcessor implements Processor<String, RowChange, String, In
                 pendingChunks += EmbeddingBatch.pendingChunks(kv.value);
             }
         }
-        context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, now -> flush());
+        try (KeyValueIterator<String, String> it = statuses.all()) {
+            it.forEachRemaining(kv -> changedTables.add(kv.key)); // re-announce after a restart
+        }
+        context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, now -> {
+            flush();
+            advanceReindexes();
+        });
     }
 
     @Override
-    public void process(Record<String, RowChange> record) {
-        RowChange change = record.value();
+    public void process(Record<String, Object> record) {
+        if (record.value() instanceof RowChange change) {
+            apply(change, record.timestamp());
+        } else if (record.value() instanceof ReindexRequest request) {
+            startReindex(request);
+        }
+        if (pendingChunks >= batchChunks) {
+            flush();
+        }
+    }
+
+    private void apply(RowChange change, long timestamp) {
         SourceRegistration source = sources.get(change.getSourceId());
         TableProjection projection = source.table(change.getTableName()).orElseThrow();
         PatientIdentityColumns idColumns = source.patientIdentity();
         String tableKey = change.getSourceId() + ":" + change.getTableName();
+        String rowStoreKey = tableKey + ":" + change.getRowKey();
 
         if (idColumns != null && change.getTableName().equals(idColumns.table())) {
             rememberPatient(change, idColumns);
@@ -95,30 +134,153 @@ final class IndexingProcessor implements Processor<String, RowChange, String, In
         GenerationPlanner.Plan plan = GenerationPlanner.plan(state, change.getOp(), change.getSnapshot());
         generations.put(tableKey, plan.next().encode());
 
+        TableStatus status = status(tableKey, change.getSourceId(), change.getTableName())
+                .withChange(change.getSourcePosition(), change.getCommitTsMs(), embedder.modelId());
+        String previousEncoded = rows.get(rowStoreKey);
+        RowImage previous = previousEncoded == null ? null : RowImage.decode(previousEncoded);
         if (change.getOp() == RowOp.DELETE) {
             append(IndexEvent.newBuilder().setKind(IndexEventKind.DELETE_ROW).setSourceId(change.getSourceId())
                     .setTableName(change.getTableName()).setRowKey(change.getRowKey()).setGeneration(0).build());
-        } else {
-            PatientIdentity patient = patientOf(change, projection, idColumns);
-            List<String> pieces = chunker.chunk(RowProjector.header(projection, patient),
-                    RowProjector.body(projection, change.getAfter()));
-            for (long generation : plan.targets()) {
-                append(upsert(change, generation, pieces, patient));
+            if (previous != null) {
+                rows.delete(rowStoreKey);
+                status = status.withCounts(status.rows() - 1, status.chunks() - previous.chunks());
             }
+        } else {
+            RowImage image = RowImage.of(0, 0, change.getSourcePosition(), change.getCommitTsMs(), change.getAfter(), projection);
+            PatientIdentity patient = patientOf(change.getSourceId(), image.row(), projection);
+            List<String> pieces = chunker.chunk(RowProjector.header(projection, patient), RowProjector.body(projection, image.row()));
+            for (long generation : plan.targets()) {
+                append(upsert(change.getSourceId(), change.getTableName(), change.getRowKey(), generation, pieces, patient,
+                        image.position(), image.commitTsMs()));
+            }
+            long newest = plan.targets().stream().mapToLong(Long::longValue).max().orElse(0);
+            rows.put(rowStoreKey, image.writtenTo(pieces.size(), newest).encode());
+            status = status.withCounts(status.rows() + (previous == null ? 1 : 0),
+                    status.chunks() + pieces.size() - (previous == null ? 0 : previous.chunks()));
         }
         if (plan.publish() > 0) {
-            append(IndexEvent.newBuilder().setKind(IndexEventKind.MARKER).setSourceId(change.getSourceId())
-                    .setTableName(change.getTableName()).setGeneration(plan.publish())
-                    .setMarker(GenerationMarker.newBuilder().setSourceId(change.getSourceId())
-                            .setTableName(change.getTableName()).setGeneration(plan.publish())
-                            .setState(GenerationState.PUBLISHED).setRows(state.stagedRows() + 1)
-                            .setModelId(embedder.modelId()).setTsMs(record.timestamp()).build())
-                    .build());
+            if (change.getOp() == RowOp.SNAPSHOT) {
+                status = dropRowsNotIn(tableKey, plan.publish(), status);
+            }
+            append(marker(change.getSourceId(), change.getTableName(), plan.publish(), state.stagedRows() + 1, timestamp));
             LOG.info("table {} generation {} complete, publishing", tableKey, plan.publish());
         }
-        if (pendingChunks >= batchChunks) {
-            flush();
+        statuses.put(tableKey, status.encode());
+        changedTables.add(tableKey);
+    }
+
+    /**
+     * A snapshot sees every row the source holds; rows kept from before that the snapshot did not see were deleted
+     * while no change stream was read. Their chunks go with the superseded generation; their images go here.
+     */
+    private TableStatus dropRowsNotIn(String tableKey, long generation, TableStatus status) {
+        List<String> gone = new ArrayList<>();
+        long chunks = 0;
+        try (KeyValueIterator<String, String> it = rows.range(tableKey + ":", tableKey + ";")) {
+            while (it.hasNext()) {
+                KeyValue<String, String> kv = it.next();
+                RowImage image = RowImage.decode(kv.value);
+                if (image.generation() < generation) {
+                    gone.add(kv.key);
+                    chunks += image.chunks();
+                }
+            }
         }
+        gone.forEach(rows::delete);
+        return status.withCounts(status.rows() - gone.size(), status.chunks() - chunks);
+    }
+
+    private void startReindex(ReindexRequest request) {
+        SourceRegistration source = sources.get(request.sourceId());
+        if (source == null || source.table(request.table()).isEmpty()) {
+            LOG.warn("re-index request for {} ignored: not a registered table", request.tableKey());
+            return;
+        }
+        TableGenerations state = TableGenerations.decode(generations.get(request.tableKey()));
+        GenerationPlanner.startReindex(state).ifPresentOrElse(next -> {
+            generations.put(request.tableKey(), next.encode());
+            reindexes.put(request.tableKey(), new ReindexCursor(next.staged(), "").encode());
+            changedTables.add(request.tableKey());
+            LOG.info("re-indexing {} as generation {} (active {})", request.tableKey(), next.staged(), next.active());
+        }, () -> LOG.warn("re-index request for {} ignored: nothing published yet or generation {} still being built",
+                request.tableKey(), state.staged()));
+    }
+
+    /** Rebuilds re-indexed tables a batch at a time for at most one linger period, then lets changes flow again. */
+    private void advanceReindexes() {
+        long deadline = System.nanoTime() + linger.toNanos();
+        List<KeyValue<String, String>> open = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = reindexes.all()) {
+            it.forEachRemaining(open::add);
+        }
+        for (KeyValue<String, String> entry : open) {
+            ReindexCursor cursor = ReindexCursor.decode(entry.value);
+            while (cursor != null && System.nanoTime() < deadline) {
+                cursor = reindexBatch(entry.key, cursor);
+                flush();
+            }
+        }
+    }
+
+    /** Writes the next batch of row images into the re-index generation; null once the generation is published. */
+    private ReindexCursor reindexBatch(String tableKey, ReindexCursor cursor) {
+        TableGenerations state = TableGenerations.decode(generations.get(tableKey));
+        int colon = tableKey.indexOf(':');
+        String sourceId = tableKey.substring(0, colon);
+        String table = tableKey.substring(colon + 1);
+        SourceRegistration source = sources.get(sourceId);
+        if (state.staged() != cursor.generation() || source == null || source.table(table).isEmpty()) {
+            reindexes.delete(tableKey); // superseded by a snapshot, or the table is no longer registered
+            return null;
+        }
+        TableProjection projection = source.table(table).get();
+        String from = cursor.lastKey().isEmpty() ? tableKey + ":" : cursor.lastKey();
+        int written = 0;
+        int chunksWritten = 0;
+        String last = cursor.lastKey();
+        List<KeyValue<String, RowImage>> updated = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = rows.range(from, tableKey + ";")) {
+            while (it.hasNext() && chunksWritten < batchChunks) {
+                KeyValue<String, String> kv = it.next();
+                if (kv.key.equals(cursor.lastKey())) {
+                    continue;
+                }
+                RowImage image = RowImage.decode(kv.value);
+                PatientIdentity patient = patientOf(sourceId, image.row(), projection);
+                List<String> pieces = chunker.chunk(RowProjector.header(projection, patient), RowProjector.body(projection, image.row()));
+                String rowKey = kv.key.substring(tableKey.length() + 1);
+                append(upsert(sourceId, table, rowKey, cursor.generation(), pieces, patient, image.position(), image.commitTsMs()));
+                updated.add(KeyValue.pair(kv.key, image.writtenTo(pieces.size(), cursor.generation())));
+                last = kv.key;
+                written++;
+                chunksWritten += pieces.size();
+            }
+        }
+        TableStatus status = status(tableKey, sourceId, table);
+        long chunkDelta = 0;
+        for (KeyValue<String, RowImage> kv : updated) {
+            chunkDelta += kv.value.chunks() - RowImage.decode(rows.get(kv.key)).chunks();
+            rows.put(kv.key, kv.value.encode());
+        }
+        status = status.withCounts(status.rows(), status.chunks() + chunkDelta);
+        changedTables.add(tableKey);
+        if (written > 0 && chunksWritten >= batchChunks) {
+            ReindexCursor next = cursor.advancedTo(last);
+            reindexes.put(tableKey, next.encode());
+            statuses.put(tableKey, status.encode());
+            return next;
+        }
+        append(marker(sourceId, table, cursor.generation(), status.rows(), System.currentTimeMillis()));
+        generations.put(tableKey, GenerationPlanner.published(state).encode());
+        reindexes.delete(tableKey);
+        statuses.put(tableKey, status.encode());
+        LOG.info("re-index of {} complete: publishing generation {}", tableKey, cursor.generation());
+        return null;
+    }
+
+    private TableStatus status(String tableKey, String sourceId, String table) {
+        String encoded = statuses.get(tableKey);
+        return encoded == null ? TableStatus.empty(sourceId, table) : TableStatus.decode(encoded);
     }
 
     private void rememberPatient(RowChange change, PatientIdentityColumns idColumns) {
@@ -131,35 +293,44 @@ final class IndexingProcessor implements Processor<String, RowChange, String, In
         }
     }
 
-    private PatientIdentity patientOf(RowChange change, TableProjection projection, PatientIdentityColumns idColumns) {
+    private PatientIdentity patientOf(String sourceId, Map<String, String> row, TableProjection projection) {
         if (projection.patientColumn() == null) {
             return null;
         }
-        String patientId = change.getAfter().get(projection.patientColumn());
+        String patientId = row.get(projection.patientColumn());
         if (patientId == null) {
             return null;
         }
-        String known = patients.get(change.getSourceId() + ":" + patientId);
+        String known = patients.get(sourceId + ":" + patientId);
         if (known != null) {
             return PatientIdentity.decode(known);
         }
         return new PatientIdentity(patientId, null, null);
     }
 
-    private IndexEvent upsert(RowChange change, long generation, List<String> pieces, PatientIdentity patient) {
+    private IndexEvent marker(String sourceId, String table, long generation, long rowCount, long tsMs) {
+        return IndexEvent.newBuilder().setKind(IndexEventKind.MARKER).setSourceId(sourceId).setTableName(table)
+                .setGeneration(generation)
+                .setMarker(GenerationMarker.newBuilder().setSourceId(sourceId).setTableName(table)
+                        .setGeneration(generation).setState(GenerationState.PUBLISHED).setRows(rowCount)
+                        .setModelId(embedder.modelId()).setTsMs(tsMs).build())
+                .build();
+    }
+
+    private IndexEvent upsert(String sourceId, String table, String rowKey, long generation, List<String> pieces,
+                              PatientIdentity patient, String position, long commitTsMs) {
         List<ChunkRecord> chunks = new ArrayList<>(pieces.size());
         for (int i = 0; i < pieces.size(); i++) {
             chunks.add(ChunkRecord.newBuilder()
-                    .setChunkId(change.getSourceId() + ":" + change.getTableName() + ":" + change.getRowKey() + ":" + i + ":" + generation)
-                    .setSourceId(change.getSourceId()).setTableName(change.getTableName()).setRowKey(change.getRowKey())
+                    .setChunkId(sourceId + ":" + table + ":" + rowKey + ":" + i + ":" + generation)
+                    .setSourceId(sourceId).setTableName(table).setRowKey(rowKey)
                     .setChunkIndex(i).setChunkCount(pieces.size()).setGeneration(generation).setText(pieces.get(i))
                     .setVector(new ArrayList<>()).setPatientKey(patient == null ? null : patient.filterKey())
-                    .setSourcePosition(change.getSourcePosition()).setCommitTsMs(change.getCommitTsMs())
+                    .setSourcePosition(position).setCommitTsMs(commitTsMs)
                     .setModelId(embedder.modelId()).setDimension(embedder.dimension()).build());
         }
-        return IndexEvent.newBuilder().setKind(IndexEventKind.UPSERT_ROW).setSourceId(change.getSourceId())
-                .setTableName(change.getTableName()).setRowKey(change.getRowKey()).setGeneration(generation)
-                .setChunks(chunks).build();
+        return IndexEvent.newBuilder().setKind(IndexEventKind.UPSERT_ROW).setSourceId(sourceId)
+                .setTableName(table).setRowKey(rowKey).setGeneration(generation).setChunks(chunks).build();
     }
 
     private void append(IndexEvent event) {
@@ -172,22 +343,30 @@ final class IndexingProcessor implements Processor<String, RowChange, String, In
         try (KeyValueIterator<Long, IndexEvent> it = buffer.all()) {
             it.forEachRemaining(pending::add);
         }
-        if (pending.isEmpty()) {
-            return;
-        }
-        List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
-        long t0 = System.nanoTime();
-        EmbeddingBatch.embed(events, embedder);
-        LOG.debug("embedded {} pending chunks of {} events in {} ms", pendingChunks, events.size(), (System.nanoTime() - t0) / 1_000_000);
         long now = System.currentTimeMillis();
-        for (KeyValue<Long, IndexEvent> kv : pending) {
-            IndexEvent e = kv.value;
-            String key = e.getKind() == IndexEventKind.MARKER
-                    ? e.getSourceId() + ":" + e.getTableName()
-                    : e.getSourceId() + ":" + e.getTableName() + ":" + e.getRowKey();
-            context.forward(new Record<>(key, e, now));
-            buffer.delete(kv.key);
+        if (!pending.isEmpty()) {
+            List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
+            long t0 = System.nanoTime();
+            EmbeddingBatch.embed(events, embedder);
+            LOG.debug("embedded {} pending chunks of {} events in {} ms", pendingChunks, events.size(), (System.nanoTime() - t0) / 1_000_000);
+            for (KeyValue<Long, IndexEvent> kv : pending) {
+                IndexEvent e = kv.value;
+                String key = e.getKind() == IndexEventKind.MARKER
+                        ? e.getSourceId() + ":" + e.getTableName()
+                        : e.getSourceId() + ":" + e.getTableName() + ":" + e.getRowKey();
+                context.forward(new Record<String, Object>(key, e, now), INDEX_CHILD);
+                buffer.delete(kv.key);
+            }
+            pendingChunks = 0;
         }
-        pendingChunks = 0;
+        for (String tableKey : changedTables) {
+            String encoded = statuses.get(tableKey);
+            if (encoded != null) {
+                TableGenerations g = TableGenerations.decode(generations.get(tableKey));
+                TableStatus s = TableStatus.decode(encoded).withGenerations(g.active(), g.staged()).at(now);
+                context.forward(new Record<String, Object>(tableKey, s.encode(), now), STATUS_CHILD);
+            }
+        }
+        changedTables.clear();
     }
 }

@@ -6,16 +6,26 @@ import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.schemas.Topics;
 
 /**
- * @param batchChunks chunks per embedding call (a batch is embedded when this many are pending)
- * @param linger      longest time a pending chunk waits for its batch to fill
+ * @param batchChunks  chunks per embedding call (a batch is embedded when this many are pending)
+ * @param linger       longest time a pending chunk waits for its batch to fill
+ * @param controlTopic operator requests (re-index a table); one partition, read by the task that owns the tables
+ * @param statusTopic  per-table ingest status (compacted, key {@code source:table}), for {@code chartstream status}
  */
 public record IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
-                             String indexTopic, String deadLetterTopic) {
+                             String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic) {
+    public static final String CONTROL_TOPIC = "chartstream.ingest.control";
+    public static final String STATUS_TOPIC = "chartstream.ingest.status";
+
     public IngestSettings {
         sources = List.copyOf(sources);
         if (batchChunks < 1) {
             throw new IllegalArgumentException("ingest batch size must be at least 1, got " + batchChunks);
         }
+    }
+
+    public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
+                          String indexTopic, String deadLetterTopic) {
+        this(sources, batchChunks, linger, indexTopic, deadLetterTopic, CONTROL_TOPIC, STATUS_TOPIC);
     }
 
     public static IngestSettings defaults(List<SourceRegistration> sources) {

@@ -1,5 +1,6 @@
 package org.chartstream.ingest;
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -14,6 +15,7 @@ import org.chartstream.ingest.embed.TextChunker;
 import org.chartstream.ingest.normalize.ChangeNormalizer;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.publish.IndexEventPartitioner;
+import org.chartstream.ingest.reindex.ControlRequestParser;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.serde.AvroSerde;
@@ -21,6 +23,11 @@ import org.chartstream.schemas.serde.AvroSerde;
 /**
  * Debezium topics → normalise → project, chunk, batch-embed → the index log ({@code chartstream.index}).
  * Bad events go to the dead-letter topic. Stores materialise from the index log (see {@code IndexMaterializer}).
+ * Re-index requests arrive on the control topic; per-table status leaves on the status topic.
+ *
+ * <p>Each registered table's change topic must have one partition (see docs/ARCHITECTURE.md, "Generations"):
+ * one task then reads a table's snapshot in source order up to the row Debezium marks as its last, which is what
+ * makes publishing a generation after that row correct.
  */
 public final class IngestTopology {
     private IngestTopology() {
@@ -34,19 +41,23 @@ public final class IngestTopology {
 
         Topology topology = new Topology();
         topology.addSource("debezium-changes", new StringDeserializer(), new StringDeserializer(), topics);
+        topology.addSource("ingest-control", new StringDeserializer(), new StringDeserializer(), settings.controlTopic());
         topology.addProcessor("normalize",
                 () -> new ChangeNormalizer(settings.sources(), "index-rows", "dead-letters"), "debezium-changes");
+        topology.addProcessor("control-requests", ControlRequestParser::new, "ingest-control");
         topology.addProcessor("index-rows",
                 () -> new IndexingProcessor(sources, chunker, embedder, settings.batchChunks(), settings.linger()),
-                "normalize");
-        topology.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(IndexingProcessor.PATIENTS_STORE), Serdes.String(), Serdes.String()), "index-rows");
-        topology.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(IndexingProcessor.GENERATIONS_STORE), Serdes.String(), Serdes.String()), "index-rows");
+                "normalize", "control-requests");
+        for (String store : List.of(IndexingProcessor.PATIENTS_STORE, IndexingProcessor.GENERATIONS_STORE,
+                IndexingProcessor.ROWS_STORE, IndexingProcessor.STATUS_STORE, IndexingProcessor.REINDEX_STORE)) {
+            topology.addStateStore(Stores.keyValueStoreBuilder(
+                    Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()), "index-rows");
+        }
         topology.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(IndexingProcessor.BUFFER_STORE), Serdes.Long(), AvroSerde.of(IndexEvent.class)), "index-rows");
-        topology.addSink("index-log", settings.indexTopic(), new StringSerializer(), AvroSerde.of(IndexEvent.class),
+        topology.addSink(IndexingProcessor.INDEX_CHILD, settings.indexTopic(), new StringSerializer(), AvroSerde.of(IndexEvent.class),
                 new IndexEventPartitioner(), "index-rows");
+        topology.addSink(IndexingProcessor.STATUS_CHILD, settings.statusTopic(), new StringSerializer(), new StringSerializer(), "index-rows");
         topology.addSink("dead-letters", settings.deadLetterTopic(), new StringSerializer(), AvroSerde.of(DeadLetter.class), "normalize");
         return topology;
     }

@@ -49,6 +49,8 @@ class IngestTopologyTest {
     private TestInputTopic<String, String> notes;
     private TestOutputTopic<String, IndexEvent> index;
     private TestOutputTopic<String, DeadLetter> deadLetters;
+    private TestInputTopic<String, String> control;
+    private TestOutputTopic<String, String> status;
 
     @BeforeAll
     static void loadModel() {
@@ -97,6 +99,8 @@ class IngestTopologyTest {
         notes = driver.createInputTopic("ehr.public.clinical_notes", new StringSerializer(), new StringSerializer());
         index = driver.createOutputTopic(Topics.INDEX, new StringDeserializer(), AvroSerde.of(IndexEvent.class));
         deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new StringDeserializer(), AvroSerde.of(DeadLetter.class));
+        control = driver.createInputTopic(IngestSettings.CONTROL_TOPIC, new StringSerializer(), new StringSerializer());
+        status = driver.createOutputTopic(IngestSettings.STATUS_TOPIC, new StringDeserializer(), new StringDeserializer());
     }
 
     @AfterEach
@@ -189,5 +193,82 @@ class IngestTopologyTest {
         List<IndexEvent> events = index.readValuesToList();
         assertThat(events).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER);
         assertThat(events.get(0).getRowKey()).isEqualTo("p3");
+    }
+
+    private List<IndexEvent> materialise(LuceneHybridStore store, List<IndexEvent> events) {
+        IndexLogApplier applier = new IndexLogApplier(store, 1, Map.of());
+        events.forEach(e -> applier.apply(e, 0));
+        store.commit(Map.of());
+        return events;
+    }
+
+    @Test
+    void aPrimaryKeyChangeIsADeleteOfTheOldKeyAndACreateOfTheNewOne() {
+        snapshotTwoPatientsAndTheirNotes();
+        // what Debezium emits for UPDATE ... SET note_id = 7 WHERE note_id = 2
+        notes.pipeInput("{\"note_id\":2}", "{\"before\":{\"note_id\":2},\"after\":null,\"source\":{\"snapshot\":\"false\",\"lsn\":30},\"op\":\"d\"}");
+        notes.pipeInput("{\"note_id\":2}", (String) null);
+        notes.pipeInput("{\"note_id\":7}", event("c", "false",
+                "{\"note_id\":7,\"patient_id\":\"p2\",\"chief_complaint\":\"joint pain\",\"note_text\":\"Knee pain after a fall.\"}", 30));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
+            materialise(store, index.readValuesToList());
+            TableRef notesTable = new TableRef("ehr", "clinical_notes");
+            assertThat(store.countRows(notesTable)).isEqualTo(2);
+            assertThat(store.rowChunks(new org.chartstream.store.RowRef("ehr", "clinical_notes", "2"))).isEmpty();
+            assertThat(store.rowChunks(new org.chartstream.store.RowRef("ehr", "clinical_notes", "7")))
+                    .singleElement().satisfies(c -> assertThat(c.text()).contains("Knee pain after a fall", "Andrew Perez"));
+        }
+    }
+
+    @Test
+    void aColumnAddedBySchemaChangeIsIndexedWhenTheProjectionAllowsIt() {
+        snapshotTwoPatientsAndTheirNotes();
+        notes.pipeInput("{\"note_id\":1}", event("u", "false",
+                "{\"note_id\":1,\"patient_id\":\"p1\",\"chief_complaint\":\"annual exam\",\"note_text\":\"Stable.\","
+                        + "\"triage_level\":\"urgent\",\"ssn\":\"999-00-1111\"}", 40));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        IndexEvent update = index.readValuesToList().stream().filter(e -> "1".equals(e.getRowKey())).reduce((a, b) -> b).orElseThrow();
+        assertThat(update.getChunks().get(0).getText()).contains("triage level: urgent").doesNotContain("999-00-1111");
+    }
+
+    @Test
+    void aReindexBuildsTheNextGenerationFromTheKeptRowsWhileChangesGoToBothAndThenPublishesIt() {
+        snapshotTwoPatientsAndTheirNotes();
+        index.readValuesToList();
+        control.pipeInput("ehr:clinical_notes", "reindex");
+        notes.pipeInput("{\"note_id\":3}", event("c", "false",
+                "{\"note_id\":3,\"patient_id\":\"p1\",\"chief_complaint\":\"cough\",\"note_text\":\"Dry cough for a week.\"}", 50));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        List<IndexEvent> events = index.readValuesToList();
+        assertThat(events).filteredOn(e -> "3".equals(e.getRowKey())).extracting(IndexEvent::getGeneration).containsExactly(1L, 2L, 2L);
+        assertThat(events).filteredOn(e -> e.getKind() == IndexEventKind.UPSERT_ROW && e.getGeneration() == 2)
+                .extracting(IndexEvent::getRowKey).containsExactlyInAnyOrder("1", "2", "3", "3");
+        IndexEvent marker = events.get(events.size() - 1);
+        assertThat(marker.getKind()).isEqualTo(IndexEventKind.MARKER);
+        assertThat(marker.getGeneration()).isEqualTo(2);
+        assertThat(marker.getMarker().getRows()).isEqualTo(3);
+
+        Map<String, String> latest = status.readKeyValuesToMap();
+        org.chartstream.ingest.status.TableStatus notesStatus = org.chartstream.ingest.status.TableStatus.decode(latest.get("ehr:clinical_notes"));
+        assertThat(notesStatus.active()).isEqualTo(2);
+        assertThat(notesStatus.staged()).isZero();
+        assertThat(notesStatus.rows()).isEqualTo(3);
+        assertThat(notesStatus.chunks()).isEqualTo(3);
+        assertThat(notesStatus.position()).isEqualTo("lsn:50");
+        assertThat(notesStatus.modelId()).isEqualTo(model.modelId());
+    }
+
+    @Test
+    void aReindexOfATableWithNothingPublishedOrAMalformedRequestChangesNothing() {
+        control.pipeInput("ehr:clinical_notes", "reindex");
+        control.pipeInput("clinical_notes", "reindex");
+        control.pipeInput("ehr:billing", "reindex");
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+        assertThat(index.readValuesToList()).isEmpty();
     }
 }

@@ -21,6 +21,16 @@ public final class ChartstreamConfig {
     /** Every known key with its default and what it means (also printed by {@code --help}). */
     public static final Map<String, String[]> KEYS = keys();
 
+    /** The source.* keys that a source listed in {@code sources} may set as source.<id>.<suffix>. */
+    public static final List<String> SOURCE_SUFFIXES = List.of("kind", "topic-prefix", "tables", "excluded-fields",
+            "patient-table", "patient-id-column", "patient-name-columns", "patient-number-column", "host", "port",
+            "database", "user", "password", "schema");
+    private static final java.util.regex.Pattern FIELDS_KEY =
+            java.util.regex.Pattern.compile("source\\.(?:([A-Za-z0-9_-]+)\\.)?fields\\.([A-Za-z0-9_$]+)");
+    private static final java.util.regex.Pattern PER_SOURCE_KEY =
+            java.util.regex.Pattern.compile("source\\.([A-Za-z0-9_-]+)\\.(" + String.join("|", SOURCE_SUFFIXES) + ")");
+    private static final List<String> KINDS = List.of("postgres", "mariadb", "mysql", "sqlserver");
+
     private final Map<String, String> values;
     private final Map<String, String> origins;
 
@@ -42,6 +52,16 @@ public final class ChartstreamConfig {
         k.put("source.patient-id-column", new String[] {"patient_id", "patient id column (same name in child tables)"});
         k.put("source.patient-name-columns", new String[] {"first_name,last_name", "columns forming the patient's display name"});
         k.put("source.patient-number-column", new String[] {"patient_no", "the patient's business number (used by the one-patient filter)"});
+        k.put("source.host", new String[] {"", "database host; empty: the embedded PostgreSQL (postgres kind only)"});
+        k.put("source.port", new String[] {"0", "database port; 0: the kind's default (5432, 3306, 1433)"});
+        k.put("source.database", new String[] {"", "database name (the MariaDB/MySQL database is also the topic namespace)"});
+        k.put("source.user", new String[] {"", "user Debezium connects as (needs replication rights)"});
+        k.put("source.password", new String[] {"", "password of that user (never printed)"});
+        k.put("source.schema", new String[] {"", "schema holding the tables (postgres: public, sqlserver: dbo when empty)"});
+        k.put("sources", new String[] {"", "comma list of source ids, each configured by source.<id>.<key> (the source.* key names; unset"
+                + " ones fall back to source.*, topic-prefix to the id); empty: the one source of the source.* keys."
+                + " Allow-list fields per table with source[.<id>].fields.<table>=a,b,c"});
+        k.put("index.partitions", new String[] {"1", "partitions of the index log chartstream.index (generation markers go to all of them)"});
         k.put("embedding.model", new String[] {"all-minilm-l6-v2", "embedding model id (index contract: a new model means a new generation)"});
         k.put("embedding.threads", new String[] {"2", "ONNX Runtime intra-op threads"});
         k.put("chunk.window-tokens", new String[] {"0", "tokens per chunk window; 0 = the model's maximum minus special tokens"});
@@ -82,7 +102,7 @@ public final class ChartstreamConfig {
                 throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
             }
             for (String key : props.stringPropertyNames()) {
-                if (!KEYS.containsKey(key)) {
+                if (!isKnown(key)) {
                     throw new ConfigException("unknown configuration key '" + key + "' in " + file + "; known keys: " + String.join(", ", KEYS.keySet()));
                 }
                 values.put(key, props.getProperty(key).trim());
@@ -105,8 +125,13 @@ public final class ChartstreamConfig {
         return "CHARTSTREAM_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
+    /** A fixed key, a per-source key (source.<id>.<suffix>) or a field allow-list (source[.<id>].fields.<table>). */
+    public static boolean isKnown(String key) {
+        return KEYS.containsKey(key) || FIELDS_KEY.matcher(key).matches() || PER_SOURCE_KEY.matcher(key).matches();
+    }
+
     public ChartstreamConfig with(String key, String value) {
-        if (!KEYS.containsKey(key)) {
+        if (!isKnown(key)) {
             throw new ConfigException("unknown configuration key '" + key + "'");
         }
         Map<String, String> v = new HashMap<>(values);
@@ -134,12 +159,65 @@ public final class ChartstreamConfig {
         if (gate < -1 || gate > 1) {
             throw bad("query.gate-threshold", "must be between -1 and 1");
         }
-        if (!List.of("postgres", "mariadb", "mysql", "sqlserver").contains(string("source.kind"))) {
-            throw bad("source.kind", "must be one of postgres, mariadb, mysql, sqlserver");
+        positive("index.partitions");
+        nonNegative("source.port");
+        for (String id : sourceIds()) {
+            if (!id.matches("[A-Za-z0-9_-]+")) {
+                throw bad("sources", "must list ids made of letters, digits, '_' and '-'");
+            }
+            if (!KINDS.contains(sourceValue(id, "kind"))) {
+                throw bad(sourceKey(id, "kind"), "must be one of postgres, mariadb, mysql, sqlserver");
+            }
+            if (list(sourceKey(id, "tables")).isEmpty()) {
+                throw bad(sourceKey(id, "tables"), "must name at least one table");
+            }
+            try {
+                if (Integer.parseInt(sourceValue(id, "port")) < 0) {
+                    throw bad(sourceKey(id, "port"), "must not be negative");
+                }
+            } catch (NumberFormatException e) {
+                throw bad(sourceKey(id, "port"), "must be a whole number");
+            }
         }
-        if (tables().isEmpty()) {
-            throw bad("source.tables", "must name at least one table");
+        if (sourceIds().stream().distinct().count() != sourceIds().size()) {
+            throw bad("sources", "lists a source twice");
         }
+    }
+
+    /** The registered source ids: those of {@code sources}, or the one {@code source.id}. */
+    public List<String> sourceIds() {
+        List<String> listed = list("sources");
+        return listed.isEmpty() ? List.of(string("source.id")) : listed;
+    }
+
+    /** True when the sources are the one source of the flat source.* keys. */
+    public boolean singleFlatSource() {
+        return list("sources").isEmpty();
+    }
+
+    /** The key that configures {@code suffix} of source {@code id}: source.<suffix> or source.<id>.<suffix>. */
+    public String sourceKey(String id, String suffix) {
+        return singleFlatSource() ? "source." + suffix : "source." + id + "." + suffix;
+    }
+
+    /** A source setting; a listed source falls back to the source.* value (its topic prefix to its id). */
+    public String sourceValue(String id, String suffix) {
+        String own = values.get(sourceKey(id, suffix));
+        if (own != null) {
+            return own;
+        }
+        return suffix.equals("topic-prefix") ? id : string("source." + suffix);
+    }
+
+    public List<String> sourceList(String id, String suffix) {
+        return Arrays.stream(sourceValue(id, suffix).split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** The allow-listed fields of a table in text order; empty: every field that is not excluded. */
+    public List<String> allowedFields(String id, String table) {
+        String key = singleFlatSource() ? "source.fields." + table : "source." + id + ".fields." + table;
+        String v = values.getOrDefault(key, "");
+        return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     public String string(String key) {
@@ -197,7 +275,12 @@ public final class ChartstreamConfig {
     /** The effective configuration with each value's origin, for {@code --show-config} style output. */
     public Map<String, String> describe() {
         Map<String, String> out = new TreeMap<>();
-        values.forEach((k, v) -> out.put(k, v + "  (" + origins.get(k) + ")"));
+        // the fixed keys only: `chartstream config` prints each with its description
+        values.forEach((k, v) -> {
+            if (KEYS.containsKey(k)) {
+                out.put(k, (k.endsWith("password") && !v.isEmpty() ? "***" : v) + "  (" + origins.get(k) + ")");
+            }
+        });
         return out;
     }
 }

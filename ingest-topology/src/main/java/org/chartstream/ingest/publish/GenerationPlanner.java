@@ -44,4 +44,21 @@ public final class GenerationPlanner {
         }
         return new Plan(List.of(state.active()), 0, state);
     }
+
+    /**
+     * Opens a re-index generation: the next unused number, staged, while the active one keeps serving. Empty if
+     * the table has nothing published yet or a generation is already being built (that one finishes first).
+     */
+    public static java.util.Optional<TableGenerations> startReindex(TableGenerations state) {
+        if (state.active() == 0 || state.staged() > 0) {
+            return java.util.Optional.empty();
+        }
+        long next = Math.max(state.highest(), state.active()) + 1;
+        return java.util.Optional.of(new TableGenerations(state.active(), next, next, 0));
+    }
+
+    /** The state after the staged generation has been published. */
+    public static TableGenerations published(TableGenerations state) {
+        return new TableGenerations(state.staged(), 0, state.highest(), 0);
+    }
 }

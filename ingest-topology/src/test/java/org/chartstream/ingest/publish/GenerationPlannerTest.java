@@ -50,4 +50,12 @@ class GenerationPlannerTest {
         assertThat(plan.publish()).isEqualTo(1L);
         assertThat(TableGenerations.decode(plan.next().encode())).isEqualTo(plan.next());
     }
+
+    @Test
+    void aReindexOpensTheNextUnusedGenerationOnlyWhenOneIsActiveAndNoneIsBeingBuilt() {
+        assertThat(GenerationPlanner.startReindex(new TableGenerations(3, 0, 5, 0))).contains(new TableGenerations(3, 6, 6, 0));
+        assertThat(GenerationPlanner.startReindex(TableGenerations.NONE)).isEmpty();
+        assertThat(GenerationPlanner.startReindex(new TableGenerations(3, 4, 4, 10))).isEmpty();
+        assertThat(GenerationPlanner.published(new TableGenerations(3, 6, 6, 0))).isEqualTo(new TableGenerations(6, 0, 6, 0));
+    }
 }

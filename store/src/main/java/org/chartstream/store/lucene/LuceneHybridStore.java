@@ -22,7 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
@@ -34,6 +34,7 @@ import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
@@ -41,6 +42,7 @@ import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.MergeScheduler;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
@@ -72,11 +74,16 @@ import org.slf4j.LoggerFactory;
  * The embedded hybrid store: one Lucene index (HNSW cosine vectors + BM25 text with {@link EnglishAnalyzer}) in an
  * {@link FSDirectory}.
  *
- * <p>Writes go to one {@link IndexWriter} and become visible only at {@link #commit}: searches run on a reader of
- * the last <em>commit point</em> (never a near-real-time reader of uncommitted changes). The reader and the
- * active-generation table are one immutable snapshot, both read from the same commit (the table lives in the
- * commit user data), swapped after each commit with {@link DirectoryReader#openIfChanged}. So a search sees one
- * commit entirely: all of a batch or none, all of a table's old generation or all of the new one.
+ * <p>Writes go to one {@link IndexWriter} and become visible only at {@link #commit}. Right after each commit,
+ * still holding the exclusive lock, the store opens a near-real-time reader from the writer
+ * ({@link DirectoryReader#openIfChanged(DirectoryReader, IndexWriter, boolean)}): it shares the writer's pooled
+ * segment readers instead of reopening files, and since no write can happen between the commit and the reopen it
+ * shows exactly the committed state. The reader and the active-generation table (which lives in the commit user
+ * data) are one immutable snapshot, swapped as a whole. So a search sees one commit entirely: all of a batch or
+ * none, all of a table's old generation or all of the new one.
+ *
+ * <p>Row writes ({@link #upsertRow}, {@link #deleteRow}) from several threads run concurrently (each indexing
+ * thread builds its own segment and HNSW graph); {@link #publish} and {@link #commit} take the lock exclusively.
  *
  * <p>After an abrupt stop the index opens at its last commit (Lucene writes a commit's files before the
  * {@code segments_N} file that names them). {@link #close()} does not commit: uncommitted writes are discarded.
@@ -136,12 +143,16 @@ public final class LuceneHybridStore implements HybridStore {
   private final IndexWriter writer;
   private final SnapshotManager snapshots;
 
-  /** Guards the writer-side state below; searches never take it. */
-  private final ReentrantLock writeLock = new ReentrantLock();
+  /**
+   * Row writes hold it shared, publish/commit/close exclusively: the active table below only changes under the
+   * exclusive lock, so concurrent row writes read it safely. Searches never take it.
+   */
+  private final ReentrantReadWriteLock writeLock = new ReentrantReadWriteLock();
 
   private final Map<TableRef, Long> pendingActive;
   private Map<String, String> committedCheckpoint;
-  private int dimension;
+  /** 0 until the first vector is written; set once (concurrent row writes race for it). */
+  private final AtomicInteger dimension;
   private volatile boolean closed;
 
   private LuceneHybridStore(Path path, FSDirectory directory, EnglishAnalyzer analyzer,
@@ -157,7 +168,7 @@ public final class LuceneHybridStore implements HybridStore {
     Snapshot s = snapshots.current();
     this.pendingActive = new HashMap<>(s.active());
     this.committedCheckpoint = s.checkpoint();
-    this.dimension = s.dimension();
+    this.dimension = new AtomicInteger(s.dimension());
   }
 
   /**
@@ -199,11 +210,11 @@ public final class LuceneHybridStore implements HybridStore {
         writer.setLiveCommitData(Map.of(META_FORMAT, FORMAT_VERSION).entrySet(), true);
         writer.commit();
       }
-      SnapshotManager snapshots = new SnapshotManager(DirectoryReader.open(directory));
+      SnapshotManager snapshots = new SnapshotManager(writer, CommittedState.of(writer.getLiveCommitData()));
       LuceneHybridStore store =
           new LuceneHybridStore(dir, directory, analyzer, executor, format, writer, snapshots);
       LOG.info("opened Lucene hybrid store at {}: {} active table(s), vector dimension {}", dir,
-          store.pendingActive.size(), store.dimension == 0 ? "unknown" : store.dimension);
+          store.pendingActive.size(), store.dimension.get() == 0 ? "unknown" : store.dimension.get());
       return store;
     } catch (IOException | RuntimeException e) {
       closeQuietly(writer, directory, analyzer, executor);
@@ -236,7 +247,7 @@ public final class LuceneHybridStore implements HybridStore {
     Objects.requireNonNull(chunks, "chunks");
     checkKeyPart(row.sourceId(), row.table(), row.rowKey());
     int dim = validateChunks(row, generation, chunks);
-    writeLock.lock();
+    writeLock.readLock().lock();
     try {
       ensureOpen();
       Long active = pendingActive.get(row.tableRef());
@@ -245,9 +256,9 @@ public final class LuceneHybridStore implements HybridStore {
             row.tableRef(), active);
         return;
       }
-      if (dim != 0 && dimension != 0 && dim != dimension) {
+      if (dim != 0 && !dimension.compareAndSet(0, dim) && dimension.get() != dim) {
         throw new IllegalArgumentException("vector dimension " + dim + " of row " + row.table()
-            + " does not match the store's vector dimension " + dimension + " (recorded at " + path
+            + " does not match the store's vector dimension " + dimension.get() + " (recorded at " + path
             + "); an embedding model with another dimension needs a new index");
       }
       Term rowGen = new Term(F_ROW_GEN, rowGenKey(row, generation));
@@ -260,13 +271,10 @@ public final class LuceneHybridStore implements HybridStore {
         docs.add(toDocument(chunks.get(i), i == 0));
       }
       writer.updateDocuments(rowGen, docs);
-      if (dimension == 0) {
-        dimension = dim;
-      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      writeLock.unlock();
+      writeLock.readLock().unlock();
     }
   }
 
@@ -356,14 +364,14 @@ public final class LuceneHybridStore implements HybridStore {
   public void deleteRow(RowRef row) {
     Objects.requireNonNull(row, "row");
     checkKeyPart(row.sourceId(), row.table(), row.rowKey());
-    writeLock.lock();
+    writeLock.readLock().lock();
     try {
       ensureOpen();
       writer.deleteDocuments(new Term(F_ROW, rowKey(row)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      writeLock.unlock();
+      writeLock.readLock().unlock();
     }
   }
 
@@ -371,7 +379,7 @@ public final class LuceneHybridStore implements HybridStore {
   public void publish(TableRef table, long generation) {
     Objects.requireNonNull(table, "table");
     checkKeyPart(table.sourceId(), table.table());
-    writeLock.lock();
+    writeLock.writeLock().lock();
     try {
       ensureOpen();
       Long active = pendingActive.get(table);
@@ -397,31 +405,31 @@ public final class LuceneHybridStore implements HybridStore {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      writeLock.unlock();
+      writeLock.writeLock().unlock();
     }
   }
 
   @Override
   public void commit(Map<String, String> checkpoint) {
-    writeLock.lock();
+    writeLock.writeLock().lock();
     try {
       ensureOpen();
       Map<String, String> cp = checkpoint == null ? committedCheckpoint : copyCheckpoint(checkpoint);
       Map<String, String> data = new HashMap<>();
       data.put(META_FORMAT, FORMAT_VERSION);
-      if (dimension != 0) {
-        data.put(META_DIMENSION, Integer.toString(dimension));
+      if (dimension.get() != 0) {
+        data.put(META_DIMENSION, Integer.toString(dimension.get()));
       }
       pendingActive.forEach((t, g) -> data.put(generationKey(t), Long.toString(g)));
       cp.forEach((k, v) -> data.put(CHECKPOINT_PREFIX + k, v));
       writer.setLiveCommitData(data.entrySet(), true);
       writer.commit();
       committedCheckpoint = cp;
-      snapshots.maybeRefreshBlocking();
+      snapshots.refreshTo(CommittedState.of(data.entrySet()));
     } catch (IOException e) {
       throw new UncheckedIOException("commit failed at " + path, e);
     } finally {
-      writeLock.unlock();
+      writeLock.writeLock().unlock();
     }
   }
 
@@ -433,18 +441,46 @@ public final class LuceneHybridStore implements HybridStore {
   }
 
   /**
+   * Blocks until the writer's background merges have finished. The merged segments become searchable at the next
+   * {@link #commit}. For bulk loads and benchmarks: searches over fewer segments are faster, and a measurement taken
+   * while merges run measures the merges too.
+   */
+  public void awaitMerges() {
+    writeLock.writeLock().lock();
+    try {
+      ensureOpen();
+      MergeScheduler scheduler = writer.getConfig().getMergeScheduler();
+      do {
+        writer.maybeMerge();
+        if (scheduler instanceof ConcurrentMergeScheduler concurrent) {
+          concurrent.sync();
+        }
+      } while (writer.hasPendingMerges());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      writeLock.writeLock().unlock();
+    }
+  }
+
+  /** Segments of the index that searches currently see (each has its own HNSW graph). */
+  public int searchableSegments() {
+    return withSnapshot(s -> s.reader().leaves().size());
+  }
+
+  /**
    * Writes buffered documents to new segment files without committing them, as a long batch would. For tests that
    * stop a process abruptly with uncommitted segments on disk.
    */
   void flushWithoutCommit() {
-    writeLock.lock();
+    writeLock.writeLock().lock();
     try {
       ensureOpen();
       writer.flush();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      writeLock.unlock();
+      writeLock.writeLock().unlock();
     }
   }
 
@@ -680,7 +716,7 @@ public final class LuceneHybridStore implements HybridStore {
 
   @Override
   public void close() {
-    writeLock.lock();
+    writeLock.writeLock().lock();
     try {
       if (closed) {
         return;
@@ -690,7 +726,7 @@ public final class LuceneHybridStore implements HybridStore {
       closeQuietly(snapshots, writer, directory, analyzer, mergeExecutor);
       LOG.info("closed Lucene hybrid store at {}", path);
     } finally {
-      writeLock.unlock();
+      writeLock.writeLock().unlock();
     }
   }
 
@@ -751,32 +787,43 @@ public final class LuceneHybridStore implements HybridStore {
 
   // ------------------------------------------------------------------------------------------------ snapshot
 
-  /**
-   * One commit point as searches see it: the reader and what the same commit's user data says (active
-   * generations, checkpoint, vector dimension). Immutable; swapped as a whole.
-   */
-  record Snapshot(DirectoryReader reader, IndexSearcher searcher, Map<TableRef, Long> active,
-      Map<String, String> checkpoint, int dimension, Query activeFilter) {
+  /** What one commit's user data says: active generations, checkpoint, vector dimension (0 if none recorded). */
+  record CommittedState(Map<TableRef, Long> active, Map<String, String> checkpoint, int dimension) {
 
-    static Snapshot of(DirectoryReader reader) throws IOException {
-      Map<String, String> data = reader.getIndexCommit().getUserData();
+    static CommittedState of(Iterable<Map.Entry<String, String>> userData) {
       Map<TableRef, Long> active = new LinkedHashMap<>();
       Map<String, String> checkpoint = new TreeMap<>();
       int dimension = 0;
-      for (Map.Entry<String, String> e : data.entrySet()) {
-        String key = e.getKey();
-        if (key.startsWith(CHECKPOINT_PREFIX)) {
-          checkpoint.put(key.substring(CHECKPOINT_PREFIX.length()), e.getValue());
-        } else if (key.startsWith(META_GENERATION_PREFIX)) {
-          String[] parts = key.substring(META_GENERATION_PREFIX.length()).split("/", -1);
-          if (parts.length != 2) {
-            throw new IllegalStateException("corrupt commit data key " + key);
+      if (userData != null) {
+        for (Map.Entry<String, String> e : userData) {
+          String key = e.getKey();
+          if (key.startsWith(CHECKPOINT_PREFIX)) {
+            checkpoint.put(key.substring(CHECKPOINT_PREFIX.length()), e.getValue());
+          } else if (key.startsWith(META_GENERATION_PREFIX)) {
+            String[] parts = key.substring(META_GENERATION_PREFIX.length()).split("/", -1);
+            if (parts.length != 2) {
+              throw new IllegalStateException("corrupt commit data key " + key);
+            }
+            active.put(new TableRef(dec(parts[0]), dec(parts[1])), Long.parseLong(e.getValue()));
+          } else if (key.equals(META_DIMENSION)) {
+            dimension = Integer.parseInt(e.getValue());
           }
-          active.put(new TableRef(dec(parts[0]), dec(parts[1])), Long.parseLong(e.getValue()));
-        } else if (key.equals(META_DIMENSION)) {
-          dimension = Integer.parseInt(e.getValue());
         }
       }
+      return new CommittedState(Collections.unmodifiableMap(active), Collections.unmodifiableMap(checkpoint),
+          dimension);
+    }
+  }
+
+  /**
+   * One commit as searches see it: a reader showing exactly the committed documents and the same commit's
+   * {@link CommittedState}. Immutable; swapped as a whole.
+   */
+  record Snapshot(DirectoryReader reader, IndexSearcher searcher, CommittedState state, int dimension,
+      Query activeFilter) {
+
+    static Snapshot of(DirectoryReader reader, CommittedState state) throws IOException {
+      int dimension = state.dimension();
       if (dimension == 0) {
         FieldInfo fi = FieldInfos.getMergedFieldInfos(reader).fieldInfo(F_VECTOR);
         if (fi != null) {
@@ -784,25 +831,52 @@ public final class LuceneHybridStore implements HybridStore {
         }
       }
       Query activeFilter = null;
-      if (!active.isEmpty()) {
-        List<BytesRef> terms = new ArrayList<>(active.size());
-        active.forEach((t, g) -> terms.add(new BytesRef(tableGenKey(t, g))));
+      if (!state.active().isEmpty()) {
+        List<BytesRef> terms = new ArrayList<>(state.active().size());
+        state.active().forEach((t, g) -> terms.add(new BytesRef(tableGenKey(t, g))));
         activeFilter = new TermInSetQuery(F_TABLE_GEN, terms);
       }
-      return new Snapshot(reader, new IndexSearcher(reader), Collections.unmodifiableMap(active),
-          Collections.unmodifiableMap(checkpoint), dimension, activeFilter);
+      return new Snapshot(reader, new IndexSearcher(reader), state, dimension, activeFilter);
+    }
+
+    Map<TableRef, Long> active() {
+      return state.active();
+    }
+
+    Map<String, String> checkpoint() {
+      return state.checkpoint();
     }
   }
 
-  /** Reference-counted snapshots; the reader's own ref count keeps an old snapshot alive while searches use it. */
+  /**
+   * Reference-counted snapshots over near-real-time readers of the writer; the reader's own ref count keeps an old
+   * snapshot alive while searches use it. {@link #refreshTo} is only called by the store's commit, under its
+   * exclusive lock, right after the writer committed.
+   */
   static final class SnapshotManager extends ReferenceManager<Snapshot> {
 
-    SnapshotManager(DirectoryReader reader) throws IOException {
-      current = Snapshot.of(reader);
+    private final IndexWriter writer;
+    private volatile CommittedState nextState;
+
+    SnapshotManager(IndexWriter writer, CommittedState state) throws IOException {
+      this.writer = writer;
+      this.nextState = state;
+      DirectoryReader reader = DirectoryReader.open(writer, true, false);
+      try {
+        current = Snapshot.of(reader, state);
+      } catch (IOException | RuntimeException e) {
+        reader.close();
+        throw e;
+      }
     }
 
     Snapshot current() {
       return current;
+    }
+
+    void refreshTo(CommittedState state) throws IOException {
+      nextState = state;
+      maybeRefreshBlocking();
     }
 
     @Override
@@ -812,14 +886,20 @@ public final class LuceneHybridStore implements HybridStore {
 
     @Override
     protected Snapshot refreshIfNeeded(Snapshot old) throws IOException {
-      DirectoryReader next = DirectoryReader.openIfChanged(old.reader());
+      CommittedState state = nextState;
+      DirectoryReader next = DirectoryReader.openIfChanged(old.reader(), writer, true);
       if (next == null) {
-        return null;
+        if (state.equals(old.state())) {
+          return null;
+        }
+        // same documents, new commit data (a checkpoint-only commit): the new snapshot shares the reader
+        old.reader().incRef();
+        next = old.reader();
       }
       try {
-        return Snapshot.of(next);
+        return Snapshot.of(next, state);
       } catch (IOException | RuntimeException e) {
-        next.close();
+        next.decRef();
         throw e;
       }
     }

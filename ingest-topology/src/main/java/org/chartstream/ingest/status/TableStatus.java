@@ -1,0 +1,77 @@
+package org.chartstream.ingest.status;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One table's state as the ingest side knows it, published on the ingest status topic (key {@code source:table})
+ * after every embedding batch that touched the table.
+ *
+ * @param active     the generation the ingest side has published (readers see it once the store applied it)
+ * @param staged     the generation being built by a snapshot or re-index, 0 if none
+ * @param rows       rows of the table as ingested (the active generation's rows once caught up)
+ * @param chunks     chunks of those rows
+ * @param position   the source position (LSN, binlog file:pos) of the newest change seen
+ * @param commitTsMs the source commit time of that change
+ */
+public record TableStatus(String sourceId, String table, long active, long staged, long rows, long chunks,
+                          String modelId, String position, long commitTsMs, long updatedMs) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static TableStatus empty(String sourceId, String table) {
+        return new TableStatus(sourceId, table, 0, 0, 0, 0, "", "", 0, 0);
+    }
+
+    public TableStatus withGenerations(long newActive, long newStaged) {
+        return new TableStatus(sourceId, table, newActive, newStaged, rows, chunks, modelId, position, commitTsMs, updatedMs);
+    }
+
+    public TableStatus withCounts(long newRows, long newChunks) {
+        return new TableStatus(sourceId, table, active, staged, newRows, newChunks, modelId, position, commitTsMs, updatedMs);
+    }
+
+    /** Remembers the newest source position; tombstones carry none and leave it as it is. */
+    public TableStatus withChange(String newPosition, long newCommitTsMs, String newModelId) {
+        boolean known = newPosition != null && !newPosition.isEmpty();
+        return new TableStatus(sourceId, table, active, staged, rows, chunks, newModelId,
+                known ? newPosition : position, known ? newCommitTsMs : commitTsMs, updatedMs);
+    }
+
+    public TableStatus at(long nowMs) {
+        return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, nowMs);
+    }
+
+    public String encode() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("source", sourceId);
+        out.put("table", table);
+        out.put("active", active);
+        out.put("staged", staged);
+        out.put("rows", rows);
+        out.put("chunks", chunks);
+        out.put("model", modelId);
+        out.put("position", position);
+        out.put("commit_ts_ms", commitTsMs);
+        out.put("updated_ms", updatedMs);
+        try {
+            return JSON.writeValueAsString(out);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a table status", e);
+        }
+    }
+
+    public static TableStatus decode(String encoded) {
+        try {
+            JsonNode n = JSON.readTree(encoded);
+            return new TableStatus(n.path("source").asText(), n.path("table").asText(), n.path("active").asLong(),
+                    n.path("staged").asLong(), n.path("rows").asLong(), n.path("chunks").asLong(),
+                    n.path("model").asText(), n.path("position").asText(), n.path("commit_ts_ms").asLong(),
+                    n.path("updated_ms").asLong());
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a table status: " + e.getOriginalMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package org.chartstream.models.rerank;
+
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OnnxValue;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import java.io.InputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.IntStream;
+import org.chartstream.models.OnnxRuntimeGuard;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Reranker} over a cross-encoder ONNX graph run by ONNX Runtime: each (query, passage) pair is encoded
+ * together by the model's own tokenizer ({@link PairTokenizer}), the graph returns one logit per pair, and the score
+ * is the sigmoid of that logit.
+ *
+ * <p>Pairs are sorted by token count and run in sub-batches of at most {@code batchSize}, each padded only to its own
+ * longest pair (padding positions get attention mask 0, token type 0 and the pad id), so a pair's score does not
+ * depend on the other pairs of the call. Logits of shape [B,1] or [B] are used as they are; for [B,C] with C &gt; 1
+ * (a classifier head with a "not relevant" column first) the last column is the relevance logit.
+ *
+ * <p>Thread-safe: ONNX Runtime sessions accept concurrent runs. {@link #close()} waits for running calls.
+ */
+public final class OnnxCrossEncoder implements Reranker {
+
+    public static final int DEFAULT_BATCH_SIZE = 16;
+
+    private static final Logger LOG = LoggerFactory.getLogger(OnnxCrossEncoder.class);
+    private static final String INPUT_IDS = "input_ids";
+    private static final String ATTENTION_MASK = "attention_mask";
+    private static final String TOKEN_TYPE_IDS = "token_type_ids";
+    private static final String LOGITS = "logits";
+
+    private final CrossEncoderDescriptor descriptor;
+    private final PairTokenizer tokenizer;
+    private final OrtEnvironment env;
+    private final OrtSession session;
+    private final int batchSize;
+    private final boolean feedTokenTypes;
+    private final String outputName;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private boolean closed;
+
+    private OnnxCrossEncoder(CrossEncoderDescriptor descriptor, PairTokenizer tokenizer, OrtEnvironment env,
+            OrtSession session, int batchSize) {
+        this.descriptor = descriptor;
+        this.tokenizer = tokenizer;
+        this.env = env;
+        this.session = session;
+        this.batchSize = batchSize;
+        Set<String> inputs = session.getInputNames();
+        if (!inputs.contains(INPUT_IDS) || !inputs.contains(ATTENTION_MASK)) {
+            throw new IllegalStateException("cross-encoder '" + descriptor.id() + "' has inputs " + inputs
+                    + "; expected input_ids and attention_mask");
+        }
+        this.feedTokenTypes = inputs.contains(TOKEN_TYPE_IDS);
+        Set<String> outputs = session.getOutputNames();
+        this.outputName = outputs.contains(LOGITS) ? LOGITS : outputs.iterator().next();
+    }
+
+    /** Loads with the {@linkplain #DEFAULT_BATCH_SIZE default} sub-batch size. */
+    public static OnnxCrossEncoder load(CrossEncoderDescriptor d, int intraOpThreads) {
+        return load(d, intraOpThreads, DEFAULT_BATCH_SIZE);
+    }
+
+    /**
+     * Loads the tokenizer and the ONNX session.
+     *
+     * @param intraOpThreads ONNX Runtime threads per run
+     * @param batchSize      most pairs per ONNX Runtime run
+     * @throws org.chartstream.models.ModelResourceNotFoundException when the graph or the tokenizer is missing
+     */
+    public static OnnxCrossEncoder load(CrossEncoderDescriptor d, int intraOpThreads, int batchSize) {
+        Objects.requireNonNull(d, "descriptor");
+        if (intraOpThreads < 1) {
+            throw new IllegalArgumentException("intraOpThreads must be positive, was " + intraOpThreads);
+        }
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive, was " + batchSize);
+        }
+        long t0 = System.nanoTime();
+        PairTokenizer tokenizer;
+        try (InputStream in = CrossEncoderResources.open(d.tokenizerResource(), d)) {
+            tokenizer = PairTokenizer.load(in, d.maxTokens());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read tokenizer " + d.tokenizerResource() + " of cross-encoder '"
+                    + d.id() + "'", e);
+        }
+        OrtSession session = null;
+        try {
+            OnnxRuntimeGuard.check();
+            OrtEnvironment env = OrtEnvironment.getEnvironment();
+            try (OrtSession.SessionOptions opts = new OrtSession.SessionOptions()) {
+                opts.setIntraOpNumThreads(intraOpThreads);
+                opts.setInterOpNumThreads(1);
+                opts.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+                opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+                // idle ONNX threads must not spin: the broker, Streams and Lucene share these cores
+                opts.addConfigEntry("session.intra_op.allow_spinning", "0");
+                session = CrossEncoderResources.isFile(d.onnxResource())
+                        ? env.createSession(CrossEncoderResources.existingFile(d.onnxResource(), d).toString(), opts)
+                        : env.createSession(CrossEncoderResources.readAll(d.onnxResource(), d), opts);
+            }
+            OnnxCrossEncoder encoder = new OnnxCrossEncoder(d, tokenizer, env, session, batchSize);
+            LOG.info("loaded cross-encoder {} ({} tokens per pair, batch {}) in {} ms", d.id(), d.maxTokens(), batchSize,
+                    (System.nanoTime() - t0) / 1_000_000);
+            return encoder;
+        } catch (OrtException e) {
+            closeQuietly(session);
+            tokenizer.close();
+            throw new IllegalStateException("cannot load ONNX graph " + d.onnxResource() + " of cross-encoder '"
+                    + d.id() + "': " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeQuietly(session);
+            tokenizer.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String name() {
+        return "cross-encoder " + descriptor.id();
+    }
+
+    @Override
+    public String scorer() {
+        return CROSS_ENCODER_SIGMOID;
+    }
+
+    public CrossEncoderDescriptor descriptor() {
+        return descriptor;
+    }
+
+    /** This encoder's pair tokenizer, closed with the encoder. */
+    public PairTokenizer tokenizer() {
+        return tokenizer;
+    }
+
+    @Override
+    public double[] score(String query, List<String> passages) {
+        Objects.requireNonNull(query, "query");
+        Objects.requireNonNull(passages, "passages");
+        int n = passages.size();
+        double[] scores = new double[n];
+        if (n == 0) {
+            return scores;
+        }
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("cross-encoder '" + descriptor.id() + "' is closed");
+            }
+            PairTokenizer.PairEncoding[] pairs = new PairTokenizer.PairEncoding[n];
+            for (int i = 0; i < n; i++) {
+                pairs[i] = tokenizer.encode(query, Objects.requireNonNull(passages.get(i), "passages[" + i + "]"));
+            }
+            // longest first: each sub-batch pads to pairs of similar length
+            int[] order = IntStream.range(0, n).boxed()
+                    .sorted(Comparator.comparingInt((Integer i) -> -pairs[i].length()).thenComparingInt(i -> i))
+                    .mapToInt(Integer::intValue).toArray();
+            for (int from = 0; from < n; from += batchSize) {
+                run(pairs, Arrays.copyOfRange(order, from, Math.min(n, from + batchSize)), scores);
+            }
+            return scores;
+        } catch (OrtException e) {
+            throw new IllegalStateException("ONNX Runtime failed on cross-encoder '" + descriptor.id() + "': "
+                    + e.getMessage(), e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private void run(PairTokenizer.PairEncoding[] pairs, int[] sub, double[] scores) throws OrtException {
+        int b = sub.length;
+        int t = 0;
+        for (int i : sub) {
+            t = Math.max(t, pairs[i].length());
+        }
+        long[] shape = {b, t};
+        LongBuffer ids = LongBuffer.allocate(b * t);
+        LongBuffer mask = LongBuffer.allocate(b * t);
+        LongBuffer types = LongBuffer.allocate(b * t);
+        long pad = tokenizer.padId();
+        for (int i : sub) {
+            PairTokenizer.PairEncoding pair = pairs[i];
+            ids.put(pair.ids());
+            types.put(pair.typeIds());
+            for (int k = 0; k < pair.length(); k++) {
+                mask.put(1L);
+            }
+            for (int k = pair.length(); k < t; k++) {
+                ids.put(pad);
+                types.put(0L);
+                mask.put(0L);
+            }
+        }
+        ids.flip();
+        mask.flip();
+        types.flip();
+        try (OnnxTensor idsT = OnnxTensor.createTensor(env, ids, shape);
+                OnnxTensor maskT = OnnxTensor.createTensor(env, mask, shape);
+                OnnxTensor typesT = feedTokenTypes ? OnnxTensor.createTensor(env, types, shape) : null) {
+            Map<String, OnnxTensor> feed = new HashMap<>();
+            feed.put(INPUT_IDS, idsT);
+            feed.put(ATTENTION_MASK, maskT);
+            if (typesT != null) {
+                feed.put(TOKEN_TYPE_IDS, typesT);
+            }
+            try (OrtSession.Result result = session.run(feed, Set.of(outputName))) {
+                OnnxValue value = result.get(0);
+                if (!(value instanceof OnnxTensor tensor)) {
+                    throw new IllegalStateException("output " + outputName + " of cross-encoder '" + descriptor.id()
+                            + "' is not a tensor");
+                }
+                long[] outShape = tensor.getInfo().getShape();
+                int columns = relevanceColumns(outShape, b);
+                FloatBuffer logits = tensor.getFloatBuffer();
+                for (int r = 0; r < b; r++) {
+                    scores[sub[r]] = sigmoid(logits.get(r * columns + columns - 1));
+                }
+            }
+        }
+    }
+
+    private int relevanceColumns(long[] shape, int batch) {
+        if (shape.length == 1 && shape[0] == batch) {
+            return 1;
+        }
+        if (shape.length == 2 && shape[0] == batch && shape[1] >= 1) {
+            return (int) shape[1];
+        }
+        throw new IllegalStateException("cross-encoder '" + descriptor.id() + "' output " + outputName + " has shape "
+                + Arrays.toString(shape) + " for a batch of " + batch + "; expected [B], [B,1] or [B,C]");
+    }
+
+    static double sigmoid(double x) {
+        return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
+    }
+
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closeQuietly(session);
+            tokenizer.close();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OnnxCrossEncoder[" + descriptor.id() + ", " + descriptor.maxTokens() + " tokens, batch " + batchSize + "]";
+    }
+
+    private static void closeQuietly(OrtSession s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (OrtException e) {
+                LOG.warn("closing ONNX session failed", e);
+            }
+        }
+    }
+}
