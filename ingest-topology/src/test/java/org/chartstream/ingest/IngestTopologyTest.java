@@ -63,25 +63,6 @@ class IngestTopologyTest {
         model.close();
     }
 
-    static PassageEmbedder passages(OnnxEmbedder m) {
-        return new PassageEmbedder() {
-            @Override
-            public String modelId() {
-                return m.modelId();
-            }
-
-            @Override
-            public int dimension() {
-                return m.dimension();
-            }
-
-            @Override
-            public float[][] embedPassages(List<String> texts) {
-                return m.embedPassages(texts);
-            }
-        };
-    }
-
     @BeforeEach
     void configure() {
         SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr",
@@ -94,7 +75,7 @@ class IngestTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        driver = new TopologyTestDriver(IngestTopology.build(settings, model.chunker()::chunkUnderHeader, passages(model)), props);
+        driver = new TopologyTestDriver(IngestTopology.build(settings, model.chunker()::chunkUnderHeader, PassageEmbedder.of(model)), props);
         patients = driver.createInputTopic("ehr.public.patients", new StringSerializer(), new StringSerializer());
         notes = driver.createInputTopic("ehr.public.clinical_notes", new StringSerializer(), new StringSerializer());
         index = driver.createOutputTopic(Topics.INDEX, new StringDeserializer(), AvroSerde.of(IndexEvent.class));

@@ -75,17 +75,7 @@ class QueryTopologyTest {
         }
         store.commit(Map.of());
         executor = Executors.newFixedThreadPool(2);
-        QueryEmbedder embedder = new QueryEmbedder() {
-            @Override
-            public String modelId() {
-                return model.modelId();
-            }
-
-            @Override
-            public float[] embedQuery(String question) {
-                return model.embedQuery(question);
-            }
-        };
+        QueryEmbedder embedder = QueryEmbedder.of(model);
         QuerySettings settings = QuerySettings.defaults();
         QueryPipeline pipeline = new QueryPipeline(embedder, store, executor, settings);
         Properties props = new Properties();

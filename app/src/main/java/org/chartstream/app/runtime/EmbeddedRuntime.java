@@ -13,6 +13,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -20,11 +24,16 @@ import org.apache.kafka.streams.Topology;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.embedded.EmbeddedKafkaBroker;
 import org.chartstream.app.embedded.EmbeddedPostgresSource;
+import org.chartstream.app.pipeline.PipelineTopics;
+import org.chartstream.app.pipeline.SourceDatabases;
+import org.chartstream.app.pipeline.StoreStatus;
 import org.chartstream.connectors.DebeziumConfigs;
 import org.chartstream.connectors.EmbeddedDebeziumRunner;
 import org.chartstream.connectors.SourceConnection;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.IngestTopology;
+import org.chartstream.ingest.embed.PassageEmbedder;
+import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.publish.IndexMaterializer;
 import org.chartstream.models.ModelDescriptor;
@@ -34,9 +43,10 @@ import org.chartstream.store.TableRef;
 import org.chartstream.store.lucene.LuceneHybridStore;
 
 /**
- * Everything on one machine: an in-process KRaft broker, an embedded PostgreSQL source, embedded Debezium, the
- * ingest and query topologies, the index materializer and a Lucene replica. Started in dependency order and
- * stopped in reverse (the broker last).
+ * Everything on one machine: an in-process KRaft broker (or an external one), an embedded PostgreSQL source (or
+ * the configured databases), embedded Debezium per source, the ingest and query topologies, the index materializer
+ * and a Lucene replica. Started in dependency order and stopped in reverse (the broker last). While running it
+ * writes {@code store-status.json} (see {@link StoreStatus}) into its directory every second.
  */
 public final class EmbeddedRuntime implements AutoCloseable {
     /** Loads the source database the first time it is created; returns row counts per table. */
@@ -49,16 +59,18 @@ public final class EmbeddedRuntime implements AutoCloseable {
     private final Path dir;
     private final Consumer<String> progress;
     private final List<AutoCloseable> started = new ArrayList<>();
+    private final Map<String, SourceConnection> connections = new LinkedHashMap<>();
+    private final List<EmbeddedDebeziumRunner> debeziumRunners = new ArrayList<>();
     private EmbeddedKafkaBroker broker;
+    private String bootstrapServers;
     private EmbeddedPostgresSource postgres;
     private OnnxEmbedder model;
     private LuceneHybridStore store;
     private IndexMaterializer materializer;
-    private EmbeddedDebeziumRunner debezium;
     private KafkaStreams ingest;
     private KafkaStreams query;
     private QueryWiring queryWiring;
-    private SourceRegistration source;
+    private List<SourceRegistration> sources;
 
     private EmbeddedRuntime(ChartstreamConfig config, Path dir, Consumer<String> progress) {
         this.config = config;
@@ -66,6 +78,11 @@ public final class EmbeddedRuntime implements AutoCloseable {
         this.progress = progress;
     }
 
+    /**
+     * Starts the pipeline under {@code dir}. The broker is embedded unless {@code kafka.bootstrap} names one; a
+     * postgres source without a host is the embedded PostgreSQL (loaded by {@code loader} when first created),
+     * every other source is read where its connection keys point.
+     */
     public static EmbeddedRuntime start(ChartstreamConfig config, Path dir, SourceLoader loader, Consumer<String> progress) {
         EmbeddedRuntime runtime = new EmbeddedRuntime(config, dir, progress);
         try {
@@ -82,32 +99,42 @@ public final class EmbeddedRuntime implements AutoCloseable {
 
     private void startAll(SourceLoader loader) throws Exception {
         Files.createDirectories(dir);
-        source = SourceRegistrations.from(config);
+        sources = SourceRegistrations.all(config);
         long t = System.nanoTime();
 
-        broker = new EmbeddedKafkaBroker().start(dir.resolve("kafka"));
-        started.add(broker);
-        Map<String, Integer> topics = new LinkedHashMap<>();
-        for (String topic : List.of(Topics.REQUESTS, Topics.REPLIES, Topics.AUDIT, Topics.DEAD_LETTER, Topics.INDEX)) {
-            topics.put(topic, 1);
+        String external = config.string("kafka.bootstrap");
+        if (external.isEmpty()) {
+            broker = new EmbeddedKafkaBroker().start(dir.resolve("kafka"));
+            started.add(broker);
+            bootstrapServers = broker.bootstrapServers();
+            progress.accept(String.format("kafka broker ready at %s (%.1f s)", bootstrapServers, secondsSince(t)));
+        } else {
+            bootstrapServers = external;
         }
-        for (String table : config.tables()) {
-            topics.put(source.topicPrefix() + ".public." + table, 1);
-        }
-        broker.createTopics(topics);
-        progress.accept(String.format("kafka broker ready at %s (%.1f s)", broker.bootstrapServers(), secondsSince(t)));
 
-        t = System.nanoTime();
-        boolean fresh = !Files.exists(dir.resolve("postgres"));
-        postgres = EmbeddedPostgresSource.start(dir.resolve("postgres"));
-        started.add(postgres);
-        if (fresh) {
-            try (Connection c = postgres.connection()) {
-                Map<String, Integer> counts = loader.load(c);
-                progress.accept("source database loaded: " + counts);
+        for (SourceRegistration source : sources) {
+            var configured = SourceRegistrations.connection(config, source.sourceId());
+            if (configured.isPresent()) {
+                connections.put(source.sourceId(), configured.get());
+                continue;
             }
+            if (postgres == null) {
+                t = System.nanoTime();
+                boolean fresh = !Files.exists(dir.resolve("postgres"));
+                postgres = EmbeddedPostgresSource.start(dir.resolve("postgres"));
+                started.add(postgres);
+                if (fresh) {
+                    try (Connection c = postgres.connection()) {
+                        Map<String, Integer> counts = loader.load(c);
+                        progress.accept("source database loaded: " + counts);
+                    }
+                }
+                progress.accept(String.format("postgresql source ready on port %d (%.1f s)", postgres.port(), secondsSince(t)));
+            }
+            connections.put(source.sourceId(), postgres.sourceConnection(source.sourceId(),
+                    config.sourceList(source.sourceId(), "tables")));
         }
-        progress.accept(String.format("postgresql source ready on port %d (%.1f s)", postgres.port(), secondsSince(t)));
+        createTopics();
 
         t = System.nanoTime();
         model = OnnxEmbedder.load(ModelDescriptor.byId(config.string("embedding.model")), (int) config.integer("embedding.threads"));
@@ -116,30 +143,83 @@ public final class EmbeddedRuntime implements AutoCloseable {
         started.add(store);
         progress.accept(String.format("model %s and index loaded (%.1f s)", model.modelId(), secondsSince(t)));
 
-        materializer = new IndexMaterializer(broker.bootstrapServers(), Topics.INDEX, store).start();
+        materializer = new IndexMaterializer(bootstrapServers, Topics.INDEX, store).start();
         started.add(materializer);
 
         int window = (int) config.integer("chunk.window-tokens");
         var chunker = window == 0 ? model.chunker() : model.chunker(window, (int) config.integer("chunk.overlap-tokens"));
-        IngestSettings ingestSettings = new IngestSettings(List.of(source), (int) config.integer("ingest.batch-chunks"),
+        IngestSettings ingestSettings = new IngestSettings(sources, (int) config.integer("ingest.batch-chunks"),
                 Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER);
-        ingest = streams("chartstream-ingest", IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, EmbedderPorts.passages(model)));
+        ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)));
 
         queryWiring = QueryWiring.create(config, model, store);
         query = streams("chartstream-query", queryWiring.topology());
 
-        SourceConnection connection = postgres.sourceConnection(source.sourceId(), config.tables());
-        debezium = new EmbeddedDebeziumRunner(DebeziumConfigs.forSource(connection, source.topicPrefix(),
-                dir.resolve("debezium"), broker.bootstrapServers()));
-        debezium.start();
-        started.add(debezium);
-        progress.accept("change data capture started (Debezium " + connection.kind().name().toLowerCase() + ")");
+        for (SourceRegistration source : sources) {
+            SourceConnection connection = connections.get(source.sourceId());
+            EmbeddedDebeziumRunner runner = new EmbeddedDebeziumRunner(DebeziumConfigs.forSource(connection,
+                    source.topicPrefix(), dir.resolve("debezium"), bootstrapServers));
+            runner.start();
+            started.add(runner);
+            debeziumRunners.add(runner);
+            progress.accept("change data capture started for " + source.sourceId() + " (Debezium "
+                    + connection.kind().name().toLowerCase(java.util.Locale.ROOT) + ")");
+        }
+        startStatusWriter();
+    }
+
+    private void createTopics() {
+        List<PipelineTopics.Spec> specs = new ArrayList<>();
+        for (String topic : List.of(Topics.REQUESTS, Topics.REPLIES, Topics.AUDIT, Topics.DEAD_LETTER, IngestSettings.CONTROL_TOPIC)) {
+            specs.add(new PipelineTopics.Spec(topic, 1, false));
+        }
+        specs.add(new PipelineTopics.Spec(Topics.INDEX, (int) config.integer("index.partitions"), false));
+        specs.add(new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true));
+        List<String> singlePartition = new ArrayList<>(List.of(IngestSettings.CONTROL_TOPIC));
+        for (SourceRegistration source : sources) {
+            for (String topic : DebeziumConfigs.topicsFor(connections.get(source.sourceId()), source.topicPrefix())) {
+                specs.add(new PipelineTopics.Spec(topic, 1, false));
+                singlePartition.add(topic);
+            }
+        }
+        PipelineTopics.ensure(bootstrapServers, specs, singlePartition);
+    }
+
+    private void startStatusWriter() {
+        ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "store-status");
+            thread.setDaemon(true);
+            return thread;
+        });
+        writer.scheduleWithFixedDelay(() -> {
+            try {
+                storeStatus().write(dir);
+            } catch (IOException | RuntimeException e) {
+                progress.accept("could not write the store status: " + e.getMessage());
+            }
+        }, 0, 1, TimeUnit.SECONDS);
+        started.add(writer::shutdownNow);
+    }
+
+    /** What the store's readers see now, per registered table, and how far the store has read the index log. */
+    public StoreStatus storeStatus() {
+        Map<String, Long> active = new TreeMap<>();
+        Map<String, Long> rows = new TreeMap<>();
+        Map<TableRef, Long> generations = store.activeGenerations();
+        for (SourceRegistration source : sources) {
+            for (String table : source.tables().keySet()) {
+                TableRef ref = new TableRef(source.sourceId(), table);
+                active.put(source.sourceId() + ":" + table, generations.getOrDefault(ref, 0L));
+                rows.put(source.sourceId() + ":" + table, store.countRows(ref));
+            }
+        }
+        return new StoreStatus(System.currentTimeMillis(), Topics.INDEX, active, rows, materializer.committedPositions());
     }
 
     private KafkaStreams streams(String applicationId, Topology topology) throws IOException {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createDirectories(dir.resolve("streams")).toString());
@@ -155,27 +235,48 @@ public final class EmbeddedRuntime implements AutoCloseable {
         return streams;
     }
 
-    /** Rows per registered table in the source database. */
+    /** The key of a table in the count maps: the table name with one source, {@code source:table} with several. */
+    private String countKey(SourceRegistration source, String table) {
+        return sources.size() == 1 ? table : source.sourceId() + ":" + table;
+    }
+
+    /** Rows per registered table in the source databases. */
     public Map<String, Long> sourceRowCounts() {
         Map<String, Long> counts = new LinkedHashMap<>();
-        try (Connection c = postgres.connection(); Statement s = c.createStatement()) {
-            for (String table : config.tables()) {
-                try (ResultSet rs = s.executeQuery("select count(*) from public." + quoteIdentifier(table))) {
-                    rs.next();
-                    counts.put(table, rs.getLong(1));
+        for (SourceRegistration source : sources) {
+            SourceConnection connection = connections.get(source.sourceId());
+            try (Connection c = connection(source.sourceId()); Statement s = c.createStatement()) {
+                for (String table : config.sourceList(source.sourceId(), "tables")) {
+                    try (ResultSet rs = s.executeQuery("select count(*) from " + SourceDatabases.qualifiedTable(connection, table))) {
+                        rs.next();
+                        counts.put(countKey(source, table), rs.getLong(1));
+                    }
                 }
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot count source rows of " + source.sourceId() + ": " + e.getMessage(), e);
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot count source rows: " + e.getMessage(), e);
         }
         return counts;
+    }
+
+    /** A new JDBC connection to a registered source (the embedded PostgreSQL as its superuser). */
+    public Connection connection(String sourceId) throws SQLException {
+        SourceConnection connection = connections.get(sourceId);
+        if (connection == null) {
+            throw new IllegalArgumentException("no registered source " + sourceId);
+        }
+        return postgres != null && connection.port() == postgres.port() && connection.host().equals("127.0.0.1")
+                && connection.kind() == org.chartstream.connectors.SourceKind.POSTGRES
+                ? postgres.connection() : SourceDatabases.open(connection);
     }
 
     /** Rows per registered table visible in the index's active generations. */
     public Map<String, Long> indexedRowCounts() {
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (String table : config.tables()) {
-            counts.put(table, store.countRows(new TableRef(source.sourceId(), table)));
+        for (SourceRegistration source : sources) {
+            for (String table : config.sourceList(source.sourceId(), "tables")) {
+                counts.put(countKey(source, table), store.countRows(new TableRef(source.sourceId(), table)));
+            }
         }
         return counts;
     }
@@ -207,12 +308,15 @@ public final class EmbeddedRuntime implements AutoCloseable {
         }
     }
 
-    private void checkHealthy() {
+    /** Throws if a part of the pipeline has stopped on an error. */
+    public void checkHealthy() {
         if (materializer.failure() != null) {
             throw new IllegalStateException("index materializer failed: " + materializer.failure().getMessage(), materializer.failure());
         }
-        if (debezium.failure().isPresent()) {
-            throw new IllegalStateException("change data capture failed: " + debezium.failure().get().getMessage(), debezium.failure().get());
+        for (EmbeddedDebeziumRunner debezium : debeziumRunners) {
+            if (debezium.failure().isPresent()) {
+                throw new IllegalStateException("change data capture failed: " + debezium.failure().get().getMessage(), debezium.failure().get());
+            }
         }
         for (KafkaStreams s : List.of(ingest, query)) {
             if (s.state() == KafkaStreams.State.ERROR || s.state() == KafkaStreams.State.NOT_RUNNING
@@ -224,11 +328,24 @@ public final class EmbeddedRuntime implements AutoCloseable {
 
     /** Creates topics on the embedded broker (idempotent), e.g. a caller's own reply topic. */
     public void createTopics(Map<String, Integer> nameToPartitions) {
-        broker.createTopics(nameToPartitions);
+        List<PipelineTopics.Spec> specs = new ArrayList<>();
+        nameToPartitions.forEach((name, partitions) -> specs.add(new PipelineTopics.Spec(name, partitions, false)));
+        PipelineTopics.ensure(bootstrapServers, specs, List.of());
     }
 
     public String bootstrapServers() {
-        return broker.bootstrapServers();
+        return bootstrapServers;
+    }
+
+    /** The Kafka Streams application id of the ingest topology (its consumer group). */
+    public static final String INGEST_APPLICATION_ID = "chartstream-ingest";
+
+    public List<SourceRegistration> sources() {
+        return sources;
+    }
+
+    public IndexMaterializer materializer() {
+        return materializer;
     }
 
     public EmbeddedPostgresSource postgres() {
@@ -244,18 +361,11 @@ public final class EmbeddedRuntime implements AutoCloseable {
     }
 
     public String sourceId() {
-        return source.sourceId();
+        return sources.get(0).sourceId();
     }
 
     private static long total(Map<String, Long> counts) {
         return counts.values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    private static String quoteIdentifier(String name) {
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            throw new IllegalArgumentException("table name '" + name + "' is not a plain SQL identifier");
-        }
-        return "\"" + name + "\"";
     }
 
     private static double secondsSince(long nanos) {

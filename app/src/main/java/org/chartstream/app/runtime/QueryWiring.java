@@ -8,6 +8,7 @@ import org.chartstream.models.Embedder;
 import org.chartstream.query.QueryPipeline;
 import org.chartstream.query.QuerySettings;
 import org.chartstream.query.QueryTopology;
+import org.chartstream.query.embed.QueryEmbedder;
 import org.chartstream.store.HybridStore;
 
 /** Builds the query side from the configuration: its settings, the retrieval pipeline and the topology. */
@@ -29,7 +30,7 @@ public final class QueryWiring implements AutoCloseable {
             return t;
         });
         QuerySettings settings = settings(config);
-        return new QueryWiring(executor, new QueryPipeline(EmbedderPorts.queries(model), store, executor, settings), settings);
+        return new QueryWiring(executor, new QueryPipeline(QueryEmbedder.of(model), store, executor, settings), settings);
     }
 
     public static QuerySettings settings(ChartstreamConfig config) {
