@@ -16,6 +16,7 @@ import org.chartstream.query.generate.ExtractiveAnswer;
 import org.chartstream.query.generate.Passage;
 import org.chartstream.query.search.HybridSearcher;
 import org.chartstream.query.search.SideResults;
+import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.SearchMode;
 import org.chartstream.store.HybridStore;
@@ -50,6 +51,13 @@ public final class QueryPipeline {
     }
 
     public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter) {
+        return run(question, mode, topK, filter, null);
+    }
+
+    /**
+     * @param memory the conversation so far (continuity only, never cited), or null for a first turn
+     */
+    public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter, ConversationMemory memory) {
         Map<String, Long> stageMs = new LinkedHashMap<>();
         long t0 = System.nanoTime();
         float[] queryVector = mode == SearchMode.LEXICAL ? null : embedder.embedQuery(question);

@@ -2,21 +2,38 @@ package org.chartstream.query;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.chartstream.query.generate.Passage;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.audit.AuditRecords;
+import org.chartstream.query.generate.Passage;
+import org.chartstream.query.memory.ConversationMemories;
 import org.chartstream.schemas.Citation;
+import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.PendingRequest;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
@@ -28,69 +45,178 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Thin wiring: request bytes → validated {@link QueryRequest} → {@link QueryPipeline} → reply events on the
- * request's reply topic and an audit record. A bad request gets an error reply naming the problem and a dead
- * letter; the processor never throws for bad input. Logs carry ids and timings only.
+ * Thin wiring around {@link QueryPipeline}. On the stream thread: validate, check the conversation's owner, admit
+ * (or answer {@code busy}), reply {@code accepted} and record the request as pending in a changelogged store. On
+ * worker threads: run the pipeline. Back on the stream thread (a short punctuation): forward the reply events and
+ * the audit record, update the conversation memory and drop the pending entry, all in one Streams transaction. A
+ * restart re-runs whatever was still pending, so no admitted request goes unanswered. Turns of one conversation run
+ * one after another, in arrival order. Logs carry ids and timings only.
  */
 final class QueryProcessor implements Processor<String, byte[], String, SpecificRecord> {
+    static final String PENDING_STORE = "pending-requests";
+    static final String MEMORY_STORE = "conversation-memory";
     private static final Logger LOG = LoggerFactory.getLogger(QueryProcessor.class);
+
     private final QueryPipeline pipeline;
     private final QuerySettings settings;
+    private final ExecutorService workers;
+    private final AdmissionControl admission;
     private final AvroSerde<QueryRequest> requests = AvroSerde.of(QueryRequest.class);
+    private final ConcurrentLinkedQueue<Completion> completed = new ConcurrentLinkedQueue<>();
+    private final Set<String> runningConversations = new HashSet<>();
+    private final Map<String, Deque<PendingRequest>> waiting = new HashMap<>();
     private ProcessorContext<String, SpecificRecord> context;
+    private KeyValueStore<String, PendingRequest> pending;
+    private KeyValueStore<String, ConversationMemory> memories;
 
-    QueryProcessor(QueryPipeline pipeline, QuerySettings settings) {
+    /** A worker's result, handed back to the stream thread. */
+    private record Completion(PendingRequest pending, QueryPipeline.Result result, RuntimeException failure) {
+    }
+
+    QueryProcessor(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission) {
         this.pipeline = pipeline;
         this.settings = settings;
+        this.workers = workers;
+        this.admission = admission;
     }
 
     @Override
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
+        this.pending = context.getStateStore(PENDING_STORE);
+        this.memories = context.getStateStore(MEMORY_STORE);
+        List<PendingRequest> recovered = new ArrayList<>();
+        try (KeyValueIterator<String, PendingRequest> it = pending.all()) {
+            it.forEachRemaining(kv -> recovered.add(kv.value));
+        }
+        recovered.sort(Comparator.comparingLong(PendingRequest::getReceivedTsMs));
+        for (PendingRequest p : recovered) {
+            admission.acquireRecovered();
+            enqueue(p);
+        }
+        if (!recovered.isEmpty()) {
+            LOG.info("resuming {} requests that were pending before a restart", recovered.size());
+        }
+        context.schedule(Duration.ofMillis(10), PunctuationType.WALL_CLOCK_TIME, now -> deliverCompleted());
     }
 
     @Override
     public void process(Record<String, byte[]> record) {
         String replyTo = header(record.headers(), Topics.HEADER_REPLY_TO, Topics.REPLIES);
         String correlationId = header(record.headers(), Topics.HEADER_CORRELATION_ID, null);
-        Replies replies = new Replies(replyTo, correlationId, record.timestamp());
-
         QueryRequest request = record.value() == null ? null : requests.tryDeserialize(record.value());
         if (request == null) {
             String id = correlationId != null ? correlationId : "unknown";
-            reject(record, replies, id, "?", "?", "the message is not a QueryRequest (expected Avro single-object encoding)");
+            reject(record, replyTo, correlationId, id, "?", "?",
+                    "the message is not a QueryRequest (expected Avro single-object encoding)");
             return;
         }
         String problem = validate(request);
+        if (problem == null && ConversationMemories.ownedByAnother(memories.get(request.getConversationId()), request.getUserId())) {
+            problem = "conversation '" + request.getConversationId() + "' belongs to another user";
+        }
         if (problem != null) {
-            reject(record, replies, request.getRequestId(), request.getConversationId(), request.getUserId(), problem);
+            reject(record, replyTo, correlationId, request.getRequestId(), request.getConversationId(), request.getUserId(), problem);
             return;
         }
-        replies.send(request.getRequestId(), ReplyType.ACCEPTED, null, List.of(), false, null);
+        if (!admission.tryAcquire()) {
+            send(request.getRequestId(), replyTo, correlationId, 0, ReplyType.BUSY, null, List.of(), false,
+                    "busy: " + admission.limit() + " requests are in flight; retry later");
+            audit(AuditRecords.rejected(request.getRequestId(), request.getConversationId(), request.getUserId(),
+                    ReplyType.BUSY, "admission limit " + admission.limit() + " reached", pipeline.embeddingModel()));
+            LOG.info("request {} busy: admission limit {} reached", request.getRequestId(), admission.limit());
+            return;
+        }
+        send(request.getRequestId(), replyTo, correlationId, 0, ReplyType.ACCEPTED, null, List.of(), false, null);
+        PendingRequest p = PendingRequest.newBuilder().setRequest(request).setReplyTo(replyTo)
+                .setCorrelationId(correlationId).setReceivedTsMs(System.currentTimeMillis()).setNextSeq(1).build();
+        pending.put(request.getRequestId(), p);
+        enqueue(p);
+    }
+
+    private void enqueue(PendingRequest p) {
+        String conversation = p.getRequest().getConversationId();
+        if (runningConversations.contains(conversation)) {
+            waiting.computeIfAbsent(conversation, c -> new ArrayDeque<>()).addLast(p);
+        } else {
+            start(p);
+        }
+    }
+
+    private void start(PendingRequest p) {
+        QueryRequest r = p.getRequest();
+        runningConversations.add(r.getConversationId());
+        ConversationMemory memory = memories.get(r.getConversationId());
         try {
-            QueryPipeline.Result result = pipeline.run(request.getQuestion(), request.getMode(), request.getTopK(), filterOf(request.getFilter()));
+            workers.execute(() -> {
+                try {
+                    if (r.getDeadlineMs() != null && r.getDeadlineMs() < System.currentTimeMillis()) {
+                        throw new DeadlinePassedException();
+                    }
+                    completed.add(new Completion(p, pipeline.run(r.getQuestion(), r.getMode(), r.getTopK(),
+                            filterOf(r.getFilter()), memory), null));
+                } catch (RuntimeException e) {
+                    completed.add(new Completion(p, null, e));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            completed.add(new Completion(p, null, e));
+        }
+    }
+
+    private void deliverCompleted() {
+        Completion c;
+        while ((c = completed.poll()) != null) {
+            deliver(c);
+        }
+    }
+
+    private void deliver(Completion c) {
+        PendingRequest p = c.pending();
+        QueryRequest r = p.getRequest();
+        int seq = p.getNextSeq();
+        if (c.failure() != null) {
+            boolean deadline = c.failure() instanceof DeadlinePassedException;
+            String reason = deadline ? "field 'deadline_ms' passed before the request could be answered"
+                    : "internal error while answering (" + c.failure().getClass().getSimpleName() + "); see the service log for the request id";
+            LOG.error("request {} failed: {}", r.getRequestId(), c.failure().getClass().getSimpleName());
+            send(r.getRequestId(), p.getReplyTo(), p.getCorrelationId(), seq, ReplyType.ERROR, null, List.of(), false, reason);
+            audit(AuditRecords.rejected(r.getRequestId(), r.getConversationId(), r.getUserId(), ReplyType.ERROR,
+                    reason, pipeline.embeddingModel()));
+        } else {
+            QueryPipeline.Result result = c.result();
             List<Citation> citations = citations(result.passages());
             if (!citations.isEmpty()) {
-                replies.send(request.getRequestId(), ReplyType.CITATIONS, null, citations, result.extractive(), null);
+                send(r.getRequestId(), p.getReplyTo(), p.getCorrelationId(), seq++, ReplyType.CITATIONS, null, citations, result.extractive(), null);
             }
-            replies.send(request.getRequestId(), result.outcome(), result.answer(), citations, result.extractive(), null);
-            context.forward(new Record<String, SpecificRecord>(request.getRequestId(),
-                    AuditRecords.of(request, result, pipeline.embeddingModel()), record.timestamp()), QueryTopology.AUDIT_SINK);
-            LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", request.getRequestId(),
+            send(r.getRequestId(), p.getReplyTo(), p.getCorrelationId(), seq, result.outcome(), result.answer(), citations, result.extractive(), null);
+            audit(AuditRecords.of(r, result, pipeline.embeddingModel()));
+            ConversationMemory memory = memories.get(r.getConversationId());
+            memories.put(r.getConversationId(), ConversationMemories.append(
+                    memory == null ? ConversationMemories.empty(r.getConversationId(), r.getUserId()) : memory,
+                    r.getQuestion(), result.answer(), System.currentTimeMillis(), ConversationMemories.DEFAULT_MAX_TURNS));
+            LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", r.getRequestId(),
                     result.outcome(), citations.size(), result.gate().describe(), result.stageMs().get("total"));
-        } catch (RuntimeException e) {
-            LOG.error("request {} failed: {}", request.getRequestId(), e.getClass().getSimpleName());
-            replies.send(request.getRequestId(), ReplyType.ERROR, null, List.of(), false,
-                    "internal error while answering (" + e.getClass().getSimpleName() + "); see the service log for the request id");
-            context.forward(new Record<String, SpecificRecord>(request.getRequestId(), AuditRecords.rejected(request.getRequestId(),
-                    request.getConversationId(), request.getUserId(), ReplyType.ERROR, e.getClass().getSimpleName(),
-                    pipeline.embeddingModel()), record.timestamp()), QueryTopology.AUDIT_SINK);
+        }
+        pending.delete(r.getRequestId());
+        admission.release();
+        runningConversations.remove(r.getConversationId());
+        Deque<PendingRequest> next = waiting.get(r.getConversationId());
+        if (next != null && !next.isEmpty()) {
+            PendingRequest following = next.pollFirst();
+            if (next.isEmpty()) {
+                waiting.remove(r.getConversationId());
+            }
+            start(following);
         }
     }
 
     private String validate(QueryRequest r) {
         if (r.getRequestId() == null || r.getRequestId().isBlank()) {
             return "field 'request_id' is empty";
+        }
+        if (r.getConversationId() == null || r.getConversationId().isBlank()) {
+            return "field 'conversation_id' is empty";
         }
         if (r.getUserId() == null || r.getUserId().isBlank()) {
             return "field 'user_id' is empty";
@@ -110,19 +236,36 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
         return null;
     }
 
-    private void reject(Record<String, byte[]> record, Replies replies, String requestId, String conversationId,
-                        String userId, String problem) {
+    private void reject(Record<String, byte[]> record, String replyTo, String correlationId, String requestId,
+                        String conversationId, String userId, String problem) {
         LOG.warn("request {} rejected: {}", requestId, problem);
-        replies.send(requestId, ReplyType.ERROR, null, List.of(), false, problem);
+        send(requestId, replyTo, correlationId, 0, ReplyType.ERROR, null, List.of(), false, problem);
         RecordMetadata meta = context.recordMetadata().orElse(null);
         DeadLetter dl = DeadLetter.newBuilder().setSourceTopic(meta == null ? Topics.REQUESTS : meta.topic())
                 .setPartition(meta == null ? -1 : meta.partition()).setOffset(meta == null ? -1 : meta.offset())
                 .setKey(record.key() == null ? null : ByteBuffer.wrap(record.key().getBytes(StandardCharsets.UTF_8)))
                 .setValue(record.value() == null ? null : ByteBuffer.wrap(record.value()))
                 .setStage("query.validate").setReason(problem).setTsMs(System.currentTimeMillis()).build();
-        context.forward(new Record<String, SpecificRecord>(requestId, dl, record.timestamp()), QueryTopology.DEAD_LETTER_SINK);
-        context.forward(new Record<String, SpecificRecord>(requestId, AuditRecords.rejected(requestId, conversationId, userId,
-                ReplyType.ERROR, problem, pipeline.embeddingModel()), record.timestamp()), QueryTopology.AUDIT_SINK);
+        context.forward(new Record<String, SpecificRecord>(requestId, dl, System.currentTimeMillis()), QueryTopology.DEAD_LETTER_SINK);
+        audit(AuditRecords.rejected(requestId, conversationId, userId, ReplyType.ERROR, problem, pipeline.embeddingModel()));
+    }
+
+    private void audit(SpecificRecord audit) {
+        String key = String.valueOf(audit.get(0));
+        context.forward(new Record<>(key, audit, System.currentTimeMillis()), QueryTopology.AUDIT_SINK);
+    }
+
+    private void send(String requestId, String replyTo, String correlationId, int seq, ReplyType type, String text,
+                      List<Citation> citations, boolean extractive, String error) {
+        ReplyEvent event = ReplyEvent.newBuilder().setRequestId(requestId).setCorrelationId(correlationId).setSeq(seq)
+                .setType(type).setText(text).setCitations(citations).setExtractive(extractive).setError(error)
+                .setTsMs(System.currentTimeMillis()).build();
+        Headers headers = new RecordHeaders();
+        headers.add(Topics.HEADER_REPLY_TO, replyTo.getBytes(StandardCharsets.UTF_8));
+        if (correlationId != null) {
+            headers.add(Topics.HEADER_CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
+        }
+        context.forward(new Record<String, SpecificRecord>(requestId, event, System.currentTimeMillis(), headers), QueryTopology.REPLY_SINK);
     }
 
     static RetrievalFilter filterOf(RetrievalFilterSpec spec) {
@@ -149,29 +292,9 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
         return h == null || h.value() == null ? fallback : new String(h.value(), StandardCharsets.UTF_8);
     }
 
-    /** Sends one request's reply events in sequence on its reply topic. */
-    private final class Replies {
-        private final String replyTo;
-        private final String correlationId;
-        private final long timestamp;
-        private int seq;
-
-        Replies(String replyTo, String correlationId, long timestamp) {
-            this.replyTo = replyTo;
-            this.correlationId = correlationId;
-            this.timestamp = timestamp;
-        }
-
-        void send(String requestId, ReplyType type, String text, List<Citation> citations, boolean extractive, String error) {
-            ReplyEvent event = ReplyEvent.newBuilder().setRequestId(requestId).setCorrelationId(correlationId).setSeq(seq++)
-                    .setType(type).setText(text).setCitations(citations).setExtractive(extractive).setError(error)
-                    .setTsMs(System.currentTimeMillis()).build();
-            Headers headers = new RecordHeaders();
-            headers.add(Topics.HEADER_REPLY_TO, replyTo.getBytes(StandardCharsets.UTF_8));
-            if (correlationId != null) {
-                headers.add(Topics.HEADER_CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
-            }
-            context.forward(new Record<String, SpecificRecord>(requestId, event, timestamp, headers), QueryTopology.REPLY_SINK);
+    private static final class DeadlinePassedException extends RuntimeException {
+        DeadlinePassedException() {
+            super("deadline passed", null, false, false);
         }
     }
 }

@@ -10,10 +10,12 @@ package org.chartstream.query;
  * @param maxPassageChars   longest passage quoted in an extractive answer
  * @param maxQuestionChars  longer questions are rejected with an error reply
  * @param maxTopK           largest top_k a request may ask for
+ * @param admissionLimit    requests in flight (running or waiting) before new ones get a busy reply
+ * @param workers           threads running the pipeline
  */
 public record QuerySettings(int perSide, int rrfK, String gateScorer, double gateThreshold, int maxPassageChars,
-                            int maxQuestionChars, int maxTopK) {
+                            int maxQuestionChars, int maxTopK, int admissionLimit, int workers) {
     public static QuerySettings defaults() {
-        return new QuerySettings(50, 60, "bi-encoder-cosine", 0.40, 600, 4000, 30);
+        return new QuerySettings(50, 60, "bi-encoder-cosine", 0.40, 600, 4000, 30, 32, 2);
     }
 }

@@ -1,21 +1,28 @@
 package org.chartstream.query;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.TopicNameExtractor;
+import org.apache.kafka.streams.state.Stores;
+import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.schemas.AnswerAudit;
+import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.PendingRequest;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
 
 /**
  * {@code chartstream.requests} (key = conversation id, so one conversation's turns are answered in order) →
- * {@link QueryProcessor} → reply events on each request's {@code reply-to} topic, audit records on
+ * {@link QueryProcessor} (validation, admission, pending requests and conversation memory in changelogged stores)
+ * → reply events on each request's {@code reply-to} topic, audit records on
  * {@code chartstream.audit}, bad requests on the dead-letter topic.
  */
 public final class QueryTopology {
@@ -26,10 +33,18 @@ public final class QueryTopology {
     private QueryTopology() {
     }
 
-    public static Topology build(QueryPipeline pipeline, QuerySettings settings) {
+    /**
+     * @param workers   threads that run the pipeline (the stream thread only validates, admits and delivers)
+     * @param admission the in-flight bound shared by every task of this instance
+     */
+    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission) {
         Topology topology = new Topology();
         topology.addSource("requests", new StringDeserializer(), new ByteArrayDeserializer(), Topics.REQUESTS);
-        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings), "requests");
+        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings, workers, admission), "requests");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.PENDING_STORE),
+                Serdes.String(), AvroSerde.of(PendingRequest.class)), "answer");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.MEMORY_STORE),
+                Serdes.String(), AvroSerde.of(ConversationMemory.class)), "answer");
         TopicNameExtractor<String, ReplyEvent> replyTopic = (key, value, ctx) -> {
             Header h = ctx.headers().lastHeader(Topics.HEADER_REPLY_TO);
             return h == null ? Topics.REPLIES : new String(h.value(), StandardCharsets.UTF_8);

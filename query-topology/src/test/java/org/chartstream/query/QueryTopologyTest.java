@@ -20,6 +20,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.embed.QueryEmbedder;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.DeadLetter;
@@ -53,6 +54,8 @@ class QueryTopologyTest {
     private static OnnxEmbedder model;
     private static LuceneHybridStore store;
     private static ExecutorService executor;
+    private static ExecutorService workers;
+    private static AdmissionControl admission;
     private static TopologyTestDriver driver;
     private static TestInputTopic<String, byte[]> requests;
     private static TestOutputTopic<String, ReplyEvent> replies;
@@ -78,11 +81,13 @@ class QueryTopologyTest {
         QueryEmbedder embedder = QueryEmbedder.of(model);
         QuerySettings settings = QuerySettings.defaults();
         QueryPipeline pipeline = new QueryPipeline(embedder, store, executor, settings);
+        workers = Executors.newFixedThreadPool(2);
+        admission = new AdmissionControl(4);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "query-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
-        driver = new TopologyTestDriver(QueryTopology.build(pipeline, settings), props);
+        driver = new TopologyTestDriver(QueryTopology.build(pipeline, settings, workers, admission), props);
         requests = driver.createInputTopic(Topics.REQUESTS, new StringSerializer(), new ByteArraySerializer());
         replies = driver.createOutputTopic(REPLY_TOPIC, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
         audit = driver.createOutputTopic(Topics.AUDIT, new StringDeserializer(), AvroSerde.of(AnswerAudit.class));
@@ -92,6 +97,7 @@ class QueryTopologyTest {
     @AfterAll
     static void close() {
         driver.close();
+        workers.shutdownNow();
         executor.shutdownNow();
         store.close();
         model.close();
@@ -109,6 +115,22 @@ class QueryTopologyTest {
         headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
         headers.add(Topics.HEADER_CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
         requests.pipeInput(new TestRecord<>(conversation, value, headers));
+        awaitIdle();
+    }
+
+    /** Requests run on worker threads; their replies leave on a wall-clock punctuation: pump it until all are out. */
+    private static void awaitIdle() {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        do {
+            driver.advanceWallClockTime(java.time.Duration.ofMillis(20));
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        } while (admission.inFlight() > 0 && System.nanoTime() < deadline);
+        driver.advanceWallClockTime(java.time.Duration.ofMillis(20));
+        assertThat(admission.inFlight()).as("requests still in flight").isZero();
     }
 
     private static QueryRequest.Builder request(String id, String question) {
@@ -191,5 +213,46 @@ class QueryTopologyTest {
         assertThat(dead).extracting(DeadLetter::getStage).containsOnly("query.validate");
         assertThat(dead.get(0).getReason()).contains("not a QueryRequest");
         audit.readValuesToList();
+    }
+
+    @Test
+    void pastTheAdmissionLimitARequestGetsABusyReplyAtOnce() {
+        for (int i = 0; i < admission.limit(); i++) {
+            assertThat(admission.tryAcquire()).isTrue();
+        }
+        try {
+            RecordHeaders headers = new RecordHeaders();
+            headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
+            requests.pipeInput(new TestRecord<>("conv-9", REQUESTS.serialize(request("r9", "hypothyroidism").build()), headers));
+            List<ReplyEvent> events = replies.readValuesToList();
+            assertThat(events).extracting(ReplyEvent::getType).containsExactly(ReplyType.BUSY);
+            assertThat(events.get(0).getError()).contains("busy");
+            assertThat(audit.readValue().getOutcome()).isEqualTo(ReplyType.BUSY);
+        } finally {
+            for (int i = 0; i < admission.limit(); i++) {
+                admission.release();
+            }
+        }
+    }
+
+    @Test
+    void aConversationBelongsToItsUserAndItsTurnsAreAnsweredInOrder() {
+        post("conv-10", REQUESTS.serialize(request("r10a", "hypothyroidism").setConversationId("shared").build()), "corr-10a");
+        assertThat(replies.readValuesToList()).extracting(ReplyEvent::getType).endsWith(ReplyType.ANSWER);
+
+        post("conv-10", REQUESTS.serialize(request("r10b", "hypothyroidism").setConversationId("shared").setUserId("someone-else").build()), "corr-10b");
+        List<ReplyEvent> intruder = replies.readValuesToList();
+        assertThat(intruder).extracting(ReplyEvent::getType).containsExactly(ReplyType.ERROR);
+        assertThat(intruder.get(0).getError()).isEqualTo("conversation 'shared' belongs to another user");
+        assertThat(intruder.get(0).getText()).isNull();
+
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
+        for (String id : List.of("r11a", "r11b", "r11c")) {
+            requests.pipeInput(new TestRecord<>("turns", REQUESTS.serialize(request(id, "metformin").setConversationId("turns").build()), headers));
+        }
+        awaitIdle();
+        assertThat(replies.readValuesToList().stream().filter(e -> e.getType() == ReplyType.ANSWER).map(ReplyEvent::getRequestId))
+                .containsExactly("r11a", "r11b", "r11c");
     }
 }
