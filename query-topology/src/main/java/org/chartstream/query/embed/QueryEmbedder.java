@@ -1,12 +1,18 @@
 package org.chartstream.query.embed;
 
+import java.util.List;
 import org.chartstream.models.Embedder;
 
 /** The query side's view of the embedding model (the same model that embedded the index). */
 public interface QueryEmbedder {
     String modelId();
 
-    float[] embedQuery(String question);
+    /** One model call for all the texts. */
+    float[][] embedQueries(List<String> questions);
+
+    default float[] embedQuery(String question) {
+        return embedQueries(List.of(question))[0];
+    }
 
     static QueryEmbedder of(Embedder model) {
         return new QueryEmbedder() {
@@ -16,8 +22,8 @@ public interface QueryEmbedder {
             }
 
             @Override
-            public float[] embedQuery(String question) {
-                return model.embedQuery(question);
+            public float[][] embedQueries(List<String> questions) {
+                return model.embedQueries(questions);
             }
         };
     }
