@@ -5,97 +5,190 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+import org.chartstream.query.context.ContextBuilder;
+import org.chartstream.query.context.ContextPassage;
+import org.chartstream.query.context.RankedChunk;
 import org.chartstream.query.dedupe.RowDedupe;
 import org.chartstream.query.embed.QueryEmbedder;
 import org.chartstream.query.fusion.FusedCandidate;
 import org.chartstream.query.fusion.ReciprocalRankFusion;
-import org.chartstream.query.gate.EvidenceGate;
 import org.chartstream.query.gate.GateDecision;
-import org.chartstream.query.generate.ExtractiveAnswer;
+import org.chartstream.query.gate.ScopedEvidenceGate;
+import org.chartstream.query.gate.ScopedGateDecision;
+import org.chartstream.query.gate.TailTrim;
+import org.chartstream.query.generate.GenerationResult;
+import org.chartstream.query.generate.Generator;
 import org.chartstream.query.generate.Passage;
+import org.chartstream.query.rerank.RerankCandidate;
+import org.chartstream.query.rerank.RerankOutcome;
+import org.chartstream.query.rerank.RerankStage;
+import org.chartstream.query.rerank.RerankedCandidate;
+import org.chartstream.query.rewrite.ConversationHistory;
+import org.chartstream.query.rewrite.ExactTerms;
+import org.chartstream.query.rewrite.QueryRewriter;
+import org.chartstream.query.rewrite.RecentTurn;
+import org.chartstream.query.rewrite.RewriteResult;
 import org.chartstream.query.search.HybridSearcher;
 import org.chartstream.query.search.SideResults;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.SearchMode;
-import org.chartstream.store.HybridStore;
 import org.chartstream.store.RetrievalFilter;
 import org.chartstream.store.SearchHit;
 import org.chartstream.store.StoredChunk;
 
 /**
- * The retrieval stages for one question, free of Kafka: embed → vector and lexical search → RRF → row dedupe →
- * top_k → gate → extractive answer with numbered citations.
+ * The retrieval stages for one question, free of Kafka (DESIGN.md §5): rewrite with memory and expansion → one
+ * embedding batch → vector and lexical search per variant, concurrently, with exact terms on the lexical side →
+ * RRF → row dedupe → adaptive rerank prefix → reranker → dedupe → tail trim → gate (pointed or broad) → context
+ * budget with parent-row expansion → grounded generation (or the extractive answer) with checked citations.
  */
 public final class QueryPipeline {
-    private final QueryEmbedder embedder;
-    private final HybridSearcher searcher;
-    private final EvidenceGate gate;
+    private final Stages stages;
     private final QuerySettings settings;
+
+    /** One implementation per stage (each a small interface with a default implementation). */
+    public record Stages(QueryRewriter rewriter, QueryEmbedder embedder, HybridSearcher searcher, RerankStage reranker,
+                         ScopedEvidenceGate gate, ContextBuilder context, Generator generator) {
+    }
+
+    /** Told as the run progresses, so replies can stream: citations first, then answer tokens. */
+    public interface Listener {
+        Listener NONE = new Listener() {
+        };
+
+        default void onCitations(List<Passage> passages) {
+        }
+
+        default void onToken(String token) {
+        }
+    }
 
     /** Everything one run decided, for the reply and for the audit record. */
     public record Result(ReplyType outcome, String answer, boolean extractive, List<Passage> passages,
-                         SideResults sides, List<FusedCandidate> fused, GateDecision gate, Map<String, Long> stageMs) {
+                         List<String> variants, String rewrite, List<SideResults> sides, List<FusedCandidate> fused,
+                         List<RerankedCandidate> reranked, String reranker, String rerankPrefix, GateDecision gate,
+                         String gateDescription, String generator, List<Integer> flaggedCitations, Map<String, Long> stageMs) {
+
+        /** The first variant's sides (the question itself, or its rewrite). */
+        public SideResults primarySides() {
+            return sides.isEmpty() ? new SideResults(List.of(), List.of()) : sides.get(0);
+        }
     }
 
-    public QueryPipeline(QueryEmbedder embedder, HybridStore store, ExecutorService searchExecutor, QuerySettings settings) {
-        this.embedder = embedder;
-        this.searcher = new HybridSearcher(store, searchExecutor, settings.perSide());
-        this.gate = new EvidenceGate(settings.gateScorer(), settings.gateThreshold());
+    public QueryPipeline(Stages stages, QuerySettings settings) {
+        this.stages = stages;
         this.settings = settings;
     }
 
     public String embeddingModel() {
-        return embedder.modelId();
+        return stages.embedder().modelId();
+    }
+
+    public String generatorName() {
+        return stages.generator().name();
     }
 
     public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter) {
-        return run(question, mode, topK, filter, null);
+        return run(question, mode, topK, filter, null, Listener.NONE);
     }
 
     /**
      * @param memory the conversation so far (continuity only, never cited), or null for a first turn
      */
-    public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter, ConversationMemory memory) {
+    public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter, ConversationMemory memory,
+                      Listener listener) {
         Map<String, Long> stageMs = new LinkedHashMap<>();
-        long t0 = System.nanoTime();
-        float[] queryVector = mode == SearchMode.LEXICAL ? null : embedder.embedQuery(question);
-        long t1 = lap(stageMs, "embed", t0);
-        SideResults sides = searcher.search(mode, queryVector, question, filter);
-        long t2 = lap(stageMs, "search", t1);
+        long start = System.nanoTime();
+        long t = start;
+
+        RewriteResult rewrite = stages.rewriter().rewrite(question, history(memory));
+        List<String> variants = rewrite.queries();
+        t = lap(stageMs, "rewrite", t);
+
+        List<float[]> vectors = mode == SearchMode.LEXICAL ? null : List.of(stages.embedder().embedQueries(variants));
+        t = lap(stageMs, "embed", t);
+
+        List<String> lexicalQueries = variants.stream().map(ExactTerms::lexicalQuery).toList();
+        List<SideResults> sides = stages.searcher().searchAll(mode, vectors, lexicalQueries, filter);
+        t = lap(stageMs, "search", t);
 
         Map<String, SearchHit> byId = new HashMap<>();
-        Map<String, Double> vectorScore = new HashMap<>();
-        sides.lexical().forEach(h -> byId.put(h.chunk().chunkId(), h));
-        sides.vector().forEach(h -> {
-            byId.put(h.chunk().chunkId(), h);
-            vectorScore.put(h.chunk().chunkId(), h.score());
-        });
-        List<FusedCandidate> fused = ReciprocalRankFusion.fuse(ids(sides.vector()), ids(sides.lexical()), settings.rrfK());
+        List<List<String>> vectorRankings = new ArrayList<>();
+        List<List<String>> lexicalRankings = new ArrayList<>();
+        for (SideResults side : sides) {
+            side.lexical().forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
+            side.vector().forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
+            vectorRankings.add(ids(side.vector()));
+            lexicalRankings.add(ids(side.lexical()));
+        }
+        List<FusedCandidate> fused = ReciprocalRankFusion.fuseAll(vectorRankings, lexicalRankings, settings.rrfK());
         List<FusedCandidate> perRow = RowDedupe.strongestPerRow(fused, c -> byId.get(c.id()).chunk().row().id());
-        List<FusedCandidate> top = perRow.subList(0, Math.min(topK, perRow.size()));
-        long t3 = lap(stageMs, "fuse", t2);
+        t = lap(stageMs, "fuse", t);
 
-        double best = top.stream().mapToDouble(c -> vectorScore.getOrDefault(c.id(), Double.NEGATIVE_INFINITY)).max().orElse(0);
-        GateDecision decision = mode == SearchMode.LEXICAL
-                ? new GateDecision(!top.isEmpty(), "none (lexical mode)", 0, 0, top.isEmpty() ? "nothing retrieved" : "lexical hits present")
-                : gate.decide(best, top.size());
-        lap(stageMs, "gate", t3);
+        List<RerankCandidate> candidates = perRow.stream().map(c -> {
+            StoredChunk chunk = byId.get(c.id()).chunk();
+            return new RerankCandidate(c.id(), chunk.row().id(), chunk.text(), c.score());
+        }).toList();
+        RerankOutcome reranked = stages.reranker().rerank(rewrite.primary(), candidates, topK);
+        t = lap(stageMs, "rerank", t);
+
+        List<RerankedCandidate> top = reranked.ranked().subList(0, Math.min(topK, reranked.ranked().size()));
+        List<RerankedCandidate> kept = TailTrim.trim(top, RerankedCandidate::score, stages.gate().threshold());
+        double best = kept.stream().mapToDouble(RerankedCandidate::score).max().orElse(Double.NEGATIVE_INFINITY);
+        ScopedGateDecision gate = stages.gate().decide(question, best, kept.size());
+        t = lap(stageMs, "gate", t);
 
         List<Passage> passages = new ArrayList<>();
-        if (decision.answer()) {
-            for (FusedCandidate c : top) {
-                StoredChunk chunk = byId.get(c.id()).chunk();
-                passages.add(new Passage(passages.size() + 1, chunk, c.score()));
+        GenerationResult generation = null;
+        if (gate.answer()) {
+            List<RankedChunk> ranked = kept.stream()
+                    .map(r -> new RankedChunk(byId.get(r.candidate().chunkId()).chunk(), r.score())).toList();
+            List<ContextPassage> context = stages.context().build(ranked);
+            for (ContextPassage p : context) {
+                passages.add(new Passage(p.index(), p.anchor(), p.score(), p.text()));
+            }
+            t = lap(stageMs, "context", t);
+            listener.onCitations(passages);
+            generation = stages.generator().generate(rewrite.primary(), context, listener::onToken);
+            lap(stageMs, "generate", t);
+        }
+        stageMs.put("total", (System.nanoTime() - start) / 1_000_000);
+
+        ReplyType outcome;
+        String answer;
+        boolean extractive = false;
+        if (generation == null) {
+            outcome = ReplyType.REFUSED;
+            answer = "No answer: the indexed records do not support an answer to this question (" + gate.reason() + ").";
+        } else {
+            switch (generation.outcome()) {
+                case ANSWERED -> outcome = ReplyType.ANSWER;
+                case EXTRACTIVE -> {
+                    outcome = ReplyType.ANSWER;
+                    extractive = true;
+                }
+                case REFUSED -> outcome = ReplyType.REFUSED;
+                default -> outcome = ReplyType.UNAVAILABLE;
+            }
+            answer = generation.answer();
+            if (outcome == ReplyType.UNAVAILABLE) {
+                answer = "The local generation model is unavailable (" + generation.detail() + "); no answer was generated.";
             }
         }
-        String answer = decision.answer()
-                ? ExtractiveAnswer.compose(passages, settings.maxPassageChars())
-                : "No answer: the indexed records do not support an answer to this question (" + decision.reason() + ").";
-        stageMs.put("total", (System.nanoTime() - t0) / 1_000_000);
-        return new Result(decision.answer() ? ReplyType.ANSWER : ReplyType.REFUSED, answer, decision.answer(),
-                passages, sides, fused, decision, stageMs);
+        return new Result(outcome, answer, extractive, outcome == ReplyType.REFUSED ? List.of() : passages, variants,
+                rewrite.reason(), sides, fused, reranked.ranked(), reranked.reranker(), reranked.prefix().reason(),
+                gate.toGateDecision(), gate.describe(), generation == null ? stages.generator().name() : generation.generator(),
+                generation == null ? List.of() : generation.citations().outOfRange(), stageMs);
+    }
+
+    static ConversationHistory history(ConversationMemory memory) {
+        if (memory == null) {
+            return ConversationHistory.EMPTY;
+        }
+        return new ConversationHistory(memory.getSummary(),
+                memory.getTurns().stream().map(t -> new RecentTurn(t.getQuestion(), t.getAnswer())).toList());
     }
 
     private static List<String> ids(List<SearchHit> hits) {

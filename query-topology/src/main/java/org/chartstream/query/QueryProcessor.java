@@ -62,15 +62,26 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
     private final ExecutorService workers;
     private final AdmissionControl admission;
     private final AvroSerde<QueryRequest> requests = AvroSerde.of(QueryRequest.class);
-    private final ConcurrentLinkedQueue<Completion> completed = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Emission> emissions = new ConcurrentLinkedQueue<>();
+    private final Map<String, Integer> nextSeq = new HashMap<>();
     private final Set<String> runningConversations = new HashSet<>();
     private final Map<String, Deque<PendingRequest>> waiting = new HashMap<>();
     private ProcessorContext<String, SpecificRecord> context;
     private KeyValueStore<String, PendingRequest> pending;
     private KeyValueStore<String, ConversationMemory> memories;
 
-    /** A worker's result, handed back to the stream thread. */
-    private record Completion(PendingRequest pending, QueryPipeline.Result result, RuntimeException failure) {
+    /** What a worker hands back to the stream thread, in order: citations, tokens, then the final result. */
+    private sealed interface Emission permits CitationsReady, TokenReady, Completion {
+        PendingRequest pending();
+    }
+
+    private record CitationsReady(PendingRequest pending, List<Passage> passages) implements Emission {
+    }
+
+    private record TokenReady(PendingRequest pending, String token) implements Emission {
+    }
+
+    private record Completion(PendingRequest pending, QueryPipeline.Result result, RuntimeException failure) implements Emission {
     }
 
     QueryProcessor(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission) {
@@ -97,7 +108,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
         if (!recovered.isEmpty()) {
             LOG.info("resuming {} requests that were pending before a restart", recovered.size());
         }
-        context.schedule(Duration.ofMillis(10), PunctuationType.WALL_CLOCK_TIME, now -> deliverCompleted());
+        context.schedule(Duration.ofMillis(10), PunctuationType.WALL_CLOCK_TIME, now -> deliverEmissions());
     }
 
     @Override
@@ -121,13 +132,13 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
         }
         if (!admission.tryAcquire()) {
             send(request.getRequestId(), replyTo, correlationId, 0, ReplyType.BUSY, null, List.of(), false,
-                    "busy: " + admission.limit() + " requests are in flight; retry later");
+                    "busy: " + admission.limit() + " requests are in flight; retry later", List.of());
             audit(AuditRecords.rejected(request.getRequestId(), request.getConversationId(), request.getUserId(),
                     ReplyType.BUSY, "admission limit " + admission.limit() + " reached", pipeline.embeddingModel()));
             LOG.info("request {} busy: admission limit {} reached", request.getRequestId(), admission.limit());
             return;
         }
-        send(request.getRequestId(), replyTo, correlationId, 0, ReplyType.ACCEPTED, null, List.of(), false, null);
+        send(request.getRequestId(), replyTo, correlationId, 0, ReplyType.ACCEPTED, null, List.of(), false, null, List.of());
         PendingRequest p = PendingRequest.newBuilder().setRequest(request).setReplyTo(replyTo)
                 .setCorrelationId(correlationId).setReceivedTsMs(System.currentTimeMillis()).setNextSeq(1).build();
         pending.put(request.getRequestId(), p);
@@ -153,51 +164,77 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
                     if (r.getDeadlineMs() != null && r.getDeadlineMs() < System.currentTimeMillis()) {
                         throw new DeadlinePassedException();
                     }
-                    completed.add(new Completion(p, pipeline.run(r.getQuestion(), r.getMode(), r.getTopK(),
-                            filterOf(r.getFilter()), memory), null));
+                    QueryPipeline.Listener listener = new QueryPipeline.Listener() {
+                        @Override
+                        public void onCitations(List<Passage> passages) {
+                            emissions.add(new CitationsReady(p, passages));
+                        }
+
+                        @Override
+                        public void onToken(String token) {
+                            emissions.add(new TokenReady(p, token));
+                        }
+                    };
+                    emissions.add(new Completion(p, pipeline.run(r.getQuestion(), r.getMode(), r.getTopK(),
+                            filterOf(r.getFilter()), memory, listener), null));
                 } catch (RuntimeException e) {
-                    completed.add(new Completion(p, null, e));
+                    emissions.add(new Completion(p, null, e));
                 }
             });
         } catch (RejectedExecutionException e) {
-            completed.add(new Completion(p, null, e));
+            emissions.add(new Completion(p, null, e));
         }
     }
 
-    private void deliverCompleted() {
-        Completion c;
-        while ((c = completed.poll()) != null) {
-            deliver(c);
+    private void deliverEmissions() {
+        Emission e;
+        while ((e = emissions.poll()) != null) {
+            PendingRequest p = e.pending();
+            QueryRequest r = p.getRequest();
+            String id = r.getRequestId();
+            if (e instanceof CitationsReady c) {
+                send(id, p.getReplyTo(), p.getCorrelationId(), seq(p), ReplyType.CITATIONS, null, citations(c.passages()),
+                        false, null, List.of());
+            } else if (e instanceof TokenReady tok) {
+                send(id, p.getReplyTo(), p.getCorrelationId(), seq(p), ReplyType.TOKEN, tok.token(), List.of(), false, null, List.of());
+            } else {
+                deliver((Completion) e);
+            }
         }
+    }
+
+    private int seq(PendingRequest p) {
+        String id = p.getRequest().getRequestId();
+        int seq = nextSeq.getOrDefault(id, p.getNextSeq());
+        nextSeq.put(id, seq + 1);
+        return seq;
     }
 
     private void deliver(Completion c) {
         PendingRequest p = c.pending();
         QueryRequest r = p.getRequest();
-        int seq = p.getNextSeq();
         if (c.failure() != null) {
             boolean deadline = c.failure() instanceof DeadlinePassedException;
             String reason = deadline ? "field 'deadline_ms' passed before the request could be answered"
                     : "internal error while answering (" + c.failure().getClass().getSimpleName() + "); see the service log for the request id";
             LOG.error("request {} failed: {}", r.getRequestId(), c.failure().getClass().getSimpleName());
-            send(r.getRequestId(), p.getReplyTo(), p.getCorrelationId(), seq, ReplyType.ERROR, null, List.of(), false, reason);
+            send(r.getRequestId(), p.getReplyTo(), p.getCorrelationId(), seq(p), ReplyType.ERROR, null, List.of(), false, reason, List.of());
             audit(AuditRecords.rejected(r.getRequestId(), r.getConversationId(), r.getUserId(), ReplyType.ERROR,
                     reason, pipeline.embeddingModel()));
         } else {
             QueryPipeline.Result result = c.result();
             List<Citation> citations = citations(result.passages());
-            if (!citations.isEmpty()) {
-                send(r.getRequestId(), p.getReplyTo(), p.getCorrelationId(), seq++, ReplyType.CITATIONS, null, citations, result.extractive(), null);
-            }
-            send(r.getRequestId(), p.getReplyTo(), p.getCorrelationId(), seq, result.outcome(), result.answer(), citations, result.extractive(), null);
+            send(r.getRequestId(), p.getReplyTo(), p.getCorrelationId(), seq(p), result.outcome(), result.answer(), citations,
+                    result.extractive(), null, result.flaggedCitations());
             audit(AuditRecords.of(r, result, pipeline.embeddingModel()));
             ConversationMemory memory = memories.get(r.getConversationId());
             memories.put(r.getConversationId(), ConversationMemories.append(
                     memory == null ? ConversationMemories.empty(r.getConversationId(), r.getUserId()) : memory,
                     r.getQuestion(), result.answer(), System.currentTimeMillis(), ConversationMemories.DEFAULT_MAX_TURNS));
             LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", r.getRequestId(),
-                    result.outcome(), citations.size(), result.gate().describe(), result.stageMs().get("total"));
+                    result.outcome(), citations.size(), result.gateDescription(), result.stageMs().get("total"));
         }
+        nextSeq.remove(r.getRequestId());
         pending.delete(r.getRequestId());
         admission.release();
         runningConversations.remove(r.getConversationId());
@@ -239,7 +276,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
     private void reject(Record<String, byte[]> record, String replyTo, String correlationId, String requestId,
                         String conversationId, String userId, String problem) {
         LOG.warn("request {} rejected: {}", requestId, problem);
-        send(requestId, replyTo, correlationId, 0, ReplyType.ERROR, null, List.of(), false, problem);
+        send(requestId, replyTo, correlationId, 0, ReplyType.ERROR, null, List.of(), false, problem, List.of());
         RecordMetadata meta = context.recordMetadata().orElse(null);
         DeadLetter dl = DeadLetter.newBuilder().setSourceTopic(meta == null ? Topics.REQUESTS : meta.topic())
                 .setPartition(meta == null ? -1 : meta.partition()).setOffset(meta == null ? -1 : meta.offset())
@@ -256,10 +293,10 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
     }
 
     private void send(String requestId, String replyTo, String correlationId, int seq, ReplyType type, String text,
-                      List<Citation> citations, boolean extractive, String error) {
+                      List<Citation> citations, boolean extractive, String error, List<Integer> flagged) {
         ReplyEvent event = ReplyEvent.newBuilder().setRequestId(requestId).setCorrelationId(correlationId).setSeq(seq)
                 .setType(type).setText(text).setCitations(citations).setExtractive(extractive).setError(error)
-                .setTsMs(System.currentTimeMillis()).build();
+                .setFlaggedCitations(flagged).setTsMs(System.currentTimeMillis()).build();
         Headers headers = new RecordHeaders();
         headers.add(Topics.HEADER_REPLY_TO, replyTo.getBytes(StandardCharsets.UTF_8));
         if (correlationId != null) {
@@ -282,7 +319,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
             out.add(Citation.newBuilder().setIndex(p.index()).setChunkId(p.chunk().chunkId())
                     .setSourceId(p.chunk().row().sourceId()).setTableName(p.chunk().row().table())
                     .setRowKey(p.chunk().row().rowKey()).setGeneration(p.chunk().generation())
-                    .setSourcePosition(p.chunk().sourcePosition()).setScore(p.score()).setText(p.chunk().text()).build());
+                    .setSourcePosition(p.chunk().sourcePosition()).setScore(p.score()).setText(p.text()).build());
         }
         return out;
     }

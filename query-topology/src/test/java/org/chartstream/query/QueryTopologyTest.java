@@ -19,6 +19,7 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.chartstream.models.ModelDescriptor;
+import org.chartstream.models.rerank.BiEncoderReranker;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.embed.QueryEmbedder;
@@ -78,9 +79,9 @@ class QueryTopologyTest {
         }
         store.commit(Map.of());
         executor = Executors.newFixedThreadPool(2);
-        QueryEmbedder embedder = QueryEmbedder.of(model);
         QuerySettings settings = QuerySettings.defaults();
-        QueryPipeline pipeline = new QueryPipeline(embedder, store, executor, settings);
+        QueryPipeline pipeline = new QueryPipeline(StandardStages.of(QueryEmbedder.of(model), store, executor, settings,
+                new BiEncoderReranker(model), model.tokenizer()::countTokens, null), settings);
         workers = Executors.newFixedThreadPool(2);
         admission = new AdmissionControl(4);
         Properties props = new Properties();

@@ -71,7 +71,16 @@ public final class ChartstreamConfig {
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
         k.put("query.top-k", new String[] {"6", "passages cited by default"});
-        k.put("query.gate-threshold", new String[] {"0.40", "refuse when the best bi-encoder cosine among the cited passages is below this (provisional: set from the demo questions until `calibrate` exists)"});
+        k.put("gate.threshold.bi-encoder", new String[] {"0.40", "refuse a pointed question when the best bi-encoder cosine is lower (the scorer when no cross-encoder is configured; provisional until calibrated)"});
+        k.put("gate.threshold.cross-encoder", new String[] {"0.30", "the same on a cross-encoder's sigmoid score"});
+        k.put("rerank.model-dir", new String[] {"", "folder with a cross-encoder's model.onnx and tokenizer.json (e.g. models/bge-reranker-v2-m3); empty: bi-encoder cosine fallback"});
+        k.put("llm.base-url", new String[] {"", "local OpenAI-compatible endpoint (Foundry Local, Ollama, llama.cpp server, vLLM), e.g. http://127.0.0.1:11434/v1; empty: no rewrite, extractive answers"});
+        k.put("llm.model", new String[] {"local-model", "model name sent to the endpoint"});
+        k.put("llm.connect-timeout-ms", new String[] {"2000", "connect timeout to the endpoint"});
+        k.put("llm.read-timeout-ms", new String[] {"30000", "longest silence from the endpoint"});
+        k.put("llm.deadline-ms", new String[] {"120000", "longest time for one call"});
+        k.put("query.admission-limit", new String[] {"32", "requests in flight (running or waiting) before new ones get a busy reply"});
+        k.put("query.workers", new String[] {"2", "threads running the retrieval pipeline"});
         k.put("query.max-question-chars", new String[] {"4000", "longer questions get an error reply"});
         k.put("dataset.seed", new String[] {"42", "seed of the synthetic clinical data (Synthea + aci-bench notes)"});
         k.put("dataset.patients", new String[] {"50", "synthetic patients loaded by demo and run"});
@@ -153,12 +162,19 @@ public final class ChartstreamConfig {
         positive("query.rrf-k");
         positive("query.top-k");
         positive("query.max-question-chars");
+        positive("query.admission-limit");
+        positive("query.workers");
         positive("dataset.patients");
         integer("dataset.seed");
-        double gate = decimal("query.gate-threshold");
-        if (gate < -1 || gate > 1) {
-            throw bad("query.gate-threshold", "must be between -1 and 1");
+        for (String gateKey : List.of("gate.threshold.bi-encoder", "gate.threshold.cross-encoder")) {
+            double gate = decimal(gateKey);
+            if (gate < -1 || gate > 1) {
+                throw bad(gateKey, "must be between -1 and 1");
+            }
         }
+        positive("llm.connect-timeout-ms");
+        positive("llm.read-timeout-ms");
+        positive("llm.deadline-ms");
         positive("index.partitions");
         nonNegative("source.port");
         for (String id : sourceIds()) {
@@ -168,7 +184,7 @@ public final class ChartstreamConfig {
             if (!KINDS.contains(sourceValue(id, "kind"))) {
                 throw bad(sourceKey(id, "kind"), "must be one of postgres, mariadb, mysql, sqlserver");
             }
-            if (list(sourceKey(id, "tables")).isEmpty()) {
+            if (sourceList(id, "tables").isEmpty()) {
                 throw bad(sourceKey(id, "tables"), "must name at least one table");
             }
             try {

@@ -1,49 +1,104 @@
 package org.chartstream.app.runtime;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import org.apache.kafka.streams.Topology;
 import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.models.Embedder;
+import org.chartstream.app.config.ConfigException;
+import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.models.rerank.BiEncoderReranker;
+import org.chartstream.models.rerank.CrossEncoderDescriptor;
+import org.chartstream.models.rerank.OnnxCrossEncoder;
+import org.chartstream.models.rerank.Reranker;
 import org.chartstream.query.QueryPipeline;
 import org.chartstream.query.QuerySettings;
 import org.chartstream.query.QueryTopology;
+import org.chartstream.query.StandardStages;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.embed.CachingQueryEmbedder;
 import org.chartstream.query.embed.QueryEmbedder;
+import org.chartstream.query.llm.ChatModel;
+import org.chartstream.query.llm.LlmEndpoint;
+import org.chartstream.query.llm.OpenAiCompatibleChatClient;
 import org.chartstream.store.HybridStore;
 
-/** Builds the query side from the configuration: its settings, the retrieval pipeline, workers and the topology. */
+/**
+ * Builds the query side from the configuration: settings, the reranker actually in use (a cross-encoder when one is
+ * configured, else the bi-encoder fallback, each with its own gate threshold), the optional local LLM endpoint, the
+ * cached query embedder, worker threads, admission and the topology.
+ */
 public final class QueryWiring implements AutoCloseable {
     private final ExecutorService searchExecutor;
     private final ExecutorService workers;
+    private final Reranker reranker;
     private final AdmissionControl admission;
     private final QueryPipeline pipeline;
     private final QuerySettings settings;
 
-    private QueryWiring(ExecutorService searchExecutor, ExecutorService workers, QueryPipeline pipeline, QuerySettings settings) {
+    private QueryWiring(ExecutorService searchExecutor, ExecutorService workers, Reranker reranker, QueryPipeline pipeline,
+                        QuerySettings settings) {
         this.searchExecutor = searchExecutor;
         this.workers = workers;
+        this.reranker = reranker;
         this.admission = new AdmissionControl(settings.admissionLimit());
         this.pipeline = pipeline;
         this.settings = settings;
     }
 
-    public static QueryWiring create(ChartstreamConfig config, Embedder model, HybridStore store) {
+    public static QueryWiring create(ChartstreamConfig config, OnnxEmbedder model, HybridStore store) {
         QuerySettings settings = settings(config);
         ExecutorService search = Executors.newFixedThreadPool(2 * settings.workers(), daemon("search"));
         ExecutorService workers = Executors.newFixedThreadPool(settings.workers(), daemon("query-worker"));
-        return new QueryWiring(search, workers, new QueryPipeline(QueryEmbedder.of(model), store, search, settings), settings);
+        Reranker reranker = reranker(config, model);
+        QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(model), CachingQueryEmbedder.DEFAULT_CAPACITY);
+        QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, store, search, settings, reranker,
+                model.tokenizer()::countTokens, chatModel(config)), settings);
+        return new QueryWiring(search, workers, reranker, pipeline, settings);
     }
 
     public static QuerySettings settings(ChartstreamConfig config) {
         QuerySettings d = QuerySettings.defaults();
         return new QuerySettings((int) config.integer("query.per-side"), (int) config.integer("query.rrf-k"),
-                d.gateScorer(), config.decimal("query.gate-threshold"), d.maxPassageChars(),
-                (int) config.integer("query.max-question-chars"), d.maxTopK(),
+                config.decimal("gate.threshold.bi-encoder"), config.decimal("gate.threshold.cross-encoder"),
+                d.maxPassageChars(), (int) config.integer("query.max-question-chars"), d.maxTopK(),
                 (int) config.integer("query.admission-limit"), (int) config.integer("query.workers"));
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    static Reranker reranker(ChartstreamConfig config, OnnxEmbedder model) {
+        String dir = config.string("rerank.model-dir");
+        if (dir.isEmpty()) {
+            return new BiEncoderReranker(model);
+        }
+        Path folder = Path.of(dir);
+        Path onnx = folder.resolve("model.onnx");
+        Path tokenizer = folder.resolve("tokenizer.json");
+        if (!Files.isRegularFile(onnx) || !Files.isRegularFile(tokenizer)) {
+            throw new ConfigException("configuration 'rerank.model-dir' = '" + dir + "' must hold model.onnx and tokenizer.json");
+        }
+        return OnnxCrossEncoder.load(CrossEncoderDescriptor.BGE_RERANKER_V2_M3.withFiles(onnx, tokenizer),
+                (int) config.integer("embedding.threads"));
+    }
+
+    /** The configured local endpoint, or null: then no rewrite and extractive answers. */
+    static ChatModel chatModel(ChartstreamConfig config) {
+        String baseUrl = config.string("llm.base-url");
+        if (baseUrl.isEmpty()) {
+            return null;
+        }
+        try {
+            return new OpenAiCompatibleChatClient(LlmEndpoint.of(baseUrl, config.string("llm.model")).withTimeouts(
+                    Duration.ofMillis(config.integer("llm.connect-timeout-ms")), Duration.ofMillis(config.integer("llm.read-timeout-ms")),
+                    Duration.ofMillis(config.integer("llm.deadline-ms"))));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("configuration 'llm.base-url' = '" + baseUrl + "': " + e.getMessage());
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -67,5 +122,8 @@ public final class QueryWiring implements AutoCloseable {
     public void close() {
         workers.shutdownNow();
         searchExecutor.shutdownNow();
+        if (!(reranker instanceof BiEncoderReranker)) {
+            reranker.close(); // the bi-encoder fallback borrows the runtime's embedding model
+        }
     }
 }

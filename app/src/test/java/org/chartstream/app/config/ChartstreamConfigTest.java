@@ -35,9 +35,9 @@ class ChartstreamConfigTest {
     @Test
     void badValuesNameTheKeyAndTheirOrigin(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("c.properties");
-        Files.writeString(file, "query.gate-threshold=high\n");
+        Files.writeString(file, "gate.threshold.bi-encoder=high\n");
         assertThatThrownBy(() -> ChartstreamConfig.load(file, Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("query.gate-threshold").hasMessageContaining(file.toString());
+                .isInstanceOf(ConfigException.class).hasMessageContaining("gate.threshold.bi-encoder").hasMessageContaining(file.toString());
 
         Files.writeString(file, "query.topk=3\n");
         assertThatThrownBy(() -> ChartstreamConfig.load(file, Map.of())).hasMessageContaining("unknown configuration key 'query.topk'");

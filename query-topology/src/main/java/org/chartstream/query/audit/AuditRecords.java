@@ -1,9 +1,12 @@
 package org.chartstream.query.audit;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.chartstream.query.QueryPipeline;
 import org.chartstream.query.fusion.FusedCandidate;
 import org.chartstream.query.generate.Passage;
+import org.chartstream.query.rerank.RerankedCandidate;
+import org.chartstream.query.search.SideResults;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.CitedChunk;
 import org.chartstream.schemas.QueryRequest;
@@ -11,22 +14,37 @@ import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.ScoredId;
 import org.chartstream.store.SearchHit;
 
-/** Builds the {@link AnswerAudit} evidence record for one request: ids, scores, decisions, timings — no text. */
+/**
+ * Builds the {@link AnswerAudit} evidence record for one request: variants, each side's ranked ids and scores
+ * (prefixed {@code q<n>|} for the n-th variant beyond the first), fused order, rerank scores, gate decision, cited
+ * chunks with generations and source positions, models, stage timings. Record text never goes into it.
+ */
 public final class AuditRecords {
+    private static final int MAX_FUSED = 100;
+
     private AuditRecords() {
     }
 
     public static AnswerAudit of(QueryRequest request, QueryPipeline.Result result, String embeddingModel) {
+        List<ScoredId> vector = new ArrayList<>();
+        List<ScoredId> lexical = new ArrayList<>();
+        for (int i = 0; i < result.sides().size(); i++) {
+            SideResults side = result.sides().get(i);
+            String prefix = i == 0 ? "" : "q" + i + "|";
+            vector.addAll(hits(prefix, side.vector()));
+            lexical.addAll(hits(prefix, side.lexical()));
+        }
         return AnswerAudit.newBuilder()
                 .setRequestId(request.getRequestId()).setConversationId(request.getConversationId())
                 .setUserId(request.getUserId()).setTsMs(System.currentTimeMillis()).setOutcome(result.outcome())
-                .setVariants(List.of("original"))
-                .setVectorHits(hits(result.sides().vector())).setLexicalHits(hits(result.sides().lexical()))
-                .setFused(result.fused().stream().limit(50).map(AuditRecords::fused).toList())
-                .setRerank(List.of()).setReranker(null)
-                .setGateDecision(result.gate().describe())
+                .setVariants(result.variants()).setVectorHits(vector).setLexicalHits(lexical)
+                .setFused(result.fused().stream().limit(MAX_FUSED).map(AuditRecords::fused).toList())
+                .setRerank(result.reranked().stream().map(AuditRecords::reranked).toList())
+                .setReranker(result.reranker()).setRerankPrefix(result.rerankPrefix()).setRewrite(result.rewrite())
+                .setGateDecision(result.gateDescription())
                 .setCited(result.passages().stream().map(AuditRecords::cited).toList())
-                .setEmbeddingModel(embeddingModel).setGenerationModel(null)
+                .setFlaggedCitations(result.flaggedCitations())
+                .setEmbeddingModel(embeddingModel).setGenerationModel(result.generator())
                 .setStageMs(result.stageMs()).build();
     }
 
@@ -37,12 +55,16 @@ public final class AuditRecords {
                 .setEmbeddingModel(embeddingModel).build();
     }
 
-    private static List<ScoredId> hits(List<SearchHit> hits) {
-        return hits.stream().map(h -> new ScoredId(h.chunk().chunkId(), h.score())).toList();
+    private static List<ScoredId> hits(String prefix, List<SearchHit> hits) {
+        return hits.stream().map(h -> new ScoredId(prefix + h.chunk().chunkId(), h.score())).toList();
     }
 
     private static ScoredId fused(FusedCandidate c) {
         return new ScoredId(c.id(), c.score());
+    }
+
+    private static ScoredId reranked(RerankedCandidate r) {
+        return new ScoredId(r.candidate().chunkId(), r.score());
     }
 
     private static CitedChunk cited(Passage p) {

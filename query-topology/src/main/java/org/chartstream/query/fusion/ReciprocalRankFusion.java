@@ -18,12 +18,20 @@ public final class ReciprocalRankFusion {
 
     /** Fuses a vector ranking and a lexical ranking (ids best first; either may be empty). */
     public static List<FusedCandidate> fuse(List<String> vectorRanking, List<String> lexicalRanking, int k) {
+        return fuseAll(List.of(vectorRanking), List.of(lexicalRanking), k);
+    }
+
+    /**
+     * Fuses every side of every query variant: one vector and one lexical ranking per variant. A candidate's side
+     * ranks are its best rank on that side over the variants.
+     */
+    public static List<FusedCandidate> fuseAll(List<List<String>> vectorRankings, List<List<String>> lexicalRankings, int k) {
         if (k < 1) {
             throw new IllegalArgumentException("RRF k must be positive, got " + k);
         }
         Map<String, double[]> acc = new LinkedHashMap<>(); // id -> {score, vectorRank, lexicalRank}
-        add(acc, vectorRanking, k, 1);
-        add(acc, lexicalRanking, k, 2);
+        vectorRankings.forEach(r -> add(acc, r, k, 1));
+        lexicalRankings.forEach(r -> add(acc, r, k, 2));
         List<FusedCandidate> fused = new ArrayList<>(acc.size());
         acc.forEach((id, a) -> fused.add(new FusedCandidate(id, a[0], (int) a[1], (int) a[2])));
         fused.sort(Comparator.comparingDouble(FusedCandidate::score).reversed().thenComparing(FusedCandidate::id));
@@ -31,12 +39,14 @@ public final class ReciprocalRankFusion {
     }
 
     private static void add(Map<String, double[]> acc, List<String> ranking, int k, int side) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (int i = 0; i < ranking.size(); i++) {
-            double[] a = acc.computeIfAbsent(ranking.get(i), id -> new double[3]);
-            if (a[side] == 0) { // an id listed twice on one side counts once, at its best rank
-                a[side] = i + 1;
-                a[0] += 1.0 / (k + i + 1);
+            if (!seen.add(ranking.get(i))) {
+                continue; // an id listed twice in one ranking counts once, at its best rank
             }
+            double[] a = acc.computeIfAbsent(ranking.get(i), id -> new double[3]);
+            a[0] += 1.0 / (k + i + 1);
+            a[side] = a[side] == 0 ? i + 1 : Math.min(a[side], i + 1);
         }
     }
 }

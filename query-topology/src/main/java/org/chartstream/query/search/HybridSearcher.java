@@ -8,7 +8,7 @@ import org.chartstream.store.HybridStore;
 import org.chartstream.store.RetrievalFilter;
 import org.chartstream.store.SearchHit;
 
-/** Runs the vector and the lexical side of one question concurrently, each with the same exact filter. */
+/** Runs the vector and the lexical side of each query variant concurrently, each with the same exact filter. */
 public final class HybridSearcher {
     private final HybridStore store;
     private final ExecutorService executor;
@@ -20,13 +20,26 @@ public final class HybridSearcher {
         this.perSide = perSide;
     }
 
+    /** Both sides of every variant at once (vectors null in lexical mode); results in variant order. */
+    public List<SideResults> searchAll(SearchMode mode, List<float[]> queryVectors, List<String> lexicalQueries, RetrievalFilter filter) {
+        List<CompletableFuture<List<SearchHit>>> vector = new java.util.ArrayList<>();
+        List<CompletableFuture<List<SearchHit>>> lexical = new java.util.ArrayList<>();
+        for (int i = 0; i < lexicalQueries.size(); i++) {
+            float[] v = queryVectors == null ? null : queryVectors.get(i);
+            String q = lexicalQueries.get(i);
+            vector.add(mode == SearchMode.LEXICAL ? CompletableFuture.completedFuture(List.of())
+                    : CompletableFuture.supplyAsync(() -> store.vectorSearch(v, perSide, filter), executor));
+            lexical.add(mode == SearchMode.VECTOR ? CompletableFuture.completedFuture(List.of())
+                    : CompletableFuture.supplyAsync(() -> store.lexicalSearch(q, perSide, filter), executor));
+        }
+        List<SideResults> out = new java.util.ArrayList<>();
+        for (int i = 0; i < vector.size(); i++) {
+            out.add(new SideResults(vector.get(i).join(), lexical.get(i).join()));
+        }
+        return out;
+    }
+
     public SideResults search(SearchMode mode, float[] queryVector, String lexicalQuery, RetrievalFilter filter) {
-        CompletableFuture<List<SearchHit>> vector = mode == SearchMode.LEXICAL
-                ? CompletableFuture.completedFuture(List.of())
-                : CompletableFuture.supplyAsync(() -> store.vectorSearch(queryVector, perSide, filter), executor);
-        CompletableFuture<List<SearchHit>> lexical = mode == SearchMode.VECTOR
-                ? CompletableFuture.completedFuture(List.of())
-                : CompletableFuture.supplyAsync(() -> store.lexicalSearch(lexicalQuery, perSide, filter), executor);
-        return new SideResults(vector.join(), lexical.join());
+        return searchAll(mode, queryVector == null ? null : java.util.Collections.singletonList(queryVector), List.of(lexicalQuery), filter).get(0);
     }
 }

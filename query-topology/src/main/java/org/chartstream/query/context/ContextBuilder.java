@@ -1,0 +1,10 @@
+package org.chartstream.query.context;
+
+import java.util.List;
+
+/** Turns the gated chunks into the numbered passages the generation model reads. */
+public interface ContextBuilder {
+
+    /** @param gated the chunks that passed the gate, best first, one per row */
+    List<ContextPassage> build(List<RankedChunk> gated);
+}

@@ -1,0 +1,59 @@
+package org.chartstream.query.context;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.chartstream.models.ModelDescriptor;
+import org.chartstream.models.ModelTokenizer;
+import org.chartstream.models.TokenChunker;
+import org.junit.jupiter.api.Test;
+
+class RowTextRejoinerTest {
+    private static final String HEADER = "record: notes\npatient: Ana Ruiz (MRN-000001)";
+
+    @Test
+    void theHeaderAppearsOnceAndTheOverlapOnce() {
+        List<String> chunks = List.of(
+                HEADER + "\nnote: chest pain on exertion since March, relieved by rest",
+                HEADER + "\nsince March, relieved by rest; ECG showed no acute changes",
+                HEADER + "\nECG showed no acute changes. Plan: stress test.");
+
+        assertThat(RowTextRejoiner.rejoin(chunks)).isEqualTo(HEADER
+                + "\nnote: chest pain on exertion since March, relieved by rest; ECG showed no acute changes. Plan: stress test.");
+    }
+
+    @Test
+    void chunksWithoutOverlapAreJoinedByALineBreak() {
+        List<String> chunks = List.of(HEADER + "\nfirst field: one", HEADER + "\nsecond field: two");
+
+        assertThat(RowTextRejoiner.rejoin(chunks)).isEqualTo(HEADER + "\nfirst field: one\nsecond field: two");
+    }
+
+    @Test
+    void aShortCoincidentalMatchIsNotTakenForOverlap() {
+        List<String> chunks = List.of("dose: 10 mg", "mg twice daily");
+
+        assertThat(RowTextRejoiner.rejoin(chunks)).isEqualTo("dose: 10 mg\nmg twice daily");
+    }
+
+    @Test
+    void oneChunkOrNoneIsReturnedAsIs() {
+        assertThat(RowTextRejoiner.rejoin(List.of(HEADER + "\nbody"))).isEqualTo(HEADER + "\nbody");
+        assertThat(RowTextRejoiner.rejoin(List.of())).isEmpty();
+    }
+
+    @Test
+    void rejoinsTheIngestChunkersRealOutputIntoTheOriginalText() {
+        StringBuilder body = new StringBuilder("note: ");
+        for (int i = 0; i < 60; i++) {
+            body.append("Visit ").append(i).append(" reviewed blood pressure readings and adjusted the lisinopril dose. ");
+        }
+        String text = body.toString().strip();
+        try (ModelTokenizer tokenizer = ModelTokenizer.load(ModelDescriptor.ALL_MINILM_L6_V2)) {
+            List<String> chunks = new TokenChunker(tokenizer, 120, 32).chunkUnderHeader(HEADER, text);
+            assertThat(chunks).hasSizeGreaterThan(3);
+
+            assertThat(RowTextRejoiner.rejoin(chunks)).isEqualTo(HEADER + "\n" + text);
+        }
+    }
+}
