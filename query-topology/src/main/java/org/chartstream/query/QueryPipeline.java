@@ -12,6 +12,7 @@ import org.chartstream.query.context.RankedChunk;
 import org.chartstream.query.dedupe.RowDedupe;
 import org.chartstream.query.embed.QueryEmbedder;
 import org.chartstream.query.fusion.FusedCandidate;
+import org.chartstream.query.fusion.NormalizedScoreFusion;
 import org.chartstream.query.fusion.ReciprocalRankFusion;
 import org.chartstream.query.gate.GateDecision;
 import org.chartstream.query.gate.ScopedEvidenceGate;
@@ -41,7 +42,7 @@ import org.chartstream.store.StoredChunk;
 /**
  * The retrieval stages for one question, free of Kafka (DESIGN.md §5): rewrite with memory and expansion → one
  * embedding batch → vector and lexical search per variant, concurrently, with exact terms on the lexical side →
- * RRF → row dedupe → adaptive rerank prefix → reranker → dedupe → tail trim → gate (pointed or broad) → context
+ * fusion (normalised scores by default, or RRF) → row dedupe → adaptive rerank prefix → reranker → dedupe → tail trim → gate (pointed or broad) → context
  * budget with parent-row expansion → grounded generation (or the extractive answer) with checked citations.
  */
 public final class QueryPipeline {
@@ -115,15 +116,11 @@ public final class QueryPipeline {
         t = lap(stageMs, "search", t);
 
         Map<String, SearchHit> byId = new HashMap<>();
-        List<List<String>> vectorRankings = new ArrayList<>();
-        List<List<String>> lexicalRankings = new ArrayList<>();
         for (SideResults side : sides) {
             side.lexical().forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
             side.vector().forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
-            vectorRankings.add(ids(side.vector()));
-            lexicalRankings.add(ids(side.lexical()));
         }
-        List<FusedCandidate> fused = ReciprocalRankFusion.fuseAll(vectorRankings, lexicalRankings, settings.rrfK());
+        List<FusedCandidate> fused = fuse(sides);
         List<FusedCandidate> perRow = RowDedupe.strongestPerRow(fused, c -> byId.get(c.id()).chunk().row().id());
         t = lap(stageMs, "fuse", t);
 
@@ -181,6 +178,19 @@ public final class QueryPipeline {
                 rewrite.reason(), sides, fused, reranked.ranked(), reranked.reranker(), reranked.prefix().reason(),
                 gate.toGateDecision(), gate.describe(), generation == null ? stages.generator().name() : generation.generator(),
                 generation == null ? List.of() : generation.citations().outOfRange(), stageMs);
+    }
+
+    private List<FusedCandidate> fuse(List<SideResults> sides) {
+        if (settings.fusion() == QuerySettings.Fusion.RRF) {
+            return ReciprocalRankFusion.fuseAll(sides.stream().map(s -> ids(s.vector())).toList(),
+                    sides.stream().map(s -> ids(s.lexical())).toList(), settings.rrfK());
+        }
+        return NormalizedScoreFusion.fuseAll(sides.stream().map(s -> scored(s.vector())).toList(),
+                sides.stream().map(s -> scored(s.lexical())).toList(), settings.vectorWeight());
+    }
+
+    private static List<NormalizedScoreFusion.ScoredId> scored(List<SearchHit> hits) {
+        return hits.stream().map(h -> new NormalizedScoreFusion.ScoredId(h.chunk().chunkId(), h.score())).toList();
     }
 
     static ConversationHistory history(ConversationMemory memory) {

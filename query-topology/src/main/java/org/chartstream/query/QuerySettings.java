@@ -1,6 +1,7 @@
 package org.chartstream.query;
 
 import org.chartstream.models.rerank.Reranker;
+import org.chartstream.query.fusion.NormalizedScoreFusion;
 import org.chartstream.query.gate.ScopedEvidenceGate;
 
 /**
@@ -15,11 +16,22 @@ import org.chartstream.query.gate.ScopedEvidenceGate;
  * @param maxTopK                   largest top_k a request may ask for
  * @param admissionLimit            requests in flight (running or waiting) before new ones get a busy reply
  * @param workers                   threads running the pipeline
+ * @param fusion                    how the sides' rankings are fused
+ * @param vectorWeight              the vector side's weight in {@link Fusion#SCORE} fusion
  */
 public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
-                            int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers) {
+                            int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
+                            Fusion fusion, double vectorWeight) {
+
+    /**
+     * {@code RRF}: reciprocal rank fusion (k = {@code rrfK}), ranks only. {@code SCORE}: min-max normalised scores,
+     * weighted; keeps how far ahead an exact lexical match is, which ranks alone lose (docs/EVALUATION.md).
+     */
+    public enum Fusion { RRF, SCORE }
+
     public static QuerySettings defaults() {
-        return new QuerySettings(50, 60, 0.40, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, 30, 32, 2);
+        return new QuerySettings(50, 60, 0.53, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, 30, 32, 2,
+                Fusion.SCORE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT);
     }
 
     /** The gate for the scorer actually in use: thresholds live on the scorer's own scale. */

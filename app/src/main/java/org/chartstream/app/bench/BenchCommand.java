@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
     description = {"Measure a part of the system on this machine. Each benchmark prints progress on stderr and its",
         "figures on stdout; with --json the last stdout line is one JSON object. docs/PERFORMANCE.md has the",
         "recorded runs."},
-    subcommands = {StoreBenchCommand.class})
+    subcommands = {StoreBenchCommand.class, IngestBenchCommand.class, FreshnessBenchCommand.class, QueryBenchCommand.class})
 public final class BenchCommand implements Runnable {
 
   @Spec
@@ -17,6 +17,6 @@ public final class BenchCommand implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(System.out);
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 }

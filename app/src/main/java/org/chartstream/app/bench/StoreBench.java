@@ -1,7 +1,7 @@
 package org.chartstream.app.bench;
 
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -114,7 +114,7 @@ public final class StoreBench {
   }
 
   /** Runs the benchmark; progress lines go to {@code progress}. */
-  public static Result run(Settings settings, PrintStream progress) throws IOException, InterruptedException {
+  public static Result run(Settings settings, PrintWriter progress) throws IOException, InterruptedException {
     boolean temporary = settings.directory() == null;
     Path dir = temporary ? Files.createTempDirectory("chartstream-bench-store") : settings.directory();
     if (!temporary && Files.isDirectory(dir)) {
@@ -133,13 +133,14 @@ public final class StoreBench {
     }
   }
 
-  private static Result runIn(Path dir, Settings s, PrintStream progress) throws InterruptedException {
+  private static Result runIn(Path dir, Settings s, PrintWriter progress) throws InterruptedException {
     ClusteredCorpus corpus = new ClusteredCorpus(s.chunks(), s.dimension(), s.clusters(), s.noise(), s.seed());
     int dim = s.dimension();
     float[] vectors = new float[s.chunks() * dim];
     int[] patientOf = new int[s.chunks()];
     progress.printf(Locale.ROOT, "bench store: %,d chunks, %d-d vectors around %d clusters, %d indexing threads,"
         + " index at %s%n", s.chunks(), dim, s.clusters(), s.threads(), dir);
+    progress.flush();
 
     try (LuceneHybridStore store = LuceneHybridStore.open(dir)) {
       long start = System.nanoTime();
@@ -152,11 +153,13 @@ public final class StoreBench {
       int segments = store.searchableSegments();
       progress.printf(Locale.ROOT, "indexed %,d chunks in %.1f s; merges finished %.1f s later: %d segments%n",
           s.chunks(), indexSeconds, mergeWaitSeconds, segments);
+      progress.flush();
       if (store.chunkCount() != s.chunks()) {
         throw new IllegalStateException("store holds " + store.chunkCount() + " chunks, expected " + s.chunks());
       }
 
       progress.printf("warming up with %d queries per kind%n", s.warmupQueries());
+      progress.flush();
       for (int w = 0; w < s.warmupQueries(); w++) {
         int j = s.queries() + w;
         store.vectorSearch(corpus.queryVector(j), K, RetrievalFilter.NONE);
@@ -204,6 +207,7 @@ public final class StoreBench {
 
         if ((j + 1) % 100 == 0 || j + 1 == n) {
           progress.printf("measured %d/%d queries%n", j + 1, n);
+          progress.flush();
         }
       }
       return new Result(s.chunks(), percentile(knn, 50), recallSum / n, percentile(bm25, 50),
@@ -213,8 +217,14 @@ public final class StoreBench {
     }
   }
 
+  /** Indexes the corpus into an open store (for other benchmarks that need a populated index). */
+  static void buildIndex(LuceneHybridStore store, ClusteredCorpus corpus, Settings s, PrintWriter progress)
+      throws InterruptedException {
+    index(store, corpus, s, new float[s.chunks() * s.dimension()], new int[s.chunks()], progress, System.nanoTime());
+  }
+
   private static void index(LuceneHybridStore store, ClusteredCorpus corpus, Settings s, float[] vectors,
-      int[] patientOf, PrintStream progress, long start) throws InterruptedException {
+      int[] patientOf, PrintWriter progress, long start) throws InterruptedException {
     int dim = s.dimension();
     String modelId = "clustered-" + dim;
     for (String table : ClusteredCorpus.TABLES) {
@@ -259,6 +269,7 @@ public final class StoreBench {
           double seconds = (System.nanoTime() - start) / 1e9;
           progress.printf(Locale.ROOT, "indexed %,d/%,d chunks, %.0f s, %.0f chunks/s%n", batchEnd, s.chunks(),
               seconds, batchEnd / seconds);
+          progress.flush();
           nextReport += reportEvery;
         }
       }
@@ -364,7 +375,7 @@ public final class StoreBench {
     }
   }
 
-  private static void deleteRecursively(Path dir) throws IOException {
+  static void deleteRecursively(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

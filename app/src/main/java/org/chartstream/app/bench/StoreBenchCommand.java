@@ -3,7 +3,10 @@ package org.chartstream.app.bench;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code chartstream bench store}: index build, kNN/BM25/filtered-kNN latency and recall of the Lucene store. */
 @Command(name = "store", mixinStandardHelpOptions = true,
@@ -12,6 +15,9 @@ import picocli.CommandLine.Option;
         "kNN latency and recall@10 against an exact scan. Needs about chunks x dimension x 4 bytes of heap for",
         "the exact-scan copy (1M x 384: 1.5 GB; run with CHARTSTREAM_JAVA_OPTS=-Xmx8g)."})
 public final class StoreBenchCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
 
   @Option(names = "--chunks", description = "chunks to index (default: ${DEFAULT-VALUE})", defaultValue = "100000")
   int chunks;
@@ -53,10 +59,16 @@ public final class StoreBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    StoreBench.Settings settings = new StoreBench.Settings(chunks, dimension, clusters, noise, queries, warmup,
-        threads, commitEvery, seed, dir);
-    StoreBench.Result result = StoreBench.run(settings, System.err);
-    System.out.println(json ? result.toJson() : result.toText());
+    StoreBench.Settings settings;
+    try {
+      settings = new StoreBench.Settings(chunks, dimension, clusters, noise, queries, warmup, threads, commitEvery,
+          seed, dir);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    StoreBench.Result result = StoreBench.run(settings, spec.commandLine().getErr());
+    spec.commandLine().getOut().println(json ? result.toJson() : result.toText());
+    spec.commandLine().getOut().flush();
     return 0;
   }
 }

@@ -69,9 +69,11 @@ public final class ChartstreamConfig {
         k.put("ingest.batch-chunks", new String[] {"64", "chunks per embedding call"});
         k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
+        k.put("query.fusion", new String[] {"score", "score: min-max normalised scores, weighted (default; see docs/EVALUATION.md) | rrf: reciprocal rank fusion"});
+        k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in score fusion (lexical gets the rest)"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
         k.put("query.top-k", new String[] {"6", "passages cited by default"});
-        k.put("gate.threshold.bi-encoder", new String[] {"0.40", "refuse a pointed question when the best bi-encoder cosine is lower (the scorer when no cross-encoder is configured; provisional until calibrated)"});
+        k.put("gate.threshold.bi-encoder", new String[] {"0.53", "refuse a pointed question when the best bi-encoder cosine is lower (the scorer when no cross-encoder is configured; calibrated for all-minilm-l6-v2 by `chartstream calibrate`, docs/EVALUATION.md)"});
         k.put("gate.threshold.cross-encoder", new String[] {"0.30", "the same on a cross-encoder's sigmoid score"});
         k.put("rerank.model-dir", new String[] {"", "folder with a cross-encoder's model.onnx and tokenizer.json (e.g. models/bge-reranker-v2-m3); empty: bi-encoder cosine fallback"});
         k.put("llm.base-url", new String[] {"", "local OpenAI-compatible endpoint (Foundry Local, Ollama, llama.cpp server, vLLM), e.g. http://127.0.0.1:11434/v1; empty: no rewrite, extractive answers"});
@@ -164,6 +166,13 @@ public final class ChartstreamConfig {
         positive("query.max-question-chars");
         positive("query.admission-limit");
         positive("query.workers");
+        if (!List.of("score", "rrf").contains(string("query.fusion"))) {
+            throw bad("query.fusion", "must be score or rrf");
+        }
+        double weight = decimal("query.vector-weight");
+        if (weight < 0 || weight > 1) {
+            throw bad("query.vector-weight", "must be between 0 and 1");
+        }
         positive("dataset.patients");
         integer("dataset.seed");
         for (String gateKey : List.of("gate.threshold.bi-encoder", "gate.threshold.cross-encoder")) {

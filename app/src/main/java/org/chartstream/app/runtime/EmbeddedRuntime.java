@@ -61,6 +61,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
     private final List<AutoCloseable> started = new ArrayList<>();
     private final Map<String, SourceConnection> connections = new LinkedHashMap<>();
     private final List<EmbeddedDebeziumRunner> debeziumRunners = new ArrayList<>();
+    private final java.util.Set<String> embeddedSources = new java.util.HashSet<>();
     private EmbeddedKafkaBroker broker;
     private String bootstrapServers;
     private EmbeddedPostgresSource postgres;
@@ -133,6 +134,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
             }
             connections.put(source.sourceId(), postgres.sourceConnection(source.sourceId(),
                     config.sourceList(source.sourceId(), "tables")));
+            embeddedSources.add(source.sourceId());
         }
         createTopics();
 
@@ -225,6 +227,9 @@ public final class EmbeddedRuntime implements AutoCloseable {
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createDirectories(dir.resolve("streams")).toString());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
         p.put(StreamsConfig.consumerPrefix("metadata.max.age.ms"), "1000");
+        // a process that died without leaving the group holds its tasks until its session expires
+        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), "10000");
+        p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "2000");
         KafkaStreams streams = new KafkaStreams(topology, p);
         streams.setUncaughtExceptionHandler(e -> {
             progress.accept(applicationId + " stopped on an error: " + e.getClass().getSimpleName() + ": " + e.getMessage());
@@ -265,9 +270,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
         if (connection == null) {
             throw new IllegalArgumentException("no registered source " + sourceId);
         }
-        return postgres != null && connection.port() == postgres.port() && connection.host().equals("127.0.0.1")
-                && connection.kind() == org.chartstream.connectors.SourceKind.POSTGRES
-                ? postgres.connection() : SourceDatabases.open(connection);
+        return embeddedSources.contains(sourceId) ? postgres.connection() : SourceDatabases.open(connection);
     }
 
     /** Rows per registered table visible in the index's active generations. */

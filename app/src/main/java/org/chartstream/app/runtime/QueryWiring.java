@@ -65,7 +65,9 @@ public final class QueryWiring implements AutoCloseable {
         return new QuerySettings((int) config.integer("query.per-side"), (int) config.integer("query.rrf-k"),
                 config.decimal("gate.threshold.bi-encoder"), config.decimal("gate.threshold.cross-encoder"),
                 d.maxPassageChars(), (int) config.integer("query.max-question-chars"), d.maxTopK(),
-                (int) config.integer("query.admission-limit"), (int) config.integer("query.workers"));
+                (int) config.integer("query.admission-limit"), (int) config.integer("query.workers"),
+                QuerySettings.Fusion.valueOf(config.string("query.fusion").toUpperCase(java.util.Locale.ROOT)),
+                config.decimal("query.vector-weight"));
     }
 
     static Reranker reranker(ChartstreamConfig config, OnnxEmbedder model) {

@@ -40,6 +40,7 @@ public final class IndexMaterializer implements AutoCloseable {
     private final AtomicLong appliedEvents = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicReference<Map<Integer, Long>> committedPositions = new AtomicReference<>(Map.of());
     private volatile boolean running = true;
 
     public IndexMaterializer(String bootstrapServers, String topic, HybridStore store) {
@@ -75,6 +76,11 @@ public final class IndexMaterializer implements AutoCloseable {
         return commits.get();
     }
 
+    /** Per index-log partition, the offset up to which the store has committed (empty before the first commit). */
+    public Map<Integer, Long> committedPositions() {
+        return committedPositions.get();
+    }
+
     /** The error that stopped the materializer, or null while it is healthy. */
     public Throwable failure() {
         return failure.get();
@@ -108,11 +114,15 @@ public final class IndexMaterializer implements AutoCloseable {
                 boolean caughtUp = records.isEmpty();
                 if (dirty && (caughtUp || System.nanoTime() - lastCommit > maxCommitDelay.toNanos())) {
                     Map<String, String> next = new HashMap<>();
+                    Map<Integer, Long> positions = new HashMap<>();
                     for (TopicPartition tp : partitions) {
-                        next.put(OFFSET_KEY + tp.topic() + "." + tp.partition(), Long.toString(consumer.position(tp)));
+                        long position = consumer.position(tp);
+                        positions.put(tp.partition(), position);
+                        next.put(OFFSET_KEY + tp.topic() + "." + tp.partition(), Long.toString(position));
                     }
                     next.putAll(applier.pendingMarkerCheckpoint());
                     store.commit(next);
+                    committedPositions.set(Map.copyOf(positions));
                     commits.incrementAndGet();
                     lastCommit = System.nanoTime();
                     dirty = false;

@@ -163,6 +163,63 @@ class LuceneHybridStoreTest extends HybridStoreContract {
     assertThat(store.lexicalSearch("second", 1, RetrievalFilter.NONE).get(0).chunk().vector()).isNull();
   }
 
+  @Test
+  void rowWritesFromSeveralThreadsAllLandInOneCommit() throws Exception {
+    int threads = 4;
+    int rowsPerThread = 500;
+    store.publish(NOTES, 1);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < rowsPerThread; i++) {
+            RowRef r = new RowRef(NOTES, thread + "-" + i);
+            store.upsertRow(r, 1, chunks(r, 1, null, i % 4, "concurrent row " + i));
+          }
+        }));
+      }
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(store.countRows(NOTES)).isZero();
+    store.commit(Map.of());
+    assertThat(store.countRows(NOTES)).isEqualTo(threads * rowsPerThread);
+    assertThat(store.rowChunks(new RowRef(NOTES, "3-499"))).hasSize(1);
+  }
+
+  @Test
+  void aCommitThatOnlyMovesTheCheckpointIsVisibleAtOnce() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, 1, "x"));
+    store.commit(Map.of("offset", "1"));
+    for (int i = 2; i < 5; i++) {
+      store.commit(Map.of("offset", Integer.toString(i)));
+      assertThat(store.checkpoint()).containsExactly(Map.entry("offset", Integer.toString(i)));
+    }
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+  }
+
+  @Test
+  void searchesSeeEachCommitWithoutReopeningTheDirectory() throws Exception {
+    store.publish(NOTES, 1);
+    for (int batch = 0; batch < 5; batch++) {
+      RowRef r = new RowRef(NOTES, "b" + batch);
+      store.upsertRow(r, 1, chunks(r, 1, null, 1, "batch " + batch));
+      store.commit(Map.of("batch", Integer.toString(batch)));
+      assertThat(store.countRows(NOTES)).isEqualTo(batch + 1);
+    }
+    // the committed state on disk and the near-real-time view agree
+    int committedDocs = withCommittedReader(location(), DirectoryReader::numDocs);
+    assertThat(committedDocs).isEqualTo(5);
+    assertThat(((LuceneHybridStore) store).searchableSegments()).isPositive();
+  }
+
   private long countGeneration(long generation) throws IOException {
     return withCommittedReader(location(),
         r -> (long) new IndexSearcher(r).count(LongPoint.newExactQuery(LuceneHybridStore.F_GENERATION, generation)));

@@ -1,0 +1,65 @@
+package org.chartstream.app.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.chartstream.app.Main;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.data.ClinicalDataset;
+import org.chartstream.app.data.ClinicalDatasetGenerator;
+import org.chartstream.app.data.ClinicalDatasetLoader;
+import org.chartstream.app.data.DatasetSpec;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Shared by the pipeline benchmarks: configuration, the synthetic dataset, a fresh embedded pipeline. */
+final class PipelineBenchRuntime {
+    private PipelineBenchRuntime() {
+    }
+
+    static ChartstreamConfig config(CommandSpec spec) {
+        return ((Main) spec.root().userObject()).config();
+    }
+
+    static ClinicalDataset dataset(ChartstreamConfig config, int patients) {
+        DatasetSpec spec = DatasetSpec.defaults().withSeed(config.integer("dataset.seed")).withPatients(patients);
+        String aciBench = config.string("dataset.aci-bench-dir");
+        if (!aciBench.isEmpty()) {
+            spec = spec.withAciBenchDir(Path.of(aciBench));
+        }
+        return new ClinicalDatasetGenerator(config.dataDir().resolve("cache"), PipelineBenchRuntime::progress).generate(spec);
+    }
+
+    /** A pipeline started from scratch under {@code <data.dir>/<name>} on the dataset. */
+    static EmbeddedRuntime start(ChartstreamConfig config, String name, ClinicalDataset dataset) throws IOException {
+        Path dir = config.dataDir().resolve(name);
+        deleteRecursively(dir);
+        return EmbeddedRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), PipelineBenchRuntime::progress);
+    }
+
+    static void progress(String line) {
+        System.err.println("[bench] " + line);
+    }
+
+    static double percentile(List<Long> sorted, double p) {
+        if (sorted.isEmpty()) {
+            return 0;
+        }
+        int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

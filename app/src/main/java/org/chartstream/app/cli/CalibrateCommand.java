@@ -1,0 +1,180 @@
+package org.chartstream.app.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.chartstream.app.Main;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.data.ClinicalDataset;
+import org.chartstream.app.eval.ClinicalQuestion;
+import org.chartstream.app.eval.ClinicalQuestionGenerator;
+import org.chartstream.app.eval.ClinicalQuestionSet;
+import org.chartstream.app.eval.EvaluationRuntime;
+import org.chartstream.app.eval.GateCalibration;
+import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.query.QueryPipeline;
+import org.chartstream.query.gate.QuestionScope;
+import org.chartstream.query.gate.QuestionScopeClassifier;
+import org.chartstream.query.rerank.RerankedCandidate;
+import org.chartstream.schemas.SearchMode;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** Calibrates the gate threshold of the scorer in use on the clinical question set. */
+@Command(name = "calibrate", description = {
+        "Calibrate the refusal gate for the scorer actually in use (the bi-encoder",
+        "cosine unless rerank.model-dir names a cross-encoder): loads the synthetic",
+        "clinical dataset through the real pipeline, asks the generated answerable and",
+        "unanswerable questions (hybrid, top_k = query.top-k) and prints refusal",
+        "precision and recall over a sweep of thresholds, and the recommended one:",
+        "the highest F1 of refusal, ties to the lowest threshold. Follow-up turns are",
+        "reported apart: without an LLM endpoint they are searched as asked."})
+public final class CalibrateCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    boolean help;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the sweep and the recommendation as JSON to FILE")
+    Path json;
+
+    @Option(names = "--from", description = "lowest threshold of the sweep (default: ${DEFAULT-VALUE})", defaultValue = "0.0")
+    double from;
+
+    @Option(names = "--to", description = "highest threshold of the sweep (default: ${DEFAULT-VALUE})", defaultValue = "0.8")
+    double to;
+
+    @Option(names = "--step", description = "step of the sweep (default: ${DEFAULT-VALUE})", defaultValue = "0.01")
+    double step;
+
+    @Override
+    public Integer call() throws Exception {
+        OnnxRuntimeGuard.check();
+        ChartstreamConfig config = main != null ? main.config() : new Main().config();
+        ClinicalDataset dataset = EvalCommand.clinicalDataset(config);
+        ClinicalQuestionSet set = ClinicalQuestionGenerator.generate(dataset);
+        int topK = (int) config.integer("query.top-k");
+        List<GateCalibration.Observation> singleTurn = new ArrayList<>();
+        List<GateCalibration.Observation> followUps = new ArrayList<>();
+        int answerableWithAnsweringRowInTopK = 0;
+        String scorer;
+        String reranker;
+        double configured;
+        try (EvaluationRuntime eval = EvalCommand.startClinical(config, dataset)) {
+            QueryPipeline pipeline = eval.pipeline(org.chartstream.app.eval.EvalMode.HYBRID, (int) config.integer("query.per-side"));
+            List<ClinicalQuestion> questions = set.questions();
+            String lastScorer = "";
+            String lastReranker = "";
+            for (int i = 0; i < questions.size(); i++) {
+                ClinicalQuestion q = questions.get(i);
+                QueryPipeline.Result result = pipeline.run(q.text(), SearchMode.HYBRID, topK, null);
+                List<RerankedCandidate> top = result.reranked().subList(0, Math.min(topK, result.reranked().size()));
+                double best = top.stream().mapToDouble(RerankedCandidate::score).max().orElse(Double.NEGATIVE_INFINITY);
+                boolean pointed = QuestionScopeClassifier.classify(q.text()).scope() == QuestionScope.POINTED;
+                GateCalibration.Observation o = new GateCalibration.Observation(q.answerable(), pointed, top.size(), best);
+                (q.followUp() ? followUps : singleTurn).add(o);
+                if (q.answerable() && !q.followUp() && top.stream().anyMatch(r -> q.judgments().containsKey(documentId(r)))) {
+                    answerableWithAnsweringRowInTopK++;
+                }
+                lastScorer = result.gate().scorer();
+                lastReranker = result.reranker();
+                if ((i + 1) % 25 == 0 || i + 1 == questions.size()) {
+                    RunCommand.progress(String.format("calibrate: %d/%d questions", i + 1, questions.size()));
+                }
+            }
+            scorer = lastScorer;
+            reranker = lastReranker;
+            configured = scorer.equals(org.chartstream.models.rerank.Reranker.CROSS_ENCODER_SIGMOID)
+                    ? config.decimal("gate.threshold.cross-encoder") : config.decimal("gate.threshold.bi-encoder");
+        }
+        GateCalibration.Result result = GateCalibration.sweep(singleTurn, from, to, step);
+        GateCalibration.Point atConfigured = GateCalibration.point(singleTurn, configured);
+        GateCalibration.Point followUpsAtRecommended = GateCalibration.point(followUps, result.recommended().threshold());
+        long answerable = singleTurn.stream().filter(GateCalibration.Observation::answerable).count();
+
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("dataset", "clinical");
+        report.put("scorer", scorer);
+        report.put("reranker", reranker);
+        report.put("top_k", topK);
+        report.put("answerable", answerable);
+        report.put("unanswerable", singleTurn.size() - answerable);
+        report.put("follow_ups", followUps.size());
+        report.put("rule", GateCalibration.RULE);
+        report.put("recommended", point(result.recommended()));
+        report.put("configured", point(atConfigured));
+        report.put("follow_ups_at_recommended", Map.of("false_refusal_rate", round(followUpsAtRecommended.falseRefusalRate()),
+                "false_refusals", followUpsAtRecommended.falseRefusals()));
+        report.put("answerable_with_answering_row_in_top_k", answerableWithAnsweringRowInTopK);
+        report.put("sweep", result.sweep().stream().map(CalibrateCommand::point).toList());
+        if (json != null) {
+            Files.writeString(json, new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report) + "\n");
+            RunCommand.progress("calibration written to " + json);
+        }
+        System.out.print(text(report, result, atConfigured, followUpsAtRecommended));
+        return 0;
+    }
+
+    private static String documentId(RerankedCandidate r) {
+        String rowId = r.candidate().rowId();
+        int firstColon = rowId.indexOf(':');
+        return rowId.substring(firstColon + 1);
+    }
+
+    private static String text(Map<String, Object> report, GateCalibration.Result result, GateCalibration.Point atConfigured,
+                               GateCalibration.Point followUps) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format("scorer %s; %s answerable, %s unanswerable questions (%s follow-ups reported apart)%n",
+                report.get("scorer"), report.get("answerable"), report.get("unanswerable"), report.get("follow_ups")));
+        out.append(String.format(Locale.ROOT, "%9s %9s %9s %9s %13s %13s%n", "threshold", "precision", "recall", "F1",
+                "false refusal", "false answer"));
+        for (GateCalibration.Point p : result.sweep()) {
+            out.append(line(p));
+        }
+        GateCalibration.Point r = result.recommended();
+        out.append(String.format(Locale.ROOT, "%nrecommended threshold %.2f (%s)%n", r.threshold(), GateCalibration.RULE));
+        out.append(String.format(Locale.ROOT, "  false refusals on answerable: %d/%d (%.1f %%); false answers on unanswerable: %d/%d (%.1f %%)%n",
+                r.falseRefusals(), r.answerable(), 100 * r.falseRefusalRate(), r.falseAnswers(), r.unanswerable(), 100 * r.falseAnswerRate()));
+        out.append(String.format(Locale.ROOT, "  follow-ups (searched as asked, no rewrite): %d/%d refused%n", followUps.falseRefusals(), followUps.answerable()));
+        out.append(String.format(Locale.ROOT, "configured threshold %.2f: false refusals %d/%d, false answers %d/%d%n", atConfigured.threshold(),
+                atConfigured.falseRefusals(), atConfigured.answerable(), atConfigured.falseAnswers(), atConfigured.unanswerable()));
+        return out.toString();
+    }
+
+    private static String line(GateCalibration.Point p) {
+        return String.format(Locale.ROOT, "%9.2f %9.3f %9.3f %9.3f %13.3f %13.3f%n", p.threshold(), p.refusalPrecision(),
+                p.refusalRecall(), p.refusalF1(), p.falseRefusalRate(), p.falseAnswerRate());
+    }
+
+    private static Map<String, Object> point(GateCalibration.Point p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("threshold", p.threshold());
+        m.put("refusal_precision", round(p.refusalPrecision()));
+        m.put("refusal_recall", round(p.refusalRecall()));
+        m.put("refusal_f1", round(p.refusalF1()));
+        m.put("false_refusal_rate", round(p.falseRefusalRate()));
+        m.put("false_answer_rate", round(p.falseAnswerRate()));
+        m.put("false_refusals", p.falseRefusals());
+        m.put("false_answers", p.falseAnswers());
+        return m;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+
+    /** Runs this command on its own, before it is registered as a subcommand of {@code chartstream}. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new CalibrateCommand()).execute(args));
+    }
+}

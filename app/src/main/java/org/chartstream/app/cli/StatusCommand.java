@@ -1,0 +1,72 @@
+package org.chartstream.app.cli;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.chartstream.app.Main;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.pipeline.IngestStatusReader;
+import org.chartstream.app.pipeline.StatusReport;
+import org.chartstream.app.pipeline.StoreStatus;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.app.runtime.SourceRegistrations;
+import org.chartstream.connectors.DebeziumConfigs;
+import org.chartstream.connectors.SourceConnection;
+import org.chartstream.connectors.SourceKind;
+import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.schemas.Topics;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** Per table: the active generation, rows, chunks, model, last source position and lag of a running pipeline. */
+@Command(name = "status", description = {"Show, per registered table, what a running pipeline (`chartstream run`) serves:",
+        "active generation and its rows (the store), chunks, model and last source position (the ingest side),",
+        "change events not yet ingested, and index-log records not yet in the store."})
+public final class StatusCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Option(names = "--bootstrap", description = "Kafka bootstrap servers of the pipeline")
+    String bootstrap;
+
+    @Option(names = "--json", description = "print one JSON object")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        ChartstreamConfig config = main.config();
+        String servers = bootstrap != null ? bootstrap : RunCommand.readBootstrap(config.dataDir());
+        StoreStatus store = StoreStatus.read(config.dataDir().resolve("run")).orElse(null);
+        List<String> tables = new ArrayList<>();
+        Map<String, String> topics = changeTopics(config, tables);
+        try (IngestStatusReader reader = new IngestStatusReader(servers)) {
+            Map<String, Long> lag = reader.ingestLag(EmbeddedRuntime.INGEST_APPLICATION_ID, new HashSet<>(topics.values()));
+            long indexLag = store == null ? -1 : StatusReport.indexLag(reader.endOffsets(Topics.INDEX), store.committedPositions());
+            List<StatusReport.Line> lines = StatusReport.lines(tables, topics, store, reader.latestTableStatus(Duration.ofSeconds(10)), lag);
+            System.out.print(json ? StatusReport.json(lines, indexLag) + "\n" : StatusReport.text(lines, indexLag, System.currentTimeMillis()));
+        }
+        return 0;
+    }
+
+    /** {@code source:table} → its change topic, for every registered table; fills {@code tables} in order. */
+    static Map<String, String> changeTopics(ChartstreamConfig config, List<String> tables) {
+        Map<String, String> topics = new LinkedHashMap<>();
+        for (SourceRegistration source : SourceRegistrations.all(config)) {
+            List<String> names = config.sourceList(source.sourceId(), "tables");
+            SourceConnection connection = SourceRegistrations.connection(config, source.sourceId()).orElse(
+                    SourceConnection.of(source.sourceId(), SourceKind.POSTGRES, "127.0.0.1", 5432, "postgres", "postgres",
+                            null, null, names));
+            for (String table : names) {
+                String key = source.sourceId() + ":" + table;
+                tables.add(key);
+                topics.put(key, DebeziumConfigs.topicFor(connection, source.topicPrefix(), table));
+            }
+        }
+        return topics;
+    }
+}

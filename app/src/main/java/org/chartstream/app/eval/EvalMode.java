@@ -1,0 +1,60 @@
+package org.chartstream.app.eval;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.chartstream.schemas.SearchMode;
+
+/**
+ * What an evaluation run asks the query pipeline for. {@link #HYBRID_RERANK} is hybrid search whose rerank prefix is
+ * really reordered by the scorer in use (the bi-encoder cosine when no cross-encoder is configured), where the shipped
+ * wiring keeps the fused order for a bi-encoder. {@link #HYBRID_SCORE_FUSION} is the hybrid run's own side results
+ * fused by {@link org.chartstream.query.fusion.NormalizedScoreFusion} instead of reciprocal rank fusion: the fusion
+ * proposed for the pipeline, measured on the same candidates before it is wired in.
+ */
+public enum EvalMode {
+    LEXICAL("lexical", SearchMode.LEXICAL),
+    VECTOR("vector", SearchMode.VECTOR),
+    HYBRID("hybrid", SearchMode.HYBRID),
+    HYBRID_RERANK("hybrid+rerank", SearchMode.HYBRID),
+    HYBRID_SCORE_FUSION("hybrid+score-fusion", SearchMode.HYBRID);
+
+    private final String label;
+    private final SearchMode searchMode;
+
+    EvalMode(String label, SearchMode searchMode) {
+        this.label = label;
+        this.searchMode = searchMode;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public SearchMode searchMode() {
+        return searchMode;
+    }
+
+    public static EvalMode of(String label) {
+        for (EvalMode m : values()) {
+            if (m.label.equals(label.strip().toLowerCase(Locale.ROOT))) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+score-fusion");
+    }
+
+    /** A comma list of labels, in the order given. */
+    public static List<EvalMode> list(String commaList) {
+        List<EvalMode> modes = new ArrayList<>();
+        for (String part : commaList.split(",")) {
+            if (!part.isBlank() && !modes.contains(of(part))) {
+                modes.add(of(part));
+            }
+        }
+        if (modes.isEmpty()) {
+            throw new IllegalArgumentException("no mode given");
+        }
+        return modes;
+    }
+}

@@ -1,0 +1,126 @@
+package org.chartstream.app.pipeline;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.chartstream.ingest.IngestSettings;
+import org.chartstream.ingest.reindex.ReindexRequest;
+import org.chartstream.ingest.status.TableStatus;
+
+/** Talks to a running pipeline through Kafka: its ingest status topic, consumer lag, and re-index requests. */
+public final class IngestStatusReader implements AutoCloseable {
+    private final String bootstrapServers;
+    private final Admin admin;
+
+    public IngestStatusReader(String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(AdminClientConfig.CLIENT_ID_CONFIG, "chartstream-status");
+        this.admin = Admin.create(p);
+    }
+
+    /** The latest status of every table, read from the compacted status topic up to its end. */
+    public Map<String, TableStatus> latestTableStatus(Duration timeout) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Map<String, TableStatus> latest = new TreeMap<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> tps = consumer.partitionsFor(IngestSettings.STATUS_TOPIC, timeout).stream()
+                    .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = consumer.endOffsets(tps, timeout);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                    if (r.value() != null) {
+                        latest.put(r.key(), TableStatus.decode(r.value()));
+                    }
+                }
+            }
+        }
+        return latest;
+    }
+
+    /** Records of each change topic the ingest topology has not read yet (committed offset to end offset). */
+    public Map<String, Long> ingestLag(String groupId, Set<String> topics) {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
+                    .partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetSpec> query = new LinkedHashMap<>();
+            admin.describeTopics(topics).allTopicNames().get().values().forEach(d -> d.partitions()
+                    .forEach(pi -> query.put(new TopicPartition(d.name(), pi.partition()), OffsetSpec.latest())));
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(query).all().get();
+            Map<String, Long> lag = new TreeMap<>();
+            ends.forEach((tp, info) -> {
+                OffsetAndMetadata c = committed.get(tp);
+                lag.merge(tp.topic(), info.offset() - (c == null ? 0 : c.offset()), Long::sum);
+            });
+            return lag;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot read consumer lag: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** End offsets of the index log's partitions. */
+    public Map<Integer, Long> endOffsets(String topic) {
+        try {
+            Map<TopicPartition, OffsetSpec> query = new LinkedHashMap<>();
+            admin.describeTopics(Set.of(topic)).allTopicNames().get().get(topic).partitions()
+                    .forEach(pi -> query.put(new TopicPartition(topic, pi.partition()), OffsetSpec.latest()));
+            Map<Integer, Long> out = new TreeMap<>();
+            admin.listOffsets(query).all().get().forEach((tp, info) -> out.put(tp.partition(), info.offset()));
+            return out;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot read end offsets of " + topic + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Asks the running ingest topology to rebuild one table as a new generation. */
+    public static void requestReindex(String bootstrapServers, ReindexRequest request) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(IngestSettings.CONTROL_TOPIC, request.tableKey(), ReindexRequest.COMMAND)).get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot send the re-index request: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(2));
+    }
+}

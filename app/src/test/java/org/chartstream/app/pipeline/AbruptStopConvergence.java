@@ -1,0 +1,139 @@
+package org.chartstream.app.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.embedded.EmbeddedKafkaBroker;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.connectors.SourceKind;
+import org.chartstream.ingest.IngestSettings;
+import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.schemas.Topics;
+import org.chartstream.store.TableRef;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pipeline runs in a child JVM against a broker and a database that outlive it. It is killed with SIGKILL
+ * mid-snapshot, started again, killed again mid-stream while a writer keeps inserting, updating, deleting and
+ * re-keying rows (and adding a column), and finally restarted here: the index must converge to the source (row keys and a content hash
+ * per row), serve nothing deleted, and keep generation 1 (the restart resumed from Debezium offsets and Streams
+ * state instead of snapshotting again).
+ */
+abstract class AbruptStopConvergence {
+    static final int SNAPSHOT_ROWS = 1500;
+    static final String SOURCE = "ehr";
+
+    /** A database that a test starts and that outlives the pipeline processes. */
+    interface SourceDatabase extends AutoCloseable {
+        Connection open() throws SQLException;
+
+        /** The source.* configuration keys that point the pipeline at it. */
+        Map<String, String> configuration();
+    }
+
+    abstract SourceKind kind();
+
+    abstract SourceDatabase startDatabase(Path dir) throws Exception;
+
+    @Test
+    void abruptStopsMidSnapshotAndMidStreamThenRestartConvergesToTheSource() throws Exception {
+        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+        long t0 = System.nanoTime();
+        Path work = Path.of("target", "it", getClass().getSimpleName() + "-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(work);
+        Path run = work.resolve("run");
+        Path childLog = work.resolve("child.log");
+        try (EmbeddedKafkaBroker kafka = new EmbeddedKafkaBroker().start(work.resolve("kafka"));
+             SourceDatabase db = startDatabase(work)) {
+            try (Connection c = db.open()) {
+                NotesTable.create(c, kind());
+                NotesTable.insert(c, 1, SNAPSHOT_ROWS);
+            }
+            PipelineTopics.ensure(kafka.bootstrapServers(), List.of(new PipelineTopics.Spec(Topics.INDEX, 3, false),
+                    new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true)), List.of());
+            Path configFile = writeConfig(work, kafka.bootstrapServers(), db.configuration());
+            log(t0, "broker, database with " + SNAPSHOT_ROWS + " rows");
+
+            try (IndexLogWatcher index = new IndexLogWatcher(kafka.bootstrapServers())) {
+                ChildPipeline first = ChildPipeline.start(configFile, run, childLog);
+                awaitWhilePolling(index, () -> index.upserts() >= SNAPSHOT_ROWS / 5, first, Duration.ofSeconds(120));
+                long markersAtKill = index.markers();
+                first.kill();
+                assertThat(markersAtKill).as("stopped before the snapshot was published").isZero();
+                log(t0, "killed mid-snapshot after " + index.upserts() + " row events in the index log");
+
+                ChildPipeline second = ChildPipeline.start(configFile, run, childLog);
+                awaitWhilePolling(index, () -> index.markers() >= 3, second, Duration.ofSeconds(180));
+                log(t0, "snapshot published by the restarted pipeline");
+                ChangeWriter writer = new ChangeWriter(db::open, 42, SNAPSHOT_ROWS + 1, 15).start();
+                try {
+                    long before = index.upsertsAfterFirstMarker();
+                    awaitWhilePolling(index, () -> index.upsertsAfterFirstMarker() >= before + 30, second, Duration.ofSeconds(60));
+                    second.kill();
+                    long atKill = writer.changes();
+                    log(t0, "killed mid-stream after " + atKill + " source changes");
+                    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                    while (writer.changes() < atKill + 40 && System.nanoTime() < deadline) {
+                        Thread.sleep(50);
+                    }
+                } finally {
+                    writer.close();
+                }
+                assertThat(writer.goneIds()).as("the writer deleted or re-keyed rows").isNotEmpty();
+                log(t0, writer.changes() + " source changes in all");
+
+                ChartstreamConfig config = ChartstreamConfig.load(configFile, Map.of());
+                try (EmbeddedRuntime runtime = EmbeddedRuntime.start(config, run, c -> Map.of(), line -> System.out.println("[restart] " + line))) {
+                    IndexConvergence.await(runtime, SOURCE, db::open, Duration.ofSeconds(180));
+                    log(t0, "converged after the restart");
+                    assertThat(IndexConvergence.stillSearchable(runtime, writer.goneIds())).as("deleted rows still searchable").isEmpty();
+                    try (Connection c = db.open()) {
+                        assertThat(NotesTable.rows(c).values()).as("rows filled the column added by the schema change")
+                                .anyMatch(row -> row.get("triage") != null);
+                    }
+                    assertThat(runtime.store().activeGenerations()).as("no new snapshot after the restart")
+                            .containsEntry(new TableRef(SOURCE, NotesTable.TABLE), 1L);
+                }
+            }
+        }
+        log(t0, "done");
+    }
+
+    private static Path writeConfig(Path work, String bootstrap, Map<String, String> source) throws Exception {
+        StringBuilder p = new StringBuilder();
+        p.append("data.dir=").append(work).append('\n');
+        p.append("kafka.bootstrap=").append(bootstrap).append('\n');
+        p.append("source.id=").append(SOURCE).append('\n');
+        p.append("source.topic-prefix=").append(SOURCE).append('\n');
+        p.append("source.tables=").append(NotesTable.TABLE).append('\n');
+        p.append("index.partitions=3\n");
+        p.append("ingest.linger-ms=200\n");
+        source.forEach((k, v) -> p.append(k).append('=').append(v).append('\n'));
+        Path file = work.resolve("pipeline.properties");
+        Files.writeString(file, p.toString());
+        return file;
+    }
+
+    private static void awaitWhilePolling(IndexLogWatcher index, BooleanSupplier done, ChildPipeline child, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            assertThat(child.isAlive()).as("the pipeline process is running (see child.log)").isTrue();
+            assertThat(System.nanoTime()).as("waited %s s (index log: %d upserts, %d markers)", timeout.toSeconds(),
+                    index.upserts(), index.markers()).isLessThan(deadline);
+            index.poll();
+        }
+    }
+
+    private void log(long t0, String what) {
+        System.out.printf("[%s] %6.1f s  %s%n", getClass().getSimpleName(), (System.nanoTime() - t0) / 1e9, what);
+    }
+}

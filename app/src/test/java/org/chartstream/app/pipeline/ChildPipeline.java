@@ -1,0 +1,65 @@
+package org.chartstream.app.pipeline;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/** Starts {@link PipelineChild} in a new JVM on this JVM's class path and kills it with SIGKILL. */
+final class ChildPipeline implements AutoCloseable {
+    private final Process process;
+
+    private ChildPipeline(Process process) {
+        this.process = process;
+    }
+
+    static ChildPipeline start(Path configFile, Path runDir, Path log) throws IOException {
+        Files.createDirectories(runDir);
+        Files.deleteIfExists(runDir.resolve("child.ready"));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1500m", "-cp", classPath(), PipelineChild.class.getName(), configFile.toString(), runDir.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return new ChildPipeline(p);
+    }
+
+    /**
+     * The test runner starts this JVM with {@code -jar <booter jar>} whose manifest carries the whole class path
+     * (java.class.path itself may have been shortened for ONNX Runtime); the child uses the same jar.
+     */
+    static String classPath() {
+        Optional<String[]> args = ProcessHandle.current().info().arguments();
+        if (args.isPresent()) {
+            String[] a = args.get();
+            for (int i = 0; i < a.length - 1; i++) {
+                if (a[i].equals("-jar")) {
+                    return a[i + 1];
+                }
+            }
+        }
+        String cp = System.getProperty("java.class.path");
+        if (cp.startsWith("(shortened")) {
+            throw new IllegalStateException("cannot find this JVM's class path for a child JVM");
+        }
+        return cp;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGKILL: the pipeline gets no chance to close, flush or commit anything. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}

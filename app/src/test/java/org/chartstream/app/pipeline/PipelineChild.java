@@ -1,0 +1,35 @@
+package org.chartstream.app.pipeline;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.models.OnnxRuntimeGuard;
+
+/**
+ * The pipeline in a JVM of its own, so that a test can stop it abruptly ({@code kill -9}): no close, no flush, no
+ * shutdown hook. Arguments: the configuration file and the run directory.
+ */
+public final class PipelineChild {
+    private PipelineChild() {
+    }
+
+    public static void main(String[] args) {
+        try {
+            OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+            ChartstreamConfig config = ChartstreamConfig.load(Path.of(args[0]), Map.of());
+            EmbeddedRuntime runtime = EmbeddedRuntime.start(config, Path.of(args[1]), c -> Map.of(),
+                    line -> System.out.println("[child] " + line));
+            Files.writeString(Path.of(args[1]).resolve("child.ready"), Long.toString(ProcessHandle.current().pid()));
+            while (true) {
+                runtime.checkHealthy();
+                Thread.sleep(500);
+            }
+        } catch (Throwable e) {
+            // the pipeline's own threads would keep a half-started JVM alive: end it so the test sees the failure
+            e.printStackTrace();
+            Runtime.getRuntime().halt(1);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package org.chartstream.app.pipeline;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import org.chartstream.app.embedded.EmbeddedPostgresSource;
+import org.chartstream.connectors.SourceKind;
+
+/** {@link AbruptStopConvergence} on the embedded PostgreSQL (pgoutput). */
+class PostgresAbruptStopIT extends AbruptStopConvergence {
+    @Override
+    SourceKind kind() {
+        return SourceKind.POSTGRES;
+    }
+
+    @Override
+    SourceDatabase startDatabase(Path dir) throws Exception {
+        EmbeddedPostgresSource pg = EmbeddedPostgresSource.start(dir.resolve("pg"));
+        return new SourceDatabase() {
+            @Override
+            public Connection open() throws SQLException {
+                return pg.connection();
+            }
+
+            @Override
+            public Map<String, String> configuration() {
+                return Map.of("source.kind", "postgres", "source.host", "127.0.0.1", "source.port", Integer.toString(pg.port()),
+                        "source.database", EmbeddedPostgresSource.DATABASE, "source.user", EmbeddedPostgresSource.SUPERUSER);
+            }
+
+            @Override
+            public void close() throws Exception {
+                pg.close();
+            }
+        };
+    }
+}

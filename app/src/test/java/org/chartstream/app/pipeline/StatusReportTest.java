@@ -1,0 +1,47 @@
+package org.chartstream.app.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.chartstream.ingest.status.TableStatus;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StatusReportTest {
+    @Test
+    void joinsWhatReadersSeeWithTheIngestSideAndTheLag() {
+        StoreStatus store = new StoreStatus(1000, "chartstream.index", Map.of("ehr:notes", 2L), Map.of("ehr:notes", 40L), Map.of(0, 90L));
+        TableStatus notes = new TableStatus("ehr", "notes", 2, 3, 41, 55, "all-minilm-l6-v2", "lsn:77", 500, 900);
+
+        List<StatusReport.Line> lines = StatusReport.lines(List.of("ehr:notes", "ehr:patients"),
+                Map.of("ehr:notes", "ehr.public.notes", "ehr:patients", "ehr.public.patients"), store,
+                Map.of("ehr:notes", notes), Map.of("ehr.public.notes", 4L));
+
+        assertThat(lines).containsExactly(
+                new StatusReport.Line("ehr:notes", 2, 40, 55, 3, "all-minilm-l6-v2", "lsn:77", 500, 4),
+                new StatusReport.Line("ehr:patients", 0, 0, 0, 0, "", "", 0, 0));
+        assertThat(StatusReport.json(lines, 7)).contains("\"active_generation\":2", "\"cdc_lag\":4", "\"index_lag\":7");
+        assertThat(StatusReport.text(lines, 7, 10_500)).contains("ehr:notes", "lsn:77", "10 s");
+    }
+
+    @Test
+    void indexLagIsWhatTheStoreHasNotCommittedOnEachPartition() {
+        assertThat(StatusReport.indexLag(Map.of(0, 100L, 1, 50L, 2, 10L), Map.of(0, 90L, 1, 50L))).isEqualTo(20);
+    }
+
+    @Test
+    void storeStatusSurvivesItsFile(@TempDir Path dir) throws Exception {
+        StoreStatus s = new StoreStatus(1234, "chartstream.index", Map.of("ehr:notes", 2L), Map.of("ehr:notes", 40L), Map.of(0, 90L, 1, 3L));
+        s.write(dir);
+        assertThat(StoreStatus.read(dir)).contains(s);
+        assertThat(StoreStatus.read(dir.resolve("missing"))).isEmpty();
+    }
+
+    @Test
+    void onlySinglePartitionChangeTopicsPass() {
+        assertThat(PipelineTopics.multiPartitionTopics(Map.of("ehr.public.notes", 1, "ehr.public.visits", 3)))
+                .containsExactly("ehr.public.visits (3)");
+    }
+}

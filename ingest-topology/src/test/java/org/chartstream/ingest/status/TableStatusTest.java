@@ -1,0 +1,22 @@
+package org.chartstream.ingest.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class TableStatusTest {
+    @Test
+    void aTombstoneLeavesTheLastKnownSourcePosition() {
+        TableStatus s = TableStatus.empty("ehr", "notes").withChange("lsn:10", 100, "m").withChange("", 0, "m");
+        assertThat(s.position()).isEqualTo("lsn:10");
+        assertThat(s.commitTsMs()).isEqualTo(100);
+    }
+
+    @Test
+    void survivesItsEncoding() {
+        TableStatus s = new TableStatus("ehr", "notes", 2, 3, 41, 55, "all-minilm-l6-v2", "binlog:b.000001:4:0", 500, 900);
+        assertThat(TableStatus.decode(s.encode())).isEqualTo(s);
+        assertThatThrownBy(() -> TableStatus.decode("{")).isInstanceOf(IllegalArgumentException.class);
+    }
+}
