@@ -10,7 +10,7 @@ import org.chartstream.query.generate.ExtractiveGenerator;
 import org.chartstream.query.generate.GenerationSettings;
 import org.chartstream.query.generate.LlmGroundedGenerator;
 import org.chartstream.query.llm.ChatModel;
-import org.chartstream.query.rerank.FusedOrderRerankStage;
+import org.chartstream.query.rerank.StoredVectorRerankStage;
 import org.chartstream.query.rerank.PrefixRerankStage;
 import org.chartstream.query.rewrite.LlmQueryRewriter;
 import org.chartstream.query.rewrite.NoEndpointRewriter;
@@ -20,7 +20,8 @@ import org.chartstream.store.HybridStore;
 
 /**
  * The default implementation of every stage, given the outside systems (store, models, optional local LLM). A
- * cross-encoder reorders the rerank prefix; any other scorer only scores it, keeping the fused order.
+ * cross-encoder reorders the rerank prefix; without one the prefix keeps the fused order and is scored with the
+ * stored bi-encoder vectors.
  */
 public final class StandardStages {
     private StandardStages() {
@@ -37,7 +38,7 @@ public final class StandardStages {
                 embedder,
                 new HybridSearcher(store, searchExecutor, settings.perSide()),
                 Reranker.CROSS_ENCODER_SIGMOID.equals(reranker.scorer()) ? new PrefixRerankStage(reranker)
-                        : new FusedOrderRerankStage(reranker),
+                        : new StoredVectorRerankStage(embedder, store, reranker),
                 settings.gateFor(reranker.scorer()),
                 new BudgetedContextBuilder(tokens, ContextBudget.defaults(), store::rowChunks),
                 chatModel == null ? new ExtractiveGenerator(settings.maxPassageChars())
