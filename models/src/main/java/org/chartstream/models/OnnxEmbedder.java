@@ -111,33 +111,21 @@ public final class OnnxEmbedder implements Embedder {
         ModelTokenizer tokenizer = ModelTokenizer.load(d);
         OrtSession session = null;
         try {
-            OnnxRuntimeGuard.check();
             OrtEnvironment env = OrtEnvironment.getEnvironment();
-            try (OrtSession.SessionOptions opts = new OrtSession.SessionOptions()) {
-                opts.setIntraOpNumThreads(intraOpThreads);
-                opts.setInterOpNumThreads(1);
-                opts.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-                opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-                // idle ONNX threads must not spin: the broker, Streams and Lucene share these cores
-                opts.addConfigEntry("session.intra_op.allow_spinning", "0");
-                if (ModelResources.isFile(d.onnxResource())) {
-                    String path = ModelResources.existingFile(d.onnxResource(), d).toString();
-                    session = env.createSession(path, opts);
-                } else {
-                    session = env.createSession(ModelResources.readAll(d.onnxResource(), d), opts);
-                }
-            }
+            session = OnnxSessions.create(env, intraOpThreads,
+                    ModelResources.isFile(d.onnxResource()) ? ModelResources.existingFile(d.onnxResource(), d) : null,
+                    () -> ModelResources.readAll(d.onnxResource(), d));
             OnnxEmbedder e = new OnnxEmbedder(d, tokenizer, env, session, batchSize);
             LOG.info("loaded embedding model {} ({} dims, {} tokens, {} pooling) in {} ms", d.id(), d.dimension(),
                     d.maxTokens(), d.pooling(), (System.nanoTime() - t0) / 1_000_000);
             return e;
         } catch (OrtException e) {
-            closeQuietly(session);
+            OnnxSessions.closeQuietly(session);
             tokenizer.close();
             throw new IllegalStateException("cannot load ONNX model " + d.onnxResource() + " of model '" + d.id()
                     + "': " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            closeQuietly(session);
+            OnnxSessions.closeQuietly(session);
             tokenizer.close();
             throw e;
         }
@@ -335,7 +323,7 @@ public final class OnnxEmbedder implements Embedder {
                 return;
             }
             closed = true;
-            closeQuietly(session);
+            OnnxSessions.closeQuietly(session);
             tokenizer.close();
         } finally {
             lock.writeLock().unlock();
@@ -345,15 +333,5 @@ public final class OnnxEmbedder implements Embedder {
     @Override
     public String toString() {
         return "OnnxEmbedder[" + descriptor.id() + ", " + descriptor.dimension() + " dims, batch " + batchSize + "]";
-    }
-
-    private static void closeQuietly(OrtSession s) {
-        if (s != null) {
-            try {
-                s.close();
-            } catch (OrtException e) {
-                LOG.warn("closing ONNX session failed", e);
-            }
-        }
     }
 }

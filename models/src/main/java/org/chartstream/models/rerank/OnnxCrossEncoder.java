@@ -19,7 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.IntStream;
-import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.models.OnnxSessions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,30 +102,21 @@ public final class OnnxCrossEncoder implements Reranker {
         }
         OrtSession session = null;
         try {
-            OnnxRuntimeGuard.check();
             OrtEnvironment env = OrtEnvironment.getEnvironment();
-            try (OrtSession.SessionOptions opts = new OrtSession.SessionOptions()) {
-                opts.setIntraOpNumThreads(intraOpThreads);
-                opts.setInterOpNumThreads(1);
-                opts.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-                opts.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-                // idle ONNX threads must not spin: the broker, Streams and Lucene share these cores
-                opts.addConfigEntry("session.intra_op.allow_spinning", "0");
-                session = CrossEncoderResources.isFile(d.onnxResource())
-                        ? env.createSession(CrossEncoderResources.existingFile(d.onnxResource(), d).toString(), opts)
-                        : env.createSession(CrossEncoderResources.readAll(d.onnxResource(), d), opts);
-            }
+            session = OnnxSessions.create(env, intraOpThreads,
+                    CrossEncoderResources.isFile(d.onnxResource()) ? CrossEncoderResources.existingFile(d.onnxResource(), d) : null,
+                    () -> CrossEncoderResources.readAll(d.onnxResource(), d));
             OnnxCrossEncoder encoder = new OnnxCrossEncoder(d, tokenizer, env, session, batchSize);
             LOG.info("loaded cross-encoder {} ({} tokens per pair, batch {}) in {} ms", d.id(), d.maxTokens(), batchSize,
                     (System.nanoTime() - t0) / 1_000_000);
             return encoder;
         } catch (OrtException e) {
-            closeQuietly(session);
+            OnnxSessions.closeQuietly(session);
             tokenizer.close();
             throw new IllegalStateException("cannot load ONNX graph " + d.onnxResource() + " of cross-encoder '"
                     + d.id() + "': " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            closeQuietly(session);
+            OnnxSessions.closeQuietly(session);
             tokenizer.close();
             throw e;
         }
@@ -259,7 +250,7 @@ public final class OnnxCrossEncoder implements Reranker {
                 return;
             }
             closed = true;
-            closeQuietly(session);
+            OnnxSessions.closeQuietly(session);
             tokenizer.close();
         } finally {
             lock.writeLock().unlock();
@@ -269,15 +260,5 @@ public final class OnnxCrossEncoder implements Reranker {
     @Override
     public String toString() {
         return "OnnxCrossEncoder[" + descriptor.id() + ", " + descriptor.maxTokens() + " tokens, batch " + batchSize + "]";
-    }
-
-    private static void closeQuietly(OrtSession s) {
-        if (s != null) {
-            try {
-                s.close();
-            } catch (OrtException e) {
-                LOG.warn("closing ONNX session failed", e);
-            }
-        }
     }
 }
