@@ -224,53 +224,14 @@ public final class OnnxEmbedder implements Embedder {
     }
 
     private void run(ModelTokenizer.ModelInput[] inputs, int[] sub, float[][] out) throws OrtException {
-        int b = sub.length;
-        int t = 0;
+        java.util.List<long[]> ids = new java.util.ArrayList<>(sub.length);
+        java.util.List<long[]> types = new java.util.ArrayList<>(sub.length);
         for (int i : sub) {
-            t = Math.max(t, inputs[i].length());
+            ids.add(inputs[i].ids());
+            types.add(inputs[i].typeIds());
         }
-        long[] shape = {b, t};
-        LongBuffer ids = LongBuffer.allocate(b * t);
-        LongBuffer mask = LongBuffer.allocate(b * t);
-        LongBuffer types = LongBuffer.allocate(b * t);
-        long pad = tokenizer.padId();
-        for (int i : sub) {
-            ModelTokenizer.ModelInput in = inputs[i];
-            int len = in.length();
-            ids.put(in.ids());
-            types.put(in.typeIds());
-            for (int k = 0; k < len; k++) {
-                mask.put(1L);
-            }
-            for (int k = len; k < t; k++) {
-                ids.put(pad);
-                types.put(0L);
-                mask.put(0L);
-            }
-        }
-        ids.flip();
-        mask.flip();
-        types.flip();
-        try (OnnxTensor idsT = OnnxTensor.createTensor(env, ids, shape);
-                OnnxTensor maskT = OnnxTensor.createTensor(env, mask, shape);
-                OnnxTensor typesT = feedTokenTypes ? OnnxTensor.createTensor(env, types, shape) : null) {
-            Map<String, OnnxTensor> feed = new HashMap<>();
-            feed.put(INPUT_IDS, idsT);
-            feed.put(ATTENTION_MASK, maskT);
-            if (typesT != null) {
-                feed.put(TOKEN_TYPE_IDS, typesT);
-            }
-            try (OrtSession.Result result = session.run(feed, Set.of(outputName))) {
-                OnnxValue value = result.get(0);
-                if (!(value instanceof OnnxTensor tensor)) {
-                    throw new IllegalStateException("output " + outputName + " of model '" + descriptor.id()
-                            + "' is not a tensor");
-                }
-                long[] outShape = tensor.getInfo().getShape();
-                FloatBuffer hidden = tensor.getFloatBuffer();
-                pool(hidden, outShape, inputs, sub, out);
-            }
-        }
+        OnnxSessions.runPadded(env, session, outputName, "model '" + descriptor.id() + "'", ids, types, tokenizer.padId(),
+                feedTokenTypes, (shape, hidden) -> pool(hidden, shape, inputs, sub, out));
     }
 
     private void pool(FloatBuffer h, long[] shape, ModelTokenizer.ModelInput[] inputs, int[] sub, float[][] out) {

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -176,55 +177,19 @@ public final class OnnxCrossEncoder implements Reranker {
     }
 
     private void run(PairTokenizer.PairEncoding[] pairs, int[] sub, double[] scores) throws OrtException {
-        int b = sub.length;
-        int t = 0;
+        List<long[]> ids = new ArrayList<>(sub.length);
+        List<long[]> types = new ArrayList<>(sub.length);
         for (int i : sub) {
-            t = Math.max(t, pairs[i].length());
+            ids.add(pairs[i].ids());
+            types.add(pairs[i].typeIds());
         }
-        long[] shape = {b, t};
-        LongBuffer ids = LongBuffer.allocate(b * t);
-        LongBuffer mask = LongBuffer.allocate(b * t);
-        LongBuffer types = LongBuffer.allocate(b * t);
-        long pad = tokenizer.padId();
-        for (int i : sub) {
-            PairTokenizer.PairEncoding pair = pairs[i];
-            ids.put(pair.ids());
-            types.put(pair.typeIds());
-            for (int k = 0; k < pair.length(); k++) {
-                mask.put(1L);
-            }
-            for (int k = pair.length(); k < t; k++) {
-                ids.put(pad);
-                types.put(0L);
-                mask.put(0L);
-            }
-        }
-        ids.flip();
-        mask.flip();
-        types.flip();
-        try (OnnxTensor idsT = OnnxTensor.createTensor(env, ids, shape);
-                OnnxTensor maskT = OnnxTensor.createTensor(env, mask, shape);
-                OnnxTensor typesT = feedTokenTypes ? OnnxTensor.createTensor(env, types, shape) : null) {
-            Map<String, OnnxTensor> feed = new HashMap<>();
-            feed.put(INPUT_IDS, idsT);
-            feed.put(ATTENTION_MASK, maskT);
-            if (typesT != null) {
-                feed.put(TOKEN_TYPE_IDS, typesT);
-            }
-            try (OrtSession.Result result = session.run(feed, Set.of(outputName))) {
-                OnnxValue value = result.get(0);
-                if (!(value instanceof OnnxTensor tensor)) {
-                    throw new IllegalStateException("output " + outputName + " of cross-encoder '" + descriptor.id()
-                            + "' is not a tensor");
-                }
-                long[] outShape = tensor.getInfo().getShape();
-                int columns = relevanceColumns(outShape, b);
-                FloatBuffer logits = tensor.getFloatBuffer();
-                for (int r = 0; r < b; r++) {
-                    scores[sub[r]] = sigmoid(logits.get(r * columns + columns - 1));
-                }
-            }
-        }
+        OnnxSessions.runPadded(env, session, outputName, "cross-encoder '" + descriptor.id() + "'", ids, types,
+                tokenizer.padId(), feedTokenTypes, (shape, logits) -> {
+                    int columns = relevanceColumns(shape, sub.length);
+                    for (int r = 0; r < sub.length; r++) {
+                        scores[sub[r]] = sigmoid(logits.get(r * columns + columns - 1));
+                    }
+                });
     }
 
     private int relevanceColumns(long[] shape, int batch) {
