@@ -38,13 +38,26 @@ public final class TokenChunker {
     private final ModelTokenizer tokenizer;
     private final int windowTokens;
     private final int overlapTokens;
+    private final int leadTokens;
 
     /**
      * @param windowTokens  most tokens per chunk, special tokens excluded (at least 1)
      * @param overlapTokens tokens shared by consecutive chunks (0 ≤ overlap &lt; window)
      */
     public TokenChunker(ModelTokenizer tokenizer, int windowTokens, int overlapTokens) {
+        this(tokenizer, windowTokens, overlapTokens, 0);
+    }
+
+    /**
+     * @param leadTokens most tokens of a long body's opening that {@link #chunkUnderHeader} repeats in every chunk
+     *                   (0: none; at most a quarter of the window is used)
+     */
+    public TokenChunker(ModelTokenizer tokenizer, int windowTokens, int overlapTokens, int leadTokens) {
         this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
+        if (leadTokens < 0) {
+            throw new IllegalArgumentException("leadTokens must not be negative, was " + leadTokens);
+        }
+        this.leadTokens = leadTokens;
         if (windowTokens < 1) {
             throw new IllegalArgumentException("windowTokens must be positive, was " + windowTokens);
         }
@@ -78,6 +91,15 @@ public final class TokenChunker {
         return overlapTokens;
     }
 
+    public int leadTokens() {
+        return leadTokens;
+    }
+
+    /** This chunker with another lead length. */
+    public TokenChunker withLeadTokens(int lead) {
+        return new TokenChunker(tokenizer, windowTokens, overlapTokens, lead);
+    }
+
     /** Tokens of {@code text} under the model's tokenizer, special tokens excluded, never truncated. */
     public int countTokens(String text) {
         return tokenizer.countTokens(text);
@@ -87,6 +109,12 @@ public final class TokenChunker {
      * Chunks {@code body} so that every chunk starts with {@code header} (a record's type and patient, say) and still
      * fits the window: without the header, a note's later chunks could not be found by the patient's name. A header
      * longer than half the window is chunked as part of the body instead.
+     *
+     * <p>A body that needs more than one window also gives up its opening (its first lines or sentences, up to the
+     * lead length, cut where a sentence or line ends) to the header, so every chunk carries it: a passage's later
+     * chunks then still say what the passage is about (the question a FAQ answer answers, a note's type and
+     * complaint), which both search sides need to rank them against the right rows. The lead is moved, not copied:
+     * joined, the chunks hold the text once.
      */
     public List<String> chunkUnderHeader(String header, String body) {
         if (header == null || header.isBlank()) {
@@ -100,12 +128,36 @@ public final class TokenChunker {
             return chunk(header + "\n" + body);
         }
         int bodyWindow = windowTokens - headerTokens;
+        String rest = body.strip();
+        if (leadTokens > 0 && countTokens(rest) > bodyWindow) {
+            int leadEnd = leadEnd(rest, Math.min(leadTokens, windowTokens / 4));
+            if (leadEnd > 0) {
+                String lead = rest.substring(0, leadEnd).strip();
+                header = header + "\n" + lead;
+                bodyWindow -= countTokens(lead) + 1;
+                rest = rest.substring(leadEnd).strip();
+            }
+        }
         TokenChunker bodyChunker = new TokenChunker(tokenizer, bodyWindow, Math.min(overlapTokens, bodyWindow / 2));
         List<String> out = new ArrayList<>();
-        for (String piece : bodyChunker.chunk(body)) {
+        for (String piece : bodyChunker.chunk(rest)) {
             out.add(header + "\n" + piece);
         }
         return out;
+    }
+
+    /**
+     * Character end of the longest opening of {@code text} within {@code maxTokens} tokens that ends a sentence or a
+     * line; 0 when there is none.
+     */
+    private int leadEnd(String text, int maxTokens) {
+        ModelTokenizer.Tokens t = tokenizer.tokenize(text);
+        for (int e = Math.min(maxTokens, t.size() - 1); e > 0; e--) {
+            if (boundaryRank(text, t, e) == SENTENCE_OR_LINE) {
+                return t.ends()[e - 1];
+            }
+        }
+        return 0;
     }
 
     /** The chunk texts of {@link #chunks(String)}. */

@@ -172,4 +172,36 @@ class TokenChunkerTest {
         });
         assertThat(small.chunkUnderHeader(header, "  ")).containsExactly(header);
     }
+
+    @Test
+    void aLongBodyGivesItsOpeningSentenceToEveryChunkAndTheChunksStillHoldTheTextOnce() {
+        TokenChunker withLead = new TokenChunker(tokenizer, 60, 8, 16);
+        String header = "record: beir docs";
+        String opening = "Question: What are the symptoms of Noonan syndrome?";
+        String body = opening + " " + String.join(" ", java.util.Collections.nCopies(30, "Short stature is seen in most patients."));
+
+        List<String> chunks = withLead.chunkUnderHeader(header, body);
+
+        assertThat(chunks).hasSizeGreaterThan(3);
+        assertThat(chunks).allSatisfy(c -> {
+            assertThat(c).startsWith(header + "\n" + opening + "\n");
+            assertThat(withLead.countTokens(c)).isLessThanOrEqualTo(60);
+        });
+        long openings = chunks.stream().mapToLong(c -> c.split("Noonan", -1).length - 1).sum();
+        assertThat(openings).as("the opening is in every chunk's header, never again in a body").isEqualTo(chunks.size());
+    }
+
+    @Test
+    void aBodyThatFitsOneWindowKeepsItsOpeningInPlaceAndALeadNeedsASentenceOrLineEnd() {
+        TokenChunker withLead = new TokenChunker(tokenizer, 60, 8, 16);
+        String header = "record: beir docs";
+
+        assertThat(withLead.chunkUnderHeader(header, "Question: What is Noonan syndrome? A genetic disorder."))
+                .containsExactly(header + "\nQuestion: What is Noonan syndrome? A genetic disorder.");
+
+        String noSentenceEnd = String.join(" ", java.util.Collections.nCopies(80, "stature"));
+        assertThat(withLead.chunkUnderHeader(header, noSentenceEnd))
+                .containsExactlyElementsOf(new TokenChunker(tokenizer, 60, 8).chunkUnderHeader(header, noSentenceEnd));
+        assertThatThrownBy(() -> new TokenChunker(tokenizer, 60, 8, -1)).hasMessageContaining("leadTokens");
+    }
 }

@@ -140,6 +140,8 @@ public final class EvalCommand implements Callable<Integer> {
         report.put("embedding_model", eval.runtime().model().modelId());
         report.put("per_side", perSide);
         report.put("chunk_window_tokens", eval.config().integer("chunk.window-tokens"));
+        report.put("chunk_lead_tokens", eval.config().integer("chunk.lead-tokens"));
+        report.put("embedding_model", eval.config().string("embedding.model"));
         report.put("rrf_k", eval.config().integer("query.rrf-k"));
         report.put("passage_scores", eval.scorer().name());
         Map<String, Object> byMode = new LinkedHashMap<>();

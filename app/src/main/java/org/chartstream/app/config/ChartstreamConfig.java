@@ -66,6 +66,7 @@ public final class ChartstreamConfig {
         k.put("embedding.threads", new String[] {"2", "ONNX Runtime intra-op threads"});
         k.put("chunk.window-tokens", new String[] {"0", "tokens per chunk window; 0 = the model's maximum minus special tokens"});
         k.put("chunk.overlap-tokens", new String[] {"32", "tokens shared by consecutive windows"});
+        k.put("chunk.lead-tokens", new String[] {"64", "most tokens of a long row's opening (first sentences or lines) repeated in every chunk's header; 0 = none"});
         k.put("ingest.batch-chunks", new String[] {"64", "chunks per embedding call"});
         k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
@@ -158,6 +159,7 @@ public final class ChartstreamConfig {
         positive("embedding.threads");
         nonNegative("chunk.window-tokens");
         nonNegative("chunk.overlap-tokens");
+        nonNegative("chunk.lead-tokens");
         positive("ingest.batch-chunks");
         positive("ingest.linger-ms");
         positive("query.per-side");

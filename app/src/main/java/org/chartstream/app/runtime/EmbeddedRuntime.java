@@ -38,6 +38,7 @@ import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.publish.IndexMaterializer;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.models.TokenChunker;
 import org.chartstream.schemas.Topics;
 import org.chartstream.store.TableRef;
 import org.chartstream.store.lucene.LuceneHybridStore;
@@ -66,6 +67,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
     private String bootstrapServers;
     private EmbeddedPostgresSource postgres;
     private OnnxEmbedder model;
+    private TokenChunker chunker;
     private LuceneHybridStore store;
     private IndexMaterializer materializer;
     private KafkaStreams ingest;
@@ -148,8 +150,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
         materializer = new IndexMaterializer(bootstrapServers, Topics.INDEX, store).start();
         started.add(materializer);
 
-        int window = (int) config.integer("chunk.window-tokens");
-        var chunker = window == 0 ? model.chunker() : model.chunker(window, (int) config.integer("chunk.overlap-tokens"));
+        chunker = chunker(config, model);
         IngestSettings ingestSettings = new IngestSettings(sources, (int) config.integer("ingest.batch-chunks"),
                 Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER);
         ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)));
@@ -357,6 +358,18 @@ public final class EmbeddedRuntime implements AutoCloseable {
 
     public LuceneHybridStore store() {
         return store;
+    }
+
+    /** The ingest's chunker as configured ({@code chunk.*}). */
+    public static TokenChunker chunker(ChartstreamConfig config, OnnxEmbedder model) {
+        int window = (int) config.integer("chunk.window-tokens");
+        TokenChunker base = window == 0 ? model.chunker() : model.chunker(window, (int) config.integer("chunk.overlap-tokens"));
+        return base.withLeadTokens((int) config.integer("chunk.lead-tokens"));
+    }
+
+    /** The chunker the ingest topology uses. */
+    public TokenChunker chunker() {
+        return chunker;
     }
 
     public OnnxEmbedder model() {

@@ -35,7 +35,7 @@ final class IndexConvergence {
         TableProjection projection = runtime.sources().stream().filter(s -> s.sourceId().equals(sourceId)).findFirst()
                 .orElseThrow().table(NotesTable.TABLE).orElseThrow();
         Map<String, String> out = new TreeMap<>();
-        rows.forEach((key, row) -> out.put(key, hash(runtime.model().chunker()
+        rows.forEach((key, row) -> out.put(key, hash(runtime.chunker()
                 .chunkUnderHeader(RowProjector.header(projection, null), RowProjector.body(projection, row)))));
         return out;
     }

@@ -56,4 +56,21 @@ class RowTextRejoinerTest {
             assertThat(RowTextRejoiner.rejoin(chunks)).isEqualTo(HEADER + "\n" + text);
         }
     }
+
+    @Test
+    void rejoinsChunksThatCarryTheRowsOpeningInTheirHeader() {
+        String opening = "note: Chief complaint is chest pain.";
+        StringBuilder body = new StringBuilder(opening);
+        for (int i = 0; i < 60; i++) {
+            body.append(" Visit ").append(i).append(" reviewed blood pressure readings and adjusted the lisinopril dose.");
+        }
+        try (ModelTokenizer tokenizer = ModelTokenizer.load(ModelDescriptor.ALL_MINILM_L6_V2)) {
+            List<String> chunks = new TokenChunker(tokenizer, 120, 32, 24).chunkUnderHeader(HEADER, body.toString());
+            String lead = chunks.get(0).substring(HEADER.length() + 1, chunks.get(0).indexOf('\n', HEADER.length() + 1));
+            assertThat(lead).startsWith(opening);
+            assertThat(chunks).hasSizeGreaterThan(3).allMatch(c -> c.startsWith(HEADER + "\n" + lead + "\n"));
+
+            assertThat(RowTextRejoiner.rejoin(chunks)).isEqualTo(HEADER + "\n" + lead + "\n" + body.substring(lead.length()).strip());
+        }
+    }
 }
