@@ -58,6 +58,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final Map<String, String> overrides = new LinkedHashMap<>();
 
     private KafkaRaftServer server;
+    private int boundBrokerPort;
+    private int boundControllerPort;
     private String bootstrapServers;
     private String clusterId;
     private Path dataDir;
@@ -171,10 +173,26 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             throw new IOException("starting the embedded Kafka broker failed: " + e, e);
         }
         this.server = s;
+        this.boundBrokerPort = bp;
+        this.boundControllerPort = cp;
         this.bootstrapServers = HOST + ":" + bp;
         LOG.info("Embedded Kafka {} at {} ({} data dir, cluster {}) in {} ms", formatted ? "restarted" : "started",
                 bootstrapServers, formatted ? "existing" : "new", clusterId, (System.nanoTime() - t0) / 1_000_000);
         return this;
+    }
+
+    /**
+     * Stops the node and starts it again on the same data directory and the same ports, so that running clients
+     * reconnect to the bootstrap address they know (a broker restart as operations would do it).
+     */
+    public synchronized EmbeddedKafkaBroker restart() throws IOException {
+        requireStarted();
+        int bp = boundBrokerPort;
+        int cp = boundControllerPort;
+        close();
+        brokerPort = bp;
+        controllerPort = cp;
+        return start(dataDir);
     }
 
     private static String readClusterId(Path dataDir) throws IOException {

@@ -20,7 +20,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
-/** The embedded KRaft node: idempotent topic creation, transactions, and a restart on the same data directory. */
+/**
+ * The embedded KRaft node: idempotent topic creation, transactions, a restart in place (same ports) and a restart on
+ * the same data directory.
+ */
 class EmbeddedKafkaBrokerIT {
 
     @Test
@@ -55,6 +58,16 @@ class EmbeddedKafkaBrokerIT {
                         .get("it.auto").partitions()).hasSize(2);
             }
             assertThat(readAll(kafka.bootstrapServers(), "g1", "it.explicit", 3)).hasSize(3);
+
+            // restart in place: same data, same address, so clients that know the old address carry on
+            String bootstrap = kafka.bootstrapServers();
+            long tr = System.nanoTime();
+            kafka.restart();
+            System.out.printf("[EmbeddedKafkaBrokerIT] restart in place %d ms%n", (System.nanoTime() - tr) / 1_000_000);
+            assertThat(kafka.bootstrapServers()).isEqualTo(bootstrap);
+            assertThat(kafka.formattedOnStart()).isFalse();
+            assertThat(kafka.clusterId()).isEqualTo(clusterId);
+            assertThat(readAll(bootstrap, "g0", "it.explicit", 3)).hasSize(3);
         }
 
         long t1 = System.nanoTime();
