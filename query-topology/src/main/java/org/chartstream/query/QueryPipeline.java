@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.chartstream.query.context.ContextBuilder;
 import org.chartstream.query.context.ContextPassage;
@@ -48,6 +49,7 @@ import org.chartstream.store.StoredChunk;
 public final class QueryPipeline {
     private final Stages stages;
     private final QuerySettings settings;
+    private final List<RunObserver> observers = new CopyOnWriteArrayList<>();
 
     /** One implementation per stage (each a small interface with a default implementation). */
     public record Stages(QueryRewriter rewriter, QueryEmbedder embedder, HybridSearcher searcher, RerankStage reranker,
@@ -78,9 +80,18 @@ public final class QueryPipeline {
         }
     }
 
+    /** Told of every finished run (outcome, stage timings), e.g. by metrics; must be quick. */
+    public interface RunObserver {
+        void finished(Result result);
+    }
+
     public QueryPipeline(Stages stages, QuerySettings settings) {
         this.stages = stages;
         this.settings = settings;
+    }
+
+    public void addObserver(RunObserver observer) {
+        observers.add(observer);
     }
 
     public String embeddingModel() {
@@ -174,10 +185,18 @@ public final class QueryPipeline {
                 answer = "The local generation model is unavailable (" + generation.detail() + "); no answer was generated.";
             }
         }
-        return new Result(outcome, answer, extractive, outcome == ReplyType.REFUSED ? List.of() : passages, variants,
+        Result result = new Result(outcome, answer, extractive, outcome == ReplyType.REFUSED ? List.of() : passages, variants,
                 rewrite.reason(), sides, fused, reranked.ranked(), reranked.reranker(), reranked.prefix().reason(),
                 gate.toGateDecision(), gate.describe(), generation == null ? stages.generator().name() : generation.generator(),
                 generation == null ? List.of() : generation.citations().outOfRange(), stageMs);
+        for (RunObserver observer : observers) {
+            try {
+                observer.finished(result);
+            } catch (RuntimeException e) {
+                // an observer (metrics) must never cost the user the answer
+            }
+        }
+        return result;
     }
 
     private List<FusedCandidate> fuse(List<SideResults> sides) {

@@ -1,6 +1,7 @@
 package org.chartstream.query.admission;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Bounds the requests in flight (running or waiting for an earlier turn of their conversation). Past the limit a
@@ -9,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class AdmissionControl {
     private final int limit;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong rejected = new AtomicLong();
 
     public AdmissionControl(int limit) {
         if (limit < 1) {
@@ -21,6 +23,7 @@ public final class AdmissionControl {
         while (true) {
             int n = inFlight.get();
             if (n >= limit) {
+                rejected.incrementAndGet();
                 return false;
             }
             if (inFlight.compareAndSet(n, n + 1)) {
@@ -47,6 +50,11 @@ public final class AdmissionControl {
 
     public int limit() {
         return limit;
+    }
+
+    /** Requests turned away (busy) since start. */
+    public long rejected() {
+        return rejected.get();
     }
 
     public boolean hasCapacity() {

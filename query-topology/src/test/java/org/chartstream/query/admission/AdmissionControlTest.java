@@ -30,4 +30,15 @@ class AdmissionControlTest {
         assertThatThrownBy(admission::release).hasMessageContaining("released more often");
         assertThatThrownBy(() -> new AdmissionControl(0)).hasMessageContaining("at least 1");
     }
+
+    @Test
+    void countsTheRequestsItTurnsAway() {
+        AdmissionControl admission = new AdmissionControl(1);
+        assertThat(admission.tryAcquire()).isTrue();
+        assertThat(admission.tryAcquire()).isFalse();
+        assertThat(admission.tryAcquire()).isFalse();
+        admission.release();
+        assertThat(admission.tryAcquire()).isTrue();
+        assertThat(admission.rejected()).isEqualTo(2);
+    }
 }
