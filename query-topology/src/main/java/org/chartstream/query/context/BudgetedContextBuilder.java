@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.chartstream.store.RowTextRejoiner;
 import org.chartstream.store.StoredChunk;
 
 /**

@@ -6,6 +6,7 @@ import java.util.List;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.ModelTokenizer;
 import org.chartstream.models.TokenChunker;
+import org.chartstream.store.RowTextRejoiner;
 import org.junit.jupiter.api.Test;
 
 class RowTextRejoinerTest {

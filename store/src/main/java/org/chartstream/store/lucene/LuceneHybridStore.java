@@ -64,6 +64,7 @@ import org.apache.lucene.util.BytesRef;
 import org.chartstream.store.HybridStore;
 import org.chartstream.store.RetrievalFilter;
 import org.chartstream.store.RowRef;
+import org.chartstream.store.RowTextRejoiner;
 import org.chartstream.store.SearchHit;
 import org.chartstream.store.StoredChunk;
 import org.chartstream.store.TableRef;
@@ -110,6 +111,8 @@ public final class LuceneHybridStore implements HybridStore {
   static final String F_PATIENT = "patient";
   static final String F_GENERATION = "generation";
   static final String F_TEXT = "text";
+  /** The whole row's text (chunks rejoined), indexed on the row's head chunk only: row-level BM25. */
+  static final String F_ROW_TEXT = "row_text";
   static final String F_VECTOR = "vector";
   static final String F_SOURCE_POSITION = "source_position";
   static final String F_COMMIT_TS_MS = "commit_ts_ms";
@@ -133,6 +136,8 @@ public final class LuceneHybridStore implements HybridStore {
   private static final int HNSW_BEAM_WIDTH = 100;
   private static final int HNSW_MERGE_WORKERS = 2;
   private static final int MIN_CANDIDATES = 100;
+  /** Chunks looked at per row of a lexical result: a row's best chunks come first, the rest rarely make top k. */
+  private static final int MAX_CHUNKS_PER_ROW_HIT = 8;
   private static final int CANDIDATES_PER_HIT = 5;
 
   private final Path path;
@@ -270,6 +275,7 @@ public final class LuceneHybridStore implements HybridStore {
       for (int i = 0; i < chunks.size(); i++) {
         docs.add(toDocument(chunks.get(i), i == 0));
       }
+      docs.get(0).add(new TextField(F_ROW_TEXT, rowText(chunks), Field.Store.NO));
       writer.updateDocuments(rowGen, docs);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -324,6 +330,15 @@ public final class LuceneHybridStore implements HybridStore {
     if (norm == 0) {
       throw new IllegalArgumentException(what + ": zero vector has no cosine similarity");
     }
+  }
+
+  private static String rowText(List<StoredChunk> chunks) {
+    if (chunks.size() == 1) {
+      return chunks.get(0).text();
+    }
+    List<StoredChunk> ordered = new ArrayList<>(chunks);
+    ordered.sort(Comparator.comparingInt(StoredChunk::chunkIndex));
+    return RowTextRejoiner.rejoin(ordered.stream().map(StoredChunk::text).toList());
   }
 
   private Document toDocument(StoredChunk c, boolean rowHead) {
@@ -517,22 +532,57 @@ public final class LuceneHybridStore implements HybridStore {
     });
   }
 
+  /**
+   * Matching chunks ranked by their row's BM25 over the row's whole text, then by their own. A passage retriever
+   * scores a passage whole; a long row's terms are spread over its chunks, and chunk-level BM25 would rank each piece
+   * alone, below shorter rows that happen to repeat a term. A hit's score is its row's. An index written before rows
+   * carried their whole text falls back to chunk-level BM25.
+   */
   @Override
   public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
     requireK(k);
-    Query text = LexicalQueries.build(analyzer, F_TEXT, query);
-    if (text == null) {
+    Query chunkText = LexicalQueries.build(analyzer, F_TEXT, query);
+    if (chunkText == null) {
       return List.of();
     }
+    Query rowText = LexicalQueries.build(analyzer, F_ROW_TEXT, query);
     return withSnapshot(s -> {
       if (s.activeFilter() == null) {
         return List.of();
       }
-      Query q = new BooleanQuery.Builder()
-          .add(text, BooleanClause.Occur.MUST)
-          .add(restriction(s, filter), BooleanClause.Occur.FILTER)
-          .build();
-      return hits(s, s.searcher().search(q, k), score -> score);
+      Query restriction = restriction(s, filter);
+      TopDocs rows = s.searcher().search(new BooleanQuery.Builder()
+          .add(rowText, BooleanClause.Occur.MUST)
+          .add(restriction, BooleanClause.Occur.FILTER)
+          .add(new TermQuery(new Term(F_ROW_HEAD, "1")), BooleanClause.Occur.FILTER)
+          .build(), k);
+      BooleanQuery.Builder chunks = new BooleanQuery.Builder()
+          .add(chunkText, BooleanClause.Occur.MUST)
+          .add(restriction, BooleanClause.Occur.FILTER);
+      if (rows.scoreDocs.length == 0) {
+        return hits(s, s.searcher().search(chunks.build(), k), score -> score);
+      }
+      StoredFields stored = s.searcher().storedFields();
+      Map<String, Float> rowScores = new HashMap<>();
+      for (ScoreDoc sd : rows.scoreDocs) {
+        rowScores.put(rowKey(toChunk(stored.document(sd.doc)).row()), sd.score);
+      }
+      List<BytesRef> rowTerms = rowScores.keySet().stream().map(BytesRef::new).toList();
+      chunks.add(new TermInSetQuery(F_ROW, rowTerms), BooleanClause.Occur.FILTER);
+      TopDocs matching = s.searcher().search(chunks.build(), Math.max(k, rows.scoreDocs.length * MAX_CHUNKS_PER_ROW_HIT));
+      record Ranked(StoredChunk chunk, float rowScore, float chunkScore) {}
+      List<Ranked> ranked = new ArrayList<>(matching.scoreDocs.length);
+      for (ScoreDoc sd : matching.scoreDocs) {
+        StoredChunk c = toChunk(stored.document(sd.doc));
+        ranked.add(new Ranked(c, rowScores.get(rowKey(c.row())), sd.score));
+      }
+      ranked.sort(Comparator.comparing(Ranked::rowScore).thenComparing(Ranked::chunkScore).reversed()
+          .thenComparing(r -> r.chunk().chunkId()));
+      List<SearchHit> out = new ArrayList<>(Math.min(k, ranked.size()));
+      for (Ranked r : ranked.subList(0, Math.min(k, ranked.size()))) {
+        out.add(new SearchHit(r.chunk(), r.rowScore(), out.size() + 1));
+      }
+      return List.copyOf(out);
     });
   }
 

@@ -46,6 +46,24 @@ class LuceneHybridStoreTest extends HybridStoreContract {
   }
 
   @Test
+  void lexicalRanksChunksByTheirWholeRowsBm25() {
+    store.publish(NOTES, 1);
+    RowRef spread = new RowRef(NOTES, "spread");
+    RowRef repeats = new RowRef(NOTES, "repeats");
+    store.upsertRow(spread, 1, chunks(spread, 1, "p1", 0,
+        "noonan syndrome is a genetic disorder of development",
+        "short stature and webbed neck are common features"));
+    store.upsertRow(repeats, 1, chunks(repeats, 1, "p2", 1, "stature stature stature charts for children"));
+    store.commit(Map.of());
+
+    List<SearchHit> hits = store.lexicalSearch("noonan syndrome short stature", 10, RetrievalFilter.NONE);
+
+    assertThat(hits).extracting(h -> h.chunk().row().rowKey()).containsExactly("spread", "spread", "repeats");
+    assertThat(hits.get(0).score()).isEqualTo(hits.get(1).score()).isGreaterThan(hits.get(2).score());
+    assertThat(hits).extracting(SearchHit::rank).containsExactly(1, 2, 3);
+  }
+
+  @Test
   void reopenAfterTheWritingProcessWasHaltedShowsTheLastCommitOnly() throws Exception {
     store.close();
     store = null;

@@ -1,4 +1,4 @@
-package org.chartstream.query.context;
+package org.chartstream.store;
 
 import java.util.ArrayList;
 import java.util.List;
