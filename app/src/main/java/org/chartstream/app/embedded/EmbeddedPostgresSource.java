@@ -101,12 +101,15 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
     private final Path dir;
     private final Path dataDir;
     private final ProcessOwner owner;
+    private final Builder settings;
+    private boolean closed;
 
-    private EmbeddedPostgresSource(EmbeddedPostgres pg, Path dir, Path dataDir, ProcessOwner owner) {
+    private EmbeddedPostgresSource(EmbeddedPostgres pg, Path dir, Path dataDir, ProcessOwner owner, Builder settings) {
         this.pg = pg;
         this.dir = dir;
         this.dataDir = dataDir;
         this.owner = owner;
+        this.settings = settings;
     }
 
     /** Settings for a source kept under {@code dir}. */
@@ -170,10 +173,50 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
         return owner;
     }
 
-    /** Stops the server ({@code pg_ctl stop -m fast}); the data directory stays. */
+    /**
+     * Stops the server and starts it again on the same data directory, port and settings, as an operator's restart
+     * would: clients reconnect to the address they know. This instance is closed; use the returned one.
+     */
+    public EmbeddedPostgresSource restart() throws IOException {
+        int samePort = port();
+        close();
+        return settings.port(samePort).start();
+    }
+
+    /**
+     * Stops the server ({@code pg_ctl stop -m fast}) and waits until the postmaster has exited; the data directory
+     * stays. Idempotent.
+     */
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
         pg.close();
+        awaitPostmasterExit(Duration.ofSeconds(60));
+    }
+
+    /**
+     * {@code pg_ctl stop} gives up after a few seconds while the server is still shutting down (WAL senders of a
+     * connected change-data-capture client finish first); starting the directory again before the postmaster has
+     * exited fails on its lock file.
+     */
+    private void awaitPostmasterExit(Duration timeout) throws IOException {
+        Path pidFile = dataDir.resolve("postmaster.pid");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (Files.exists(pidFile)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("embedded PostgreSQL in " + dataDir + " did not stop within " + timeout.toSeconds()
+                        + " s; see " + dir.resolve("postgres.log"));
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for PostgreSQL to stop", e);
+            }
+        }
     }
 
     @Override
@@ -284,7 +327,7 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
                         + ": " + e.getMessage(), e);
             }
             restrictWorkingDirectory(bins);
-            EmbeddedPostgresSource source = new EmbeddedPostgresSource(pg, dir, data, owner);
+            EmbeddedPostgresSource source = new EmbeddedPostgresSource(pg, dir, data, owner, this);
             LOG.info("Embedded PostgreSQL on {}:{} ({}) in {} ms", HOST, pg.getPort(), owner,
                     (System.nanoTime() - t0) / 1_000_000);
             return source;

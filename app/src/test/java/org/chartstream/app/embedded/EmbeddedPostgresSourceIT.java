@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Embedded PostgreSQL as a CDC source: logical WAL, persistence across restarts, and running as root. */
+/** Embedded PostgreSQL as a CDC source: logical WAL, persistence across restarts (also in place), and running as root. */
 class EmbeddedPostgresSourceIT {
 
     @Test
@@ -49,6 +49,15 @@ class EmbeddedPostgresSourceIT {
             assertThat(src.host()).isEqualTo("127.0.0.1");
             assertThat(src.user()).isEqualTo("postgres");
             assertThat(src.namespace()).isEqualTo("public");
+
+            long tr = System.nanoTime();
+            try (EmbeddedPostgresSource again = pg.restart()) {
+                System.out.printf("[EmbeddedPostgresSourceIT] restart in place %d ms%n", (System.nanoTime() - tr) / 1_000_000);
+                assertThat(again.port()).isEqualTo(firstPort);
+                try (Connection c = again.connection(); Statement s = c.createStatement()) {
+                    assertThat(single(s, "select count(*) from kept")).isEqualTo("2");
+                }
+            }
         }
         long t1 = System.nanoTime();
         try (EmbeddedPostgresSource pg = EmbeddedPostgresSource.builder(dir).port(EmbeddedKafkaBroker.freePort(firstPort))
