@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.embedded.EmbeddedKafkaBroker;
 import org.chartstream.app.runtime.EmbeddedRuntime;
@@ -59,24 +58,24 @@ abstract class AbruptStopConvergence {
             }
             PipelineTopics.ensure(kafka.bootstrapServers(), List.of(new PipelineTopics.Spec(Topics.INDEX, 3, false),
                     new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true)), List.of());
-            Path configFile = writeConfig(work, kafka.bootstrapServers(), db.configuration());
+            Path configFile = PipelineConfigFile.write(work, kafka.bootstrapServers(), SOURCE, db.configuration());
             log(t0, "broker, database with " + SNAPSHOT_ROWS + " rows");
 
             try (IndexLogWatcher index = new IndexLogWatcher(kafka.bootstrapServers())) {
                 ChildPipeline first = ChildPipeline.start(configFile, run, childLog);
-                awaitWhilePolling(index, () -> index.upserts() >= SNAPSHOT_ROWS / 5, first, Duration.ofSeconds(120));
+                index.await(() -> index.upserts() >= SNAPSHOT_ROWS / 5, first, Duration.ofSeconds(120));
                 long markersAtKill = index.markers();
                 first.kill();
                 assertThat(markersAtKill).as("stopped before the snapshot was published").isZero();
                 log(t0, "killed mid-snapshot after " + index.upserts() + " row events in the index log");
 
                 ChildPipeline second = ChildPipeline.start(configFile, run, childLog);
-                awaitWhilePolling(index, () -> index.markers() >= 3, second, Duration.ofSeconds(180));
+                index.await(() -> index.markers() >= 3, second, Duration.ofSeconds(180));
                 log(t0, "snapshot published by the restarted pipeline");
                 ChangeWriter writer = new ChangeWriter(db::open, 42, SNAPSHOT_ROWS + 1, 15).start();
                 try {
                     long before = index.upsertsAfterFirstMarker();
-                    awaitWhilePolling(index, () -> index.upsertsAfterFirstMarker() >= before + 30, second, Duration.ofSeconds(60));
+                    index.await(() -> index.upsertsAfterFirstMarker() >= before + 30, second, Duration.ofSeconds(60));
                     second.kill();
                     long atKill = writer.changes();
                     log(t0, "killed mid-stream after " + atKill + " source changes");
@@ -105,32 +104,6 @@ abstract class AbruptStopConvergence {
             }
         }
         log(t0, "done");
-    }
-
-    private static Path writeConfig(Path work, String bootstrap, Map<String, String> source) throws Exception {
-        StringBuilder p = new StringBuilder();
-        p.append("data.dir=").append(work).append('\n');
-        p.append("kafka.bootstrap=").append(bootstrap).append('\n');
-        p.append("source.id=").append(SOURCE).append('\n');
-        p.append("source.topic-prefix=").append(SOURCE).append('\n');
-        p.append("source.tables=").append(NotesTable.TABLE).append('\n');
-        p.append("index.partitions=3\n");
-        p.append("ingest.linger-ms=200\n");
-        source.forEach((k, v) -> p.append(k).append('=').append(v).append('\n'));
-        Path file = work.resolve("pipeline.properties");
-        Files.writeString(file, p.toString());
-        return file;
-    }
-
-    private static void awaitWhilePolling(IndexLogWatcher index, BooleanSupplier done, ChildPipeline child, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.getAsBoolean()) {
-            assertThat(child.isAlive()).as("the pipeline process is running (see child.log)").isTrue();
-            assertThat(System.nanoTime()).as("waited %s s (index log: %d upserts, %d markers)", timeout.toSeconds(),
-                    index.upserts(), index.markers()).isLessThan(deadline);
-            index.poll();
-        }
     }
 
     private void log(long t0, String what) {

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Keeps changing the source table from its own thread: updates, inserts, deletes and primary-key changes, one
  * committed statement at a time, and after {@value #SCHEMA_CHANGE_AT} changes a schema change (a new column that
- * later updates fill). Remembers the ids it deleted or moved away from (they must not stay searchable).
+ * later updates fill; see {@link #withoutSchemaChange()}). Remembers the ids it deleted or moved away from (they must not stay searchable).
  */
 final class ChangeWriter implements AutoCloseable {
     interface ConnectionFactory {
@@ -31,6 +31,7 @@ final class ChangeWriter implements AutoCloseable {
     private final List<Integer> gone = java.util.Collections.synchronizedList(new ArrayList<>());
     private final List<Long> changeTimes = java.util.Collections.synchronizedList(new ArrayList<>());
     private volatile boolean running = true;
+    private boolean schemaChange = true;
     private final Thread thread;
     private int nextId;
 
@@ -40,6 +41,12 @@ final class ChangeWriter implements AutoCloseable {
         this.nextId = firstNewId;
         this.pauseMs = pauseMs;
         this.thread = new Thread(this::run, "change-writer");
+    }
+
+    /** No schema change and no writes to the added column (for a writer after one that has added it, or none). */
+    ChangeWriter withoutSchemaChange() {
+        schemaChange = false;
+        return this;
     }
 
     ChangeWriter start() {
@@ -58,8 +65,8 @@ final class ChangeWriter implements AutoCloseable {
                 }
                 int pick = ids.isEmpty() ? -1 : ids.get(random.nextInt(ids.size()));
                 int op = random.nextInt(10);
-                boolean triage = changes.get() > SCHEMA_CHANGE_AT;
-                if (changes.get() == SCHEMA_CHANGE_AT) {
+                boolean triage = schemaChange && changes.get() > SCHEMA_CHANGE_AT;
+                if (schemaChange && changes.get() == SCHEMA_CHANGE_AT) {
                     s.execute("alter table clinical_notes add column triage varchar(20)");
                 } else if (op < 5 && pick >= 0) {
                     try (PreparedStatement ps = c.prepareStatement("update clinical_notes set version = version + 1, note_text = ?"

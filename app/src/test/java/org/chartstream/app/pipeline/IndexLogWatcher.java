@@ -1,8 +1,13 @@
 package org.chartstream.app.pipeline;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,6 +24,8 @@ final class IndexLogWatcher implements AutoCloseable {
     private long upserts;
     private long markers;
     private long upsertsAfterFirstMarker;
+    private final Map<Long, Long> upsertsByGeneration = new HashMap<>();
+    private final Map<Long, Long> markersByGeneration = new HashMap<>();
 
     IndexLogWatcher(String bootstrap) {
         Properties p = new Properties();
@@ -36,8 +43,10 @@ final class IndexLogWatcher implements AutoCloseable {
         for (ConsumerRecord<String, IndexEvent> r : consumer.poll(Duration.ofMillis(100))) {
             if (r.value().getKind() == IndexEventKind.MARKER) {
                 markers++;
+                markersByGeneration.merge(r.value().getGeneration(), 1L, Long::sum);
             } else if (r.value().getKind() == IndexEventKind.UPSERT_ROW) {
                 upserts++;
+                upsertsByGeneration.merge(r.value().getGeneration(), 1L, Long::sum);
                 if (markers > 0) {
                     upsertsAfterFirstMarker++;
                 }
@@ -56,6 +65,27 @@ final class IndexLogWatcher implements AutoCloseable {
 
     long upsertsAfterFirstMarker() {
         return upsertsAfterFirstMarker;
+    }
+
+    /** Row upserts written for {@code generation} (staged or active). */
+    long upserts(long generation) {
+        return upsertsByGeneration.getOrDefault(generation, 0L);
+    }
+
+    /** Publication markers of {@code generation} (one per partition once published). */
+    long markers(long generation) {
+        return markersByGeneration.getOrDefault(generation, 0L);
+    }
+
+    /** Polls the log until {@code done}; fails if the pipeline process dies or the timeout passes. */
+    void await(BooleanSupplier done, ChildPipeline child, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            assertThat(child.isAlive()).as("the pipeline process is running (see child.log)").isTrue();
+            assertThat(System.nanoTime()).as("waited %s s (index log: %d upserts, %d markers)", timeout.toSeconds(),
+                    upserts, markers).isLessThan(deadline);
+            poll();
+        }
     }
 
     @Override

@@ -14,6 +14,12 @@ class PostgresAbruptStopIT extends AbruptStopConvergence {
         return SourceKind.POSTGRES;
     }
 
+    /** The source.* keys that point a pipeline at {@code pg}. */
+    static Map<String, String> sourceConfiguration(EmbeddedPostgresSource pg) {
+        return Map.of("source.kind", "postgres", "source.host", "127.0.0.1", "source.port", Integer.toString(pg.port()),
+                "source.database", EmbeddedPostgresSource.DATABASE, "source.user", EmbeddedPostgresSource.SUPERUSER);
+    }
+
     @Override
     SourceDatabase startDatabase(Path dir) throws Exception {
         EmbeddedPostgresSource pg = EmbeddedPostgresSource.start(dir.resolve("pg"));
@@ -25,8 +31,7 @@ class PostgresAbruptStopIT extends AbruptStopConvergence {
 
             @Override
             public Map<String, String> configuration() {
-                return Map.of("source.kind", "postgres", "source.host", "127.0.0.1", "source.port", Integer.toString(pg.port()),
-                        "source.database", EmbeddedPostgresSource.DATABASE, "source.user", EmbeddedPostgresSource.SUPERUSER);
+                return sourceConfiguration(pg);
             }
 
             @Override

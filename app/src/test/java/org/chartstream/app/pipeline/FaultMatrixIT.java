@@ -1,0 +1,240 @@
+package org.chartstream.app.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.chartstream.app.client.QueryClient;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.embedded.EmbeddedKafkaBroker;
+import org.chartstream.app.embedded.EmbeddedPostgresSource;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.connectors.SourceKind;
+import org.chartstream.ingest.IngestSettings;
+import org.chartstream.ingest.reindex.ReindexRequest;
+import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.schemas.Citation;
+import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.ReplyType;
+import org.chartstream.schemas.Topics;
+import org.chartstream.store.TableRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Faults on the real components, one broker and one PostgreSQL owned by the test for the whole class (they outlive
+ * the pipeline processes), a writer changing rows throughout: the pipeline process killed (SIGKILL) while a
+ * re-index is being built and again while its generation is being published, the Lucene store reopened after each
+ * kill, the broker restarted in place, the source database restarted while Debezium streams. After each fault
+ * {@link FaultInvariants} must hold: every source row searchable exactly once with its current content, nothing
+ * deleted searchable, one whole generation visible, every citation of an answer resolving to a stored chunk.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FaultMatrixIT {
+    static final int ROWS = 300;
+    static final String SOURCE = "ehr";
+    static final TableRef NOTES = new TableRef(SOURCE, NotesTable.TABLE);
+    static final String REPLIES = "fault.replies";
+    static final Duration CONVERGENCE = Duration.ofSeconds(150);
+    private static final List<Integer> GONE = Collections.synchronizedList(new ArrayList<>());
+    private static long t0;
+    private static Path work;
+    private static Path run;
+    private static Path configFile;
+    private static EmbeddedKafkaBroker kafka;
+    private static EmbeddedPostgresSource pg;
+    private static IndexLogWatcher index;
+    private static ChangeWriter reindexWriter;
+    private static EmbeddedRuntime runtime;
+
+    @BeforeAll
+    static void start() throws Exception {
+        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+        t0 = System.nanoTime();
+        work = Path.of("target", "it", "FaultMatrixIT-" + System.currentTimeMillis()).toAbsolutePath();
+        run = work.resolve("run");
+        Files.createDirectories(work);
+        kafka = new EmbeddedKafkaBroker().start(work.resolve("kafka"));
+        pg = EmbeddedPostgresSource.start(work.resolve("pg"));
+        try (Connection c = source()) {
+            NotesTable.create(c, SourceKind.POSTGRES);
+            NotesTable.insert(c, 1, ROWS);
+        }
+        PipelineTopics.ensure(kafka.bootstrapServers(), List.of(new PipelineTopics.Spec(Topics.INDEX, 3, false),
+                new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true), new PipelineTopics.Spec(REPLIES, 1, false)), List.of());
+        configFile = PipelineConfigFile.write(work, kafka.bootstrapServers(), SOURCE, PostgresAbruptStopIT.sourceConfiguration(pg));
+        index = new IndexLogWatcher(kafka.bootstrapServers());
+        log("broker, database with " + ROWS + " rows");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (reindexWriter != null) {
+            reindexWriter.close();
+        }
+        if (runtime != null) {
+            runtime.close();
+        }
+        if (index != null) {
+            index.close();
+        }
+        if (pg != null) {
+            pg.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+        log("done");
+    }
+
+    @Test
+    @Order(1)
+    void killedWhileAReindexIsBuiltTheReopenedStoreIsItsCheckpointAndStillServesTheOldGeneration() throws Exception {
+        try (ChildPipeline child = startChild()) {
+            index.await(() -> index.markers(1) >= 3, child, Duration.ofSeconds(180));
+            log("snapshot published as generation 1");
+            reindexWriter = new ChangeWriter(FaultMatrixIT::source, 1, 10_000, 100).start();
+            IngestStatusReader.requestReindex(kafka.bootstrapServers(), new ReindexRequest(SOURCE, NotesTable.TABLE));
+            index.await(() -> index.upserts(2) >= ROWS / 10, child, Duration.ofSeconds(120));
+            long markersAtKill = index.markers(2);
+            child.kill();
+            assertThat(markersAtKill).as("killed before generation 2 was published").isZero();
+            log("killed while building generation 2 (" + index.upserts(2) + " of its rows in the index log)");
+        }
+        CrashedStoreCheck.Result reopened = CrashedStoreCheck.check(run.resolve("index"), work.resolve("replay-1"),
+                kafka.bootstrapServers(), NOTES, 2);
+        log("reopened store: " + reopened);
+        assertThat(reopened.differences()).as("reopened store against the index log up to its checkpoint").isEmpty();
+        assertThat(reopened.activeGeneration()).as("the old generation stays active").isEqualTo(1);
+    }
+
+    @Test
+    @Order(2)
+    void killedWhileTheGenerationIsPublishedItIsAllOrNothingAndCompletesAfterTheRestart() throws Exception {
+        try (ChildPipeline child = startChild()) {
+            index.await(() -> index.markers(2) >= 1, child, Duration.ofSeconds(180));
+            child.kill();
+            log("killed as generation 2's publication reached the index log (" + index.markers(2) + " markers read)");
+        }
+        CrashedStoreCheck.Result reopened = CrashedStoreCheck.check(run.resolve("index"), work.resolve("replay-2"),
+                kafka.bootstrapServers(), NOTES, 2);
+        log("reopened store: " + reopened);
+        assertThat(reopened.differences()).as("reopened store against the index log up to its checkpoint").isEmpty();
+        assertThat(reopened.activeGeneration()).as("generation 2 visible only with its marker on all 3 partitions (%s)",
+                reopened.markerPartitions()).isEqualTo(reopened.markerPartitions().size() == 3 ? 2 : 1);
+
+        reindexWriter.close();
+        GONE.addAll(reindexWriter.goneIds());
+        log(reindexWriter.changes() + " source changes during the re-index and the kills");
+        List<Citation> cited = FaultInvariants.assertHold(runtime(), SOURCE, FaultMatrixIT::source, GONE, 2, REPLIES, CONVERGENCE);
+        log("converged after the restart; answer cites " + cited.size() + " chunks of generation 2");
+    }
+
+    @Test
+    @Order(3)
+    void brokerRestartedInPlaceWhileChangesAndQuestionsKeepComingLosesNothing() throws Exception {
+        EmbeddedRuntime pipeline = runtime();
+        ChangeWriter writer = new ChangeWriter(FaultMatrixIT::source, 3, 30_000, 100).withoutSchemaChange().start();
+        List<ReplyType> answered = Collections.synchronizedList(new ArrayList<>());
+        AtomicReference<Throwable> askFailure = new AtomicReference<>();
+        Thread asker = new Thread(() -> {
+            try (QueryClient client = new QueryClient(pipeline.bootstrapServers(), REPLIES)) {
+                while (!Thread.currentThread().isInterrupted() && answered.size() < 6) {
+                    List<ReplyEvent> events = client.ask(FaultInvariants.request(FaultInvariants.QUESTION), Duration.ofSeconds(90), e -> { });
+                    answered.add(events.get(events.size() - 1).getType());
+                }
+            } catch (RuntimeException e) {
+                askFailure.set(e);
+            }
+        }, "fault-asker");
+        try {
+            awaitChanges(writer, 20);
+            asker.start();
+            while (answered.isEmpty() && askFailure.get() == null) {
+                Thread.sleep(20);
+            }
+            long restart = System.nanoTime();
+            kafka.restart();
+            log(String.format("broker restarted in place in %.1f s", (System.nanoTime() - restart) / 1e9));
+            awaitChanges(writer, writer.changes() + 20);
+            asker.join(180_000);
+        } finally {
+            writer.close();
+            asker.interrupt();
+        }
+        GONE.addAll(writer.goneIds());
+        assertThat(askFailure.get()).as("a question asked across the restart failed").isNull();
+        assertThat(answered).as("final replies to the questions asked across the restart").hasSize(6).containsOnly(ReplyType.ANSWER);
+        List<Citation> cited = FaultInvariants.assertHold(pipeline, SOURCE, FaultMatrixIT::source, GONE, 2, REPLIES, CONVERGENCE);
+        log("converged after the broker restart (" + writer.changes() + " changes); answer cites " + cited.size() + " chunks");
+    }
+
+    @Test
+    @Order(4)
+    void sourceDatabaseRestartedWhileDebeziumStreamsLosesNoChange() throws Exception {
+        EmbeddedRuntime pipeline = runtime();
+        ChangeWriter before = new ChangeWriter(FaultMatrixIT::source, 4, 40_000, 50).withoutSchemaChange().start();
+        try {
+            awaitChanges(before, 30);
+        } finally {
+            before.close();
+        }
+        // stop at once: the last changes before the stop may not have been streamed yet
+        long restart = System.nanoTime();
+        pg = pg.restart();
+        log(String.format("source database restarted in place in %.1f s", (System.nanoTime() - restart) / 1e9));
+        ChangeWriter after = new ChangeWriter(FaultMatrixIT::source, 5, 50_000, 50).withoutSchemaChange().start();
+        try {
+            awaitChanges(after, 30);
+        } finally {
+            after.close();
+        }
+        GONE.addAll(before.goneIds());
+        GONE.addAll(after.goneIds());
+        List<Citation> cited = FaultInvariants.assertHold(pipeline, SOURCE, FaultMatrixIT::source, GONE, 2, REPLIES, CONVERGENCE);
+        log("converged after the database restart (" + before.changes() + " changes before, " + after.changes()
+                + " after); answer cites " + cited.size() + " chunks");
+    }
+
+    private static ChildPipeline startChild() throws Exception {
+        return ChildPipeline.start(configFile, run, work.resolve("child.log"));
+    }
+
+    /** The pipeline in this JVM, started once after the kills and shared by the remaining cases. */
+    private static EmbeddedRuntime runtime() throws Exception {
+        if (runtime == null) {
+            ChartstreamConfig config = ChartstreamConfig.load(configFile, Map.of());
+            runtime = EmbeddedRuntime.start(config, run, c -> Map.of(), line -> System.out.println("[FaultMatrixIT runtime] " + line));
+            log("pipeline started in this JVM");
+        }
+        return runtime;
+    }
+
+    private static Connection source() throws SQLException {
+        return pg.connection();
+    }
+
+    private static void awaitChanges(ChangeWriter writer, long changes) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (writer.changes() < changes) {
+            assertThat(System.nanoTime()).as("the writer made %d changes within 60 s", changes).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    private static void log(String what) {
+        System.out.printf("[FaultMatrixIT] %6.1f s  %s%n", (System.nanoTime() - t0) / 1e9, what);
+    }
+}
