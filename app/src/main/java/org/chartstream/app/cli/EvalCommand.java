@@ -67,10 +67,10 @@ public final class EvalCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Corpus corpus;
 
-    @Option(names = "--modes", description = {"comma list of lexical, vector, hybrid, hybrid+rerank, hybrid+score-fusion",
+    @Option(names = "--modes", description = {"comma list of lexical, vector, hybrid, hybrid+rerank, hybrid+rrf",
             "(default: ${DEFAULT-VALUE}); hybrid+rerank reorders the rerank prefix by the scorer in use;",
-            "hybrid+score-fusion re-fuses the hybrid side results with NormalizedScoreFusion (proposed, not yet wired)"},
-            defaultValue = "lexical,vector,hybrid,hybrid+rerank,hybrid+score-fusion")
+            "hybrid+rrf fuses with reciprocal rank fusion (query.fusion=rrf) whatever the configured fusion"},
+            defaultValue = "lexical,vector,hybrid,hybrid+rerank,hybrid+rrf")
     String modes;
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the figures as JSON to FILE")
@@ -177,9 +177,7 @@ public final class EvalCommand implements Callable<Integer> {
         }
         line.put("vector", vector);
         line.put("lexical", lexical);
-        line.put("final", mode == EvalMode.HYBRID_SCORE_FUSION
-                ? DocumentRanking.scoreFused(r, documentId, org.chartstream.query.fusion.NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT)
-                : DocumentRanking.finalOrder(r, documentId));
+        line.put("final", DocumentRanking.finalOrder(r, documentId));
         line.put("rerank_scores", r.reranked().stream().map(c -> c.score()).toList());
         try {
             java.nio.file.Files.writeString(rankings, new ObjectMapper().writeValueAsString(line) + "\n",

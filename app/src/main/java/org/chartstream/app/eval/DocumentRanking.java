@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.chartstream.query.QueryPipeline;
-import org.chartstream.query.fusion.NormalizedScoreFusion;
 import org.chartstream.query.rerank.RerankedCandidate;
 import org.chartstream.query.search.SideResults;
 import org.chartstream.store.RowRef;
@@ -42,22 +41,6 @@ public final class DocumentRanking {
         }
         result.fused().forEach(c -> docs.add(documentId.apply(rows.get(c.id()))));
         return new ArrayList<>(docs);
-    }
-
-    /**
-     * The side results fused by {@link NormalizedScoreFusion} (chunk ids, as the pipeline fuses), one document per row.
-     */
-    public static List<String> scoreFused(QueryPipeline.Result result, Function<RowRef, String> documentId, double vectorWeight) {
-        Map<String, RowRef> rows = rowsByChunk(result);
-        List<List<NormalizedScoreFusion.ScoredId>> vector = new ArrayList<>();
-        List<List<NormalizedScoreFusion.ScoredId>> lexical = new ArrayList<>();
-        for (SideResults side : result.sides()) {
-            vector.add(side.vector().stream().map(h -> new NormalizedScoreFusion.ScoredId(h.chunk().chunkId(), h.score())).toList());
-            lexical.add(side.lexical().stream().map(h -> new NormalizedScoreFusion.ScoredId(h.chunk().chunkId(), h.score())).toList());
-        }
-        LinkedHashSet<String> docs = new LinkedHashSet<>();
-        NormalizedScoreFusion.fuseAll(vector, lexical, vectorWeight).forEach(c -> docs.add(documentId.apply(rows.get(c.id()))));
-        return List.copyOf(docs);
     }
 
     private static Map<String, RowRef> rowsByChunk(QueryPipeline.Result result) {

@@ -8,16 +8,15 @@ import org.chartstream.schemas.SearchMode;
 /**
  * What an evaluation run asks the query pipeline for. {@link #HYBRID_RERANK} is hybrid search whose rerank prefix is
  * really reordered by the scorer in use (the bi-encoder cosine when no cross-encoder is configured), where the shipped
- * wiring keeps the fused order for a bi-encoder. {@link #HYBRID_SCORE_FUSION} is the hybrid run's own side results
- * fused by {@link org.chartstream.query.fusion.NormalizedScoreFusion} instead of reciprocal rank fusion: the fusion
- * proposed for the pipeline, measured on the same candidates before it is wired in.
+ * wiring keeps the fused order for a bi-encoder. {@link #HYBRID_RRF} is hybrid search with reciprocal rank fusion
+ * ({@code query.fusion=rrf}) whatever the configured fusion: the two fusions side by side.
  */
 public enum EvalMode {
     LEXICAL("lexical", SearchMode.LEXICAL),
     VECTOR("vector", SearchMode.VECTOR),
     HYBRID("hybrid", SearchMode.HYBRID),
     HYBRID_RERANK("hybrid+rerank", SearchMode.HYBRID),
-    HYBRID_SCORE_FUSION("hybrid+score-fusion", SearchMode.HYBRID);
+    HYBRID_RRF("hybrid+rrf", SearchMode.HYBRID);
 
     private final String label;
     private final SearchMode searchMode;
@@ -41,7 +40,7 @@ public enum EvalMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+score-fusion");
+        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+rrf");
     }
 
     /** A comma list of labels, in the order given. */

@@ -73,6 +73,9 @@ public final class EvaluationRuntime implements AutoCloseable {
      */
     public QueryPipeline pipeline(EvalMode mode, int perSide) {
         ChartstreamConfig withDepth = config.with("query.per-side", Integer.toString(perSide));
+        if (mode == EvalMode.HYBRID_RRF) {
+            withDepth = withDepth.with("query.fusion", "rrf");
+        }
         if (!config.string("rerank.model-dir").isEmpty()) {
             QueryWiring wiring = QueryWiring.create(withDepth, runtime.model(), runtime.store());
             opened.add(wiring);

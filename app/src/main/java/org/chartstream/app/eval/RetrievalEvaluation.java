@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.chartstream.query.QueryPipeline;
-import org.chartstream.query.fusion.NormalizedScoreFusion;
 import org.chartstream.store.RowRef;
 
 /**
@@ -53,10 +52,8 @@ public final class RetrievalEvaluation {
             QueryPipeline.Result result = pipeline.run(q.text(), mode.searchMode(), depth, null);
             double ms = (System.nanoTime() - start) / 1e6;
             perQuery.accept(q, result);
-            List<String> fused = mode == EvalMode.HYBRID_SCORE_FUSION
-                    ? DocumentRanking.scoreFused(result, documentId, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT)
-                    : DocumentRanking.fused(result, documentId);
-            List<String> ranked = mode == EvalMode.HYBRID_SCORE_FUSION ? fused : DocumentRanking.finalOrder(result, documentId);
+            List<String> fused = DocumentRanking.fused(result, documentId);
+            List<String> ranked = DocumentRanking.finalOrder(result, documentId);
             all.add(ranked, fused, q.judgments(), ms);
             if (!q.kind().isEmpty()) {
                 kinds.computeIfAbsent(q.kind(), k -> new ModeMetrics.Accumulator()).add(ranked, fused, q.judgments(), ms);

@@ -56,16 +56,4 @@ class DocumentRankingTest {
         assertThat(DocumentRanking.finalOrder(r, DocumentRanking::rowKey)).containsExactly("conditions:12", "b", "7");
         assertThat(DocumentRanking.fused(r, DocumentRanking::rowKey)).containsExactly("b", "conditions:12", "7");
     }
-
-    @Test
-    void scoreFusionReordersTheSameSideResultsByNormalisedScores() {
-        SearchHit vectorCoded = new SearchHit(hit(DOC_WITH_COLON, 0, 3).chunk(), 0.51, 3);
-        SearchHit vectorOther = new SearchHit(hit(OTHER, 0, 1).chunk(), 0.52, 1);
-        SearchHit vectorNote = new SearchHit(hit(NOTE, 0, 2).chunk(), 0.30, 2);
-        SearchHit lexicalCoded = new SearchHit(hit(DOC_WITH_COLON, 0, 1).chunk(), 25.0, 1);
-        SearchHit lexicalOther = new SearchHit(hit(OTHER, 0, 2).chunk(), 3.0, 2);
-        QueryPipeline.Result r = result(List.of(vectorOther, vectorNote, vectorCoded), List.of(lexicalCoded, lexicalOther),
-                List.of(vectorOther.chunk().chunkId(), lexicalCoded.chunk().chunkId(), vectorNote.chunk().chunkId()), List.of());
-        assertThat(DocumentRanking.scoreFused(r, DocumentRanking::rowKey, 0.4)).containsExactly("conditions:12", "b", "7");
-    }
 }

@@ -11,6 +11,8 @@ class EvalModeTest {
     void parsesACommaListInOrderWithoutDuplicates() {
         assertThat(EvalMode.list("hybrid+rerank, lexical,hybrid+rerank")).containsExactly(EvalMode.HYBRID_RERANK, EvalMode.LEXICAL);
         assertThat(EvalMode.HYBRID_RERANK.searchMode()).isEqualTo(SearchMode.HYBRID);
+        assertThat(EvalMode.list("hybrid+rrf")).containsExactly(EvalMode.HYBRID_RRF);
+        assertThat(EvalMode.HYBRID_RRF.searchMode()).isEqualTo(SearchMode.HYBRID);
     }
 
     @Test
