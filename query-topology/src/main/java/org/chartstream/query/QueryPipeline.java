@@ -98,6 +98,11 @@ public final class QueryPipeline {
         return stages.embedder().modelId();
     }
 
+    /** The tables the index holds, which a request's filter may name. */
+    public java.util.Set<org.chartstream.store.TableRef> indexedTables() {
+        return stages.searcher().indexedTables();
+    }
+
     public String generatorName() {
         return stages.generator().name();
     }

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -30,6 +31,8 @@ import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.audit.AuditRecords;
 import org.chartstream.query.generate.Passage;
 import org.chartstream.query.memory.ConversationMemories;
+import org.chartstream.query.request.ReplyTopics;
+import org.chartstream.query.request.RequestCheck;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.DeadLetter;
@@ -66,6 +69,8 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
     private final Map<String, Integer> nextSeq = new HashMap<>();
     private final Set<String> runningConversations = new HashSet<>();
     private final Map<String, Deque<PendingRequest>> waiting = new HashMap<>();
+    private final Function<Map<String, Object>, ReplyTopics> replyTopicsFactory;
+    private ReplyTopics replyTopics;
     private ProcessorContext<String, SpecificRecord> context;
     private KeyValueStore<String, PendingRequest> pending;
     private KeyValueStore<String, ConversationMemory> memories;
@@ -84,7 +89,9 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
     private record Completion(PendingRequest pending, QueryPipeline.Result result, RuntimeException failure) implements Emission {
     }
 
-    QueryProcessor(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission) {
+    QueryProcessor(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
+                   Function<Map<String, Object>, ReplyTopics> replyTopicsFactory) {
+        this.replyTopicsFactory = replyTopicsFactory;
         this.pipeline = pipeline;
         this.settings = settings;
         this.workers = workers;
@@ -94,6 +101,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
     @Override
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
+        this.replyTopics = replyTopicsFactory.apply(context.appConfigs());
         this.pending = context.getStateStore(PENDING_STORE);
         this.memories = context.getStateStore(MEMORY_STORE);
         List<PendingRequest> recovered = new ArrayList<>();
@@ -113,18 +121,22 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
 
     @Override
     public void process(Record<String, byte[]> record) {
-        String replyTo = header(record.headers(), Topics.HEADER_REPLY_TO, Topics.REPLIES);
+        String requestedReplyTo = header(record.headers(), Topics.HEADER_REPLY_TO, Topics.REPLIES);
         String correlationId = header(record.headers(), Topics.HEADER_CORRELATION_ID, null);
-        QueryRequest request = record.value() == null ? null : requests.tryDeserialize(record.value());
+        RequestCheck.Problem topicProblem = RequestCheck.replyTopicProblem(requestedReplyTo, replyTopics);
+        // a reply that cannot go where it was asked goes to the default reply topic; the dead letter names why
+        String replyTo = topicProblem == null ? requestedReplyTo : Topics.REPLIES;
+        QueryRequest request = decode(record.value());
         if (request == null) {
-            String id = correlationId != null ? correlationId : "unknown";
-            reject(record, replyTo, correlationId, id, "?", "?",
-                    "the message is not a QueryRequest (expected Avro single-object encoding)");
+            reject(record, replyTo, correlationId, null, "?", "?", new RequestCheck.Problem("value",
+                    "the message is not a QueryRequest (expected Avro single-object encoding)"));
             return;
         }
-        String problem = validate(request);
+        RequestCheck.Problem problem = topicProblem != null ? topicProblem : RequestCheck.problem(request,
+                settings.maxQuestionChars(), settings.maxTopK(), System.currentTimeMillis(), pipeline::indexedTables);
         if (problem == null && ConversationMemories.ownedByAnother(memories.get(request.getConversationId()), request.getUserId())) {
-            problem = "conversation '" + request.getConversationId() + "' belongs to another user";
+            problem = new RequestCheck.Problem("conversation_id",
+                    "conversation '" + request.getConversationId() + "' belongs to another user");
         }
         if (problem != null) {
             reject(record, replyTo, correlationId, request.getRequestId(), request.getConversationId(), request.getUserId(), problem);
@@ -143,6 +155,21 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
                 .setCorrelationId(correlationId).setReceivedTsMs(System.currentTimeMillis()).setNextSeq(1).build();
         pending.put(request.getRequestId(), p);
         enqueue(p);
+    }
+
+    private QueryRequest decode(byte[] value) {
+        try {
+            return value == null ? null : requests.tryDeserialize(value);
+        } catch (RuntimeException e) { // whatever the bytes are, they must not stop the stream thread
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (replyTopics != null) {
+            replyTopics.close();
+        }
     }
 
     private void enqueue(PendingRequest p) {
@@ -248,43 +275,23 @@ final class QueryProcessor implements Processor<String, byte[], String, Specific
         }
     }
 
-    private String validate(QueryRequest r) {
-        if (r.getRequestId() == null || r.getRequestId().isBlank()) {
-            return "field 'request_id' is empty";
-        }
-        if (r.getConversationId() == null || r.getConversationId().isBlank()) {
-            return "field 'conversation_id' is empty";
-        }
-        if (r.getUserId() == null || r.getUserId().isBlank()) {
-            return "field 'user_id' is empty";
-        }
-        if (r.getQuestion() == null || r.getQuestion().isBlank()) {
-            return "field 'question' is empty";
-        }
-        if (r.getQuestion().length() > settings.maxQuestionChars()) {
-            return "field 'question' has " + r.getQuestion().length() + " characters; the limit is " + settings.maxQuestionChars();
-        }
-        if (r.getTopK() < 1 || r.getTopK() > settings.maxTopK()) {
-            return "field 'top_k' is " + r.getTopK() + "; it must be between 1 and " + settings.maxTopK();
-        }
-        if (r.getDeadlineMs() != null && r.getDeadlineMs() < System.currentTimeMillis()) {
-            return "field 'deadline_ms' is already past";
-        }
-        return null;
-    }
-
+    /**
+     * An error reply naming the problem (keyed by the request id, else the correlation id, else "unknown"), a dead
+     * letter with the original bytes, and an audit record. The log names the field at fault, never the values.
+     */
     private void reject(Record<String, byte[]> record, String replyTo, String correlationId, String requestId,
-                        String conversationId, String userId, String problem) {
-        LOG.warn("request {} rejected: {}", requestId, problem);
-        send(requestId, replyTo, correlationId, 0, ReplyType.ERROR, null, List.of(), false, problem, List.of());
+                        String conversationId, String userId, RequestCheck.Problem problem) {
+        String id = requestId != null && !requestId.isBlank() ? requestId : correlationId != null ? correlationId : "unknown";
+        LOG.warn("request {} rejected: bad {}", id, problem.field());
+        send(id, replyTo, correlationId, 0, ReplyType.ERROR, null, List.of(), false, problem.message(), List.of());
         RecordMetadata meta = context.recordMetadata().orElse(null);
         DeadLetter dl = DeadLetter.newBuilder().setSourceTopic(meta == null ? Topics.REQUESTS : meta.topic())
                 .setPartition(meta == null ? -1 : meta.partition()).setOffset(meta == null ? -1 : meta.offset())
                 .setKey(record.key() == null ? null : ByteBuffer.wrap(record.key().getBytes(StandardCharsets.UTF_8)))
                 .setValue(record.value() == null ? null : ByteBuffer.wrap(record.value()))
-                .setStage("query.validate").setReason(problem).setTsMs(System.currentTimeMillis()).build();
-        context.forward(new Record<String, SpecificRecord>(requestId, dl, System.currentTimeMillis()), QueryTopology.DEAD_LETTER_SINK);
-        audit(AuditRecords.rejected(requestId, conversationId, userId, ReplyType.ERROR, problem, pipeline.embeddingModel()));
+                .setStage("query.validate").setReason(problem.message()).setTsMs(System.currentTimeMillis()).build();
+        context.forward(new Record<String, SpecificRecord>(id, dl, System.currentTimeMillis()), QueryTopology.DEAD_LETTER_SINK);
+        audit(AuditRecords.rejected(id, conversationId, userId, ReplyType.ERROR, problem.message(), pipeline.embeddingModel()));
     }
 
     private void audit(SpecificRecord audit) {

@@ -1,7 +1,9 @@
 package org.chartstream.query;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -11,6 +13,8 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.TopicNameExtractor;
 import org.apache.kafka.streams.state.Stores;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.request.KafkaReplyTopics;
+import org.chartstream.query.request.ReplyTopics;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.DeadLetter;
@@ -38,9 +42,18 @@ public final class QueryTopology {
      * @param admission the in-flight bound shared by every task of this instance
      */
     public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission) {
+        return build(pipeline, settings, workers, admission, KafkaReplyTopics::fromStreamsConfig);
+    }
+
+    /**
+     * @param replyTopics given the Streams configuration, what says whether a {@code reply-to} topic exists (a
+     *                    request naming a missing one gets its error reply on {@code chartstream.replies})
+     */
+    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
+                                 Function<Map<String, Object>, ReplyTopics> replyTopics) {
         Topology topology = new Topology();
         topology.addSource("requests", new StringDeserializer(), new ByteArrayDeserializer(), Topics.REQUESTS);
-        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings, workers, admission), "requests");
+        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings, workers, admission, replyTopics), "requests");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.PENDING_STORE),
                 Serdes.String(), AvroSerde.of(PendingRequest.class)), "answer");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.MEMORY_STORE),

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Configure a real Lucene store and the real ONNX model, produce requests, verify reply events and audit. */
 class QueryTopologyTest {
     private static final String REPLY_TOPIC = "test.replies";
+    private static final java.util.Set<String> EXISTING_TOPICS = java.util.Set.of(REPLY_TOPIC, Topics.REPLIES);
     private static final String[][] ROWS = {
             {"medications", "m1", "MRN-1", "record: medications\npatient: Martha Collins (MRN-1)\nrxnorm code: 860975\ndescription: metformin hydrochloride 500 MG Extended Release Oral Tablet\nreason description: Diabetes mellitus type 2"},
             {"conditions", "c1", "MRN-1", "record: conditions\npatient: Martha Collins (MRN-1)\nicd10 code: I10\ndescription: Essential hypertension"},
@@ -60,6 +61,7 @@ class QueryTopologyTest {
     private static TopologyTestDriver driver;
     private static TestInputTopic<String, byte[]> requests;
     private static TestOutputTopic<String, ReplyEvent> replies;
+    private static TestOutputTopic<String, ReplyEvent> defaultReplies;
     private static TestOutputTopic<String, AnswerAudit> audit;
     private static TestOutputTopic<String, DeadLetter> deadLetters;
     private static final AvroSerde<QueryRequest> REQUESTS = AvroSerde.of(QueryRequest.class);
@@ -88,9 +90,12 @@ class QueryTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "query-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
-        driver = new TopologyTestDriver(QueryTopology.build(pipeline, settings, workers, admission), props);
+        // the test driver has no broker to list topics: a fixed set of existing topics stands in for its metadata
+        driver = new TopologyTestDriver(QueryTopology.build(pipeline, settings, workers, admission,
+                streamsConfig -> EXISTING_TOPICS::contains), props);
         requests = driver.createInputTopic(Topics.REQUESTS, new StringSerializer(), new ByteArraySerializer());
         replies = driver.createOutputTopic(REPLY_TOPIC, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
+        defaultReplies = driver.createOutputTopic(Topics.REPLIES, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
         audit = driver.createOutputTopic(Topics.AUDIT, new StringDeserializer(), AvroSerde.of(AnswerAudit.class));
         deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new StringDeserializer(), AvroSerde.of(DeadLetter.class));
     }
@@ -107,6 +112,7 @@ class QueryTopologyTest {
     @org.junit.jupiter.api.BeforeEach
     void drainOutputs() {
         replies.readRecordsToList();
+        defaultReplies.readRecordsToList();
         audit.readRecordsToList();
         deadLetters.readRecordsToList();
     }
@@ -255,5 +261,122 @@ class QueryTopologyTest {
         awaitIdle();
         assertThat(replies.readValuesToList().stream().filter(e -> e.getType() == ReplyType.ANSWER).map(ReplyEvent::getRequestId))
                 .containsExactly("r11a", "r11b", "r11c");
+    }
+
+    /** Posts a request that names no problem and asserts it is still answered (the topology keeps serving). */
+    private static void assertStillServing(String id) {
+        post("conv-" + id, REQUESTS.serialize(request(id, "hypothyroidism").build()), "corr-" + id);
+        List<ReplyEvent> events = replies.readValuesToList();
+        assertThat(events).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);
+        assertThat(events.get(2).getCitations().get(0).getRowKey()).isEqualTo("c2");
+        audit.readValuesToList();
+    }
+
+    /** The one error reply (on the given reply topic output) and the one dead letter, both naming the problem. */
+    private static void assertRejected(TestOutputTopic<String, ReplyEvent> on, String key, String problem) {
+        List<TestRecord<String, ReplyEvent>> errors = on.readRecordsToList();
+        assertThat(errors).hasSize(1);
+        assertThat(errors.get(0).key()).isEqualTo(key);
+        assertThat(errors.get(0).value().getType()).isEqualTo(ReplyType.ERROR);
+        assertThat(errors.get(0).value().getError()).isEqualTo(problem);
+        List<DeadLetter> dead = deadLetters.readValuesToList();
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0).getStage()).isEqualTo("query.validate");
+        assertThat(dead.get(0).getReason()).isEqualTo(problem);
+        assertThat(dead.get(0).getSourceTopic()).isEqualTo(Topics.REQUESTS);
+        assertThat(dead.get(0).getValue()).isNotNull();
+        assertThat(audit.readValue().getOutcome()).isEqualTo(ReplyType.ERROR);
+    }
+
+    @Test
+    void aRequestWithAMissingFieldIsRejectedNamingTheFieldKeyedByItsCorrelationIdWhenItHasNoId() {
+        post("conv-20", REQUESTS.serialize(request("r20", "hypothyroidism").setUserId("").build()), "corr-20");
+        assertRejected(replies, "r20", "field 'user_id' is empty");
+        assertStillServing("r20ok");
+
+        post("conv-21", REQUESTS.serialize(request("", "hypothyroidism").build()), "corr-21");
+        assertRejected(replies, "corr-21", "field 'request_id' is empty");
+        assertStillServing("r21ok");
+    }
+
+    @Test
+    void truncatedAvroBytesAreNotAQueryRequest() {
+        byte[] whole = REQUESTS.serialize(request("r22", "hypothyroidism").build());
+        post("conv-22", java.util.Arrays.copyOf(whole, 14), "corr-22");
+        assertRejected(replies, "corr-22", "the message is not a QueryRequest (expected Avro single-object encoding)");
+        assertStillServing("r22ok");
+    }
+
+    @Test
+    void anEmptyQuestionIsRejected() {
+        post("conv-23", REQUESTS.serialize(request("r23", "").build()), "corr-23");
+        assertRejected(replies, "r23", "field 'question' is empty");
+        assertStillServing("r23ok");
+    }
+
+    @Test
+    void aFilterNamingATableOrSourceOutsideTheIndexIsRejectedNamingItAndTheIndexedOnes() {
+        post("conv-24", REQUESTS.serialize(request("r24", "hypothyroidism")
+                .setFilter(RetrievalFilterSpec.newBuilder().setTables(List.of("conditions", "billing")).build()).build()), "corr-24");
+        assertRejected(replies, "r24", "field 'filter.tables' names 'billing', which is not an indexed table"
+                + " (indexed: clinical_notes, conditions, medications)");
+        assertStillServing("r24ok");
+
+        post("conv-25", REQUESTS.serialize(request("r25", "hypothyroidism")
+                .setFilter(RetrievalFilterSpec.newBuilder().setSourceIds(List.of("payroll")).build()).build()), "corr-25");
+        assertRejected(replies, "r25", "field 'filter.source_ids' names 'payroll', which is not an indexed source (indexed: ehr)");
+        assertStillServing("r25ok");
+    }
+
+    @Test
+    void anInjectionShapedPatientFilterIsAnExactLiteralThatMatchesNoRecord() {
+        for (String value : List.of("x' OR '1'='1", "{\"$ne\":null}", "MRN-1 OR MRN-2", "*")) {
+            String id = "r26-" + Integer.toHexString(value.hashCode());
+            post("conv-" + id, REQUESTS.serialize(request(id, "hypothyroidism")
+                    .setFilter(RetrievalFilterSpec.newBuilder().setPatient(value).build()).build()), "corr-" + id);
+
+            List<ReplyEvent> events = replies.readValuesToList();
+            assertThat(events).as(value).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.REFUSED);
+            assertThat(events.get(1).getCitations()).isEmpty();
+            AnswerAudit record = audit.readValue();
+            assertThat(record.getVectorHits()).as(value).isEmpty();
+            assertThat(record.getLexicalHits()).as(value).isEmpty();
+            assertThat(deadLetters.readValuesToList()).isEmpty();
+        }
+        assertStillServing("r26ok");
+    }
+
+    @Test
+    void anUnknownOrIllegalReplyTopicGetsItsErrorOnTheDefaultReplyTopic() {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Topics.HEADER_REPLY_TO, "nobody.listens.here".getBytes(StandardCharsets.UTF_8));
+        headers.add(Topics.HEADER_CORRELATION_ID, "corr-27".getBytes(StandardCharsets.UTF_8));
+        requests.pipeInput(new TestRecord<>("conv-27", REQUESTS.serialize(request("r27", "hypothyroidism").build()), headers));
+        awaitIdle();
+        assertRejected(defaultReplies, "r27", "header 'reply-to' names topic 'nobody.listens.here', which does not exist");
+        assertThat(replies.readValuesToList()).isEmpty();
+        assertStillServing("r27ok");
+
+        RecordHeaders illegal = new RecordHeaders();
+        illegal.add(Topics.HEADER_REPLY_TO, "replies for me!".getBytes(StandardCharsets.UTF_8));
+        requests.pipeInput(new TestRecord<>("conv-28", REQUESTS.serialize(request("r28", "hypothyroidism").build()), illegal));
+        awaitIdle();
+        assertRejected(defaultReplies, "r28", "header 'reply-to' is not a legal topic name (letters, digits, '.', '_', '-'; at most 249)");
+        assertStillServing("r28ok");
+    }
+
+    @Test
+    void unreadableBytesWithoutHeadersGetTheirErrorOnTheDefaultReplyTopicKeyedUnknown() {
+        requests.pipeInput(new TestRecord<>(null, new byte[] {(byte) 0xC3, 0x01, 7}, new RecordHeaders()));
+        awaitIdle();
+        assertRejected(defaultReplies, "unknown", "the message is not a QueryRequest (expected Avro single-object encoding)");
+        assertStillServing("r29ok");
+    }
+
+    @Test
+    void aDeadlineAlreadyPastIsRejected() {
+        post("conv-30", REQUESTS.serialize(request("r30", "hypothyroidism").setDeadlineMs(System.currentTimeMillis() - 1_000).build()), "corr-30");
+        assertRejected(replies, "r30", "field 'deadline_ms' is already past");
+        assertStillServing("r30ok");
     }
 }

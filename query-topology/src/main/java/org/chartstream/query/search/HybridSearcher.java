@@ -39,6 +39,11 @@ public final class HybridSearcher {
         return out;
     }
 
+    /** The tables the index holds (published), which a request's filter may name. */
+    public java.util.Set<org.chartstream.store.TableRef> indexedTables() {
+        return store.activeGenerations().keySet();
+    }
+
     public SideResults search(SearchMode mode, float[] queryVector, String lexicalQuery, RetrievalFilter filter) {
         return searchAll(mode, queryVector == null ? null : java.util.Collections.singletonList(queryVector), List.of(lexicalQuery), filter).get(0);
     }

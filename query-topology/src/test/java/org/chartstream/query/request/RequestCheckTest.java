@@ -1,0 +1,65 @@
+package org.chartstream.query.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.chartstream.schemas.QueryRequest;
+import org.chartstream.schemas.RetrievalFilterSpec;
+import org.chartstream.store.TableRef;
+import org.junit.jupiter.api.Test;
+
+class RequestCheckTest {
+    private static final long NOW = 1_700_000_000_000L;
+    private final AtomicInteger indexAsked = new AtomicInteger();
+    private final Supplier<Set<TableRef>> indexed = () -> {
+        indexAsked.incrementAndGet();
+        return Set.of(new TableRef("ehr", "conditions"), new TableRef("lab", "results"));
+    };
+
+    private static QueryRequest.Builder request() {
+        return QueryRequest.newBuilder().setRequestId("r").setConversationId("c").setUserId("u").setQuestion("why?").setTopK(6);
+    }
+
+    private RequestCheck.Problem check(QueryRequest.Builder r) {
+        return RequestCheck.problem(r.build(), 100, 30, NOW, indexed);
+    }
+
+    private RequestCheck.Problem check(RetrievalFilterSpec.Builder f) {
+        return check(request().setFilter(f.build()));
+    }
+
+    @Test
+    void aGoodRequestHasNoProblemAndWithoutTableOrSourceFiltersTheIndexIsNotAsked() {
+        assertThat(check(request())).isNull();
+        assertThat(check(RetrievalFilterSpec.newBuilder().setPatient("x' OR '1'='1").setRowKeys(List.of("{\"$ne\":null}")))).isNull();
+        assertThat(indexAsked).hasValue(0);
+        assertThat(check(RetrievalFilterSpec.newBuilder().setTables(List.of("results")).setSourceIds(List.of("ehr")))).isNull();
+    }
+
+    @Test
+    void eachProblemNamesItsField() {
+        assertThat(check(request().setConversationId(" "))).isEqualTo(new RequestCheck.Problem("conversation_id", "field 'conversation_id' is empty"));
+        assertThat(check(request().setQuestion("q".repeat(101))).message()).isEqualTo("field 'question' has 101 characters; the limit is 100");
+        assertThat(check(request().setTopK(31)).message()).isEqualTo("field 'top_k' is 31; it must be between 1 and 30");
+        assertThat(check(request().setDeadlineMs(NOW - 1)).field()).isEqualTo("deadline_ms");
+        assertThat(check(request().setDeadlineMs(NOW + 1))).isNull();
+        assertThat(check(RetrievalFilterSpec.newBuilder().setPatient(""))).isEqualTo(new RequestCheck.Problem("filter.patient", "field 'filter.patient' is empty"));
+        assertThat(check(RetrievalFilterSpec.newBuilder().setPatient("p".repeat(513))).message()).isEqualTo("field 'filter.patient' is longer than 512 characters");
+        assertThat(check(RetrievalFilterSpec.newBuilder().setRowKeys(List.of("1", " "))).message()).isEqualTo("field 'filter.row_keys' has an empty entry");
+        assertThat(check(RetrievalFilterSpec.newBuilder().setTables(List.of("ssn")))).isEqualTo(new RequestCheck.Problem("filter.tables",
+                "field 'filter.tables' names 'ssn', which is not an indexed table (indexed: conditions, results)"));
+    }
+
+    @Test
+    void aReplyTopicMustBeALegalNameOfAnExistingTopic() {
+        ReplyTopics existing = Set.of("chartstream.replies")::contains;
+        assertThat(RequestCheck.replyTopicProblem("chartstream.replies", existing)).isNull();
+        assertThat(RequestCheck.replyTopicProblem("other.replies", existing).message())
+                .isEqualTo("header 'reply-to' names topic 'other.replies', which does not exist");
+        assertThat(RequestCheck.replyTopicProblem("", existing).field()).isEqualTo("reply-to");
+        assertThat(RequestCheck.replyTopicProblem("t".repeat(250), existing).message()).contains("not a legal topic name");
+    }
+}
