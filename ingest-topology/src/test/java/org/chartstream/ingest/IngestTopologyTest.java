@@ -176,6 +176,28 @@ class IngestTopologyTest {
         assertThat(events.get(0).getRowKey()).isEqualTo("p3");
     }
 
+    @Test
+    void aColumnThatCannotBeRenderedIsLeftOutOfTheIndexedRowAndNamedInADeadLetterWhileTheStreamContinues() {
+        snapshotTwoPatientsAndTheirNotes();
+        index.readValuesToList();
+        // "ssn" is excluded by the projection: it is dropped without a dead letter whatever its type
+        notes.pipeInput("{\"note_id\":3}", event("c", "false", "{\"note_id\":3,\"patient_id\":\"p1\",\"chief_complaint\":\"fall\","
+                + "\"site\":{\"wkb\":\"AQEAAAA=\",\"srid\":4326},\"ssn\":{\"v\":1},\"note_text\":\"Bruised left hip after a fall at home.\"}", 40));
+        notes.pipeInput("{\"note_id\":4}", event("c", "false", "{\"note_id\":4,\"patient_id\":\"p2\",\"chief_complaint\":\"cough\","
+                + "\"note_text\":\"Dry cough for two weeks.\"}", 41));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        List<DeadLetter> dead = deadLetters.readValuesToList();
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0).getStage()).isEqualTo("ingest.normalize.column");
+        assertThat(dead.get(0).getReason()).isEqualTo("table public.clinical_notes of source ehr: column 'site' (struct)"
+                + " cannot be rendered as text and was left out of the indexed row");
+        assertThat(dead.get(0).getSourceTopic()).isEqualTo("ehr.public.clinical_notes");
+        List<IndexEvent> events = index.readValuesToList();
+        assertThat(events).extracting(IndexEvent::getRowKey).containsExactly("3", "4");
+        assertThat(events.get(0).getChunks().get(0).getText()).contains("Bruised left hip").doesNotContain("wkb").doesNotContain("site");
+    }
+
     private List<IndexEvent> materialise(LuceneHybridStore store, List<IndexEvent> events) {
         IndexLogApplier applier = new IndexLogApplier(store, 1, Map.of());
         events.forEach(e -> applier.apply(e, 0));

@@ -9,6 +9,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.RowChange;
 import org.slf4j.Logger;
@@ -16,7 +17,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Debezium topic record → {@link RowChange} keyed by row, or a {@link DeadLetter} naming the problem
- * (malformed envelope, unregistered source or table). Never throws: one bad event must not stop the topology.
+ * (malformed envelope, unregistered source or table). A column whose value cannot be rendered as text (binary,
+ * struct, geometry) is left out of the row, which is still indexed, and named in a dead letter at stage
+ * {@code ingest.normalize.column} when the projection would have let it through. Never throws: one bad event must
+ * not stop the topology.
  */
 public final class ChangeNormalizer implements Processor<String, String, String, SpecificRecord> {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeNormalizer.class);
@@ -43,23 +47,34 @@ public final class ChangeNormalizer implements Processor<String, String, String,
         try {
             SourceRegistration source = sourceOf(topic)
                     .orElseThrow(() -> new MalformedChangeException("topic " + topic + " belongs to no registered source"));
-            RowChange change = DebeziumEnvelopeParser.parse(source, topic, record.key(), record.value());
-            if (source.table(change.getTableName()).isEmpty()) {
-                throw new MalformedChangeException("table " + change.getSchemaName() + "." + change.getTableName()
-                        + " is not registered for source " + source.sourceId());
+            DebeziumEnvelopeParser.Parsed parsed = DebeziumEnvelopeParser.read(source, topic, record.key(), record.value());
+            RowChange change = parsed.change();
+            TableProjection projection = source.table(change.getTableName()).orElseThrow(() -> new MalformedChangeException(
+                    "table " + change.getSchemaName() + "." + change.getTableName() + " is not registered for source " + source.sourceId()));
+            List<String> skipped = parsed.unreadableColumns().entrySet().stream().filter(c -> projection.allows(c.getKey()))
+                    .map(c -> "'" + c.getKey() + "' (" + c.getValue() + ")").toList();
+            if (!skipped.isEmpty()) {
+                // the row is still indexed, without the columns; the dead letter tells the operator which ones
+                deadLetter(record, topic, "ingest.normalize.column", "table " + change.getSchemaName() + "." + change.getTableName()
+                        + " of source " + source.sourceId() + ": " + (skipped.size() == 1 ? "column " : "columns ") + String.join(", ", skipped)
+                        + " cannot be rendered as text and was left out of the indexed row");
             }
             String key = change.getSourceId() + ":" + change.getTableName() + ":" + change.getRowKey();
             context.forward(new Record<String, SpecificRecord>(key, change, record.timestamp()), rowsChild);
         } catch (MalformedChangeException | IllegalArgumentException e) {
-            RecordMetadata meta = context.recordMetadata().orElse(null);
-            LOG.warn("dead-lettering change event from {} partition {} offset {}: {}", topic,
-                    meta == null ? -1 : meta.partition(), meta == null ? -1 : meta.offset(), e.getMessage());
-            DeadLetter dl = DeadLetter.newBuilder().setSourceTopic(topic)
-                    .setPartition(meta == null ? -1 : meta.partition()).setOffset(meta == null ? -1 : meta.offset())
-                    .setKey(bytes(record.key())).setValue(bytes(record.value()))
-                    .setStage("ingest.normalize").setReason(e.getMessage()).setTsMs(System.currentTimeMillis()).build();
-            context.forward(new Record<String, SpecificRecord>(record.key(), dl, record.timestamp()), deadLetterChild);
+            deadLetter(record, topic, "ingest.normalize", e.getMessage());
         }
+    }
+
+    private void deadLetter(Record<String, String> record, String topic, String stage, String reason) {
+        RecordMetadata meta = context.recordMetadata().orElse(null);
+        LOG.warn("dead-lettering change event from {} partition {} offset {}: {}", topic,
+                meta == null ? -1 : meta.partition(), meta == null ? -1 : meta.offset(), reason);
+        DeadLetter dl = DeadLetter.newBuilder().setSourceTopic(topic)
+                .setPartition(meta == null ? -1 : meta.partition()).setOffset(meta == null ? -1 : meta.offset())
+                .setKey(bytes(record.key())).setValue(bytes(record.value()))
+                .setStage(stage).setReason(reason).setTsMs(System.currentTimeMillis()).build();
+        context.forward(new Record<String, SpecificRecord>(record.key(), dl, record.timestamp()), deadLetterChild);
     }
 
     private Optional<SourceRegistration> sourceOf(String topic) {

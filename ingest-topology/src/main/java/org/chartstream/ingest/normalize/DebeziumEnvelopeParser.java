@@ -39,6 +39,13 @@ public final class DebeziumEnvelopeParser {
         }
     }
 
+    /**
+     * A parsed change and the columns left out of its row images because their values cannot be rendered as text
+     * (binary data, structs such as geometries, maps): column name → type, in row order.
+     */
+    public record Parsed(RowChange change, Map<String, String> unreadableColumns) {
+    }
+
     private DebeziumEnvelopeParser() {
     }
 
@@ -47,6 +54,11 @@ public final class DebeziumEnvelopeParser {
      * @param value the JSON envelope, or null for a tombstone (read as a delete of the keyed row)
      */
     public static RowChange parse(SourceRegistration source, String topic, String key, String value) {
+        return read(source, topic, key, value).change();
+    }
+
+    /** As {@link #parse}, also naming the columns that were left out as unreadable. */
+    public static Parsed read(SourceRegistration source, String topic, String key, String value) {
         TopicName name = TopicName.parse(topic, source.topicPrefix());
         String rowKey = rowKey(readTree(key, "key"));
         RowChange.Builder change = RowChange.newBuilder()
@@ -54,8 +66,8 @@ public final class DebeziumEnvelopeParser {
                 .setSchemaName(name.schema()).setTableName(name.table())
                 .setRowKey(rowKey).setSnapshot(SnapshotMarker.NONE);
         if (value == null) {
-            return change.setOp(RowOp.DELETE).setBefore(null).setAfter(null)
-                    .setSourcePosition("").setCommitTsMs(0L).setCapturedTsMs(0L).build();
+            return new Parsed(change.setOp(RowOp.DELETE).setBefore(null).setAfter(null)
+                    .setSourcePosition("").setCommitTsMs(0L).setCapturedTsMs(0L).build(), Map.of());
         }
         JsonNode root = readTree(value, "value");
         JsonNode schema = root.has("payload") && root.has("schema") ? root.get("schema") : null;
@@ -75,8 +87,9 @@ public final class DebeziumEnvelopeParser {
             case "d" -> RowOp.DELETE;
             default -> throw new MalformedChangeException("change event on " + topic + " has unknown op '" + op.asText() + "'");
         });
-        change.setBefore(row(envelope.get("before"), fieldTypes(schema, "before")));
-        change.setAfter(row(envelope.get("after"), fieldTypes(schema, "after")));
+        Map<String, String> unreadable = new LinkedHashMap<>();
+        change.setBefore(row(envelope.get("before"), columnSchemas(schema, "before"), unreadable));
+        change.setAfter(row(envelope.get("after"), columnSchemas(schema, "after"), unreadable));
         if (change.getOp() != RowOp.DELETE && change.getAfter() == null) {
             throw new MalformedChangeException("change event on " + topic + " with op '" + op.asText() + "' has no 'after' row");
         }
@@ -84,7 +97,7 @@ public final class DebeziumEnvelopeParser {
         change.setSourcePosition(position(src));
         change.setCommitTsMs(src.path("ts_ms").asLong(0L));
         change.setCapturedTsMs(envelope.path("ts_ms").asLong(0L));
-        return change.build();
+        return new Parsed(change.build(), java.util.Collections.unmodifiableMap(unreadable));
     }
 
     static SnapshotMarker marker(String snapshot) {
@@ -136,22 +149,23 @@ public final class DebeziumEnvelopeParser {
         return String.join("|", parts);
     }
 
-    private static Map<String, String> fieldTypes(JsonNode schema, String field) {
-        Map<String, String> types = new HashMap<>();
+    private static Map<String, JsonNode> columnSchemas(JsonNode schema, String field) {
+        Map<String, JsonNode> columns = new HashMap<>();
         if (schema == null) {
-            return types;
+            return columns;
         }
         for (JsonNode f : schema.path("fields")) {
             if (field.equals(f.path("field").asText())) {
                 for (JsonNode column : f.path("fields")) {
-                    types.put(column.path("field").asText(), column.path("name").asText(column.path("type").asText()));
+                    columns.put(column.path("field").asText(), column);
                 }
             }
         }
-        return types;
+        return columns;
     }
 
-    private static Map<String, String> row(JsonNode node, Map<String, String> types) {
+    /** A row image as text values; unreadable columns are left out and named in {@code unreadable}. */
+    private static Map<String, String> row(JsonNode node, Map<String, JsonNode> schemas, Map<String, String> unreadable) {
         if (node == null || node.isNull()) {
             return null;
         }
@@ -161,9 +175,70 @@ public final class DebeziumEnvelopeParser {
         Map<String, String> row = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> column = it.next();
-            row.put(column.getKey(), scalar(column.getValue(), types.get(column.getKey())));
+            JsonNode columnSchema = schemas.get(column.getKey());
+            String unreadableType = unreadableType(column.getValue(), columnSchema);
+            if (unreadableType != null) {
+                unreadable.putIfAbsent(column.getKey(), unreadableType);
+            } else {
+                row.put(column.getKey(), columnSchema != null && DECIMAL.equals(columnSchema.path("name").asText())
+                        ? decimal(column.getValue(), columnSchema) : scalar(column.getValue(), logicalType(columnSchema)));
+            }
         }
         return row;
+    }
+
+    private static final String DECIMAL = "org.apache.kafka.connect.data.Decimal";
+
+    /**
+     * Why a value cannot be rendered as text, or null when it can: binary data (the schema says {@code bytes} and
+     * it is not a decimal), a struct such as a geometry or a map, or an array holding such values. Without a
+     * schema, base64 binary looks like text; objects and nested arrays still show what they are.
+     */
+    static String unreadableType(JsonNode value, JsonNode columnSchema) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (columnSchema != null) {
+            String type = columnSchema.path("type").asText("");
+            String name = columnSchema.path("name").asText("");
+            if ("bytes".equals(type) && !DECIMAL.equals(name)) {
+                return name.isEmpty() ? "bytes" : name;
+            }
+            if ("struct".equals(type) || "map".equals(type)) {
+                return name.isEmpty() ? type : name;
+            }
+        }
+        if (value.isObject()) {
+            return "struct";
+        }
+        if (value.isArray()) {
+            for (JsonNode element : value) {
+                if (!element.isValueNode()) {
+                    return "array of structs";
+                }
+            }
+        }
+        if (value.isBinary()) {
+            return "bytes";
+        }
+        return null;
+    }
+
+    private static String logicalType(JsonNode columnSchema) {
+        return columnSchema == null ? null : columnSchema.path("name").asText(columnSchema.path("type").asText());
+    }
+
+    /** A Kafka Connect decimal: base64 of the unscaled two's-complement integer, the scale in the schema. */
+    private static String decimal(JsonNode v, JsonNode columnSchema) {
+        if (v.isNumber() || !v.isTextual()) {
+            return v.asText();
+        }
+        int scale = columnSchema.path("parameters").path("scale").asInt(0);
+        try {
+            return new java.math.BigDecimal(new java.math.BigInteger(java.util.Base64.getDecoder().decode(v.asText())), scale).toPlainString();
+        } catch (IllegalArgumentException e) {
+            return v.asText(); // already a decimal string (decimal.handling.mode=string)
+        }
     }
 
     private static String scalar(JsonNode v, String logicalType) {
@@ -183,6 +258,15 @@ public final class DebeziumEnvelopeParser {
                 default:
                     break;
             }
+        }
+        if (v.isArray()) {
+            List<String> items = new ArrayList<>();
+            v.forEach(item -> {
+                if (!item.isNull()) {
+                    items.add(item.asText());
+                }
+            });
+            return String.join(", ", items);
         }
         return v.isValueNode() ? v.asText() : v.toString();
     }

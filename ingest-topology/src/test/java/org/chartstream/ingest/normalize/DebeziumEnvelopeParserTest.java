@@ -78,4 +78,39 @@ class DebeziumEnvelopeParserTest {
         assertThatThrownBy(() -> DebeziumEnvelopeParser.parse(ehr, "ehr.public.patients", "{}", null))
                 .hasMessageContaining("no primary-key columns");
     }
+
+    @Test
+    void columnsThatCannotBeRenderedAsTextAreLeftOutAndNamedWhileDecimalsAndScalarArraysAreRendered() {
+        String value = """
+                {"schema":{"type":"struct","fields":[
+                   {"type":"struct","field":"before","fields":[]},
+                   {"type":"struct","field":"after","fields":[
+                      {"type":"int32","field":"id"},
+                      {"type":"bytes","field":"scan"},
+                      {"type":"struct","name":"io.debezium.data.geometry.Point","field":"site"},
+                      {"type":"bytes","name":"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"2"},"field":"dose"},
+                      {"type":"array","field":"tags"},
+                      {"type":"string","field":"note"}]}]},
+                 "payload":{"before":null,"after":{"id":1,"scan":"iVBORw0KGgo=","site":{"x":1.5,"y":2.5,"wkb":"AQEAAAA=","srid":null},
+                   "dose":"MDk=","tags":["acute","renal"],"note":"stable"},
+                   "source":{"lsn":5,"ts_ms":5},"op":"c","ts_ms":6}}""";
+
+        DebeziumEnvelopeParser.Parsed parsed = DebeziumEnvelopeParser.read(ehr, "ehr.public.patients", "{\"id\":1}", value);
+
+        assertThat(parsed.unreadableColumns()).containsExactly(Map.entry("scan", "bytes"), Map.entry("site", "io.debezium.data.geometry.Point"));
+        assertThat(parsed.change().getAfter()).containsOnlyKeys("id", "dose", "tags", "note")
+                .containsEntry("dose", "123.45").containsEntry("tags", "acute, renal").containsEntry("note", "stable");
+    }
+
+    @Test
+    void withoutASchemaAnObjectOrAnArrayOfObjectsIsUnreadable() {
+        String value = """
+                {"before":null,"after":{"id":2,"shape":{"wkb":"AQEAAAA=","srid":4326},"parts":[{"a":1}],"codes":["I10",null]},
+                 "source":{"lsn":5},"op":"c"}""";
+
+        DebeziumEnvelopeParser.Parsed parsed = DebeziumEnvelopeParser.read(ehr, "ehr.public.patients", "{\"id\":2}", value);
+
+        assertThat(parsed.unreadableColumns()).containsExactly(Map.entry("shape", "struct"), Map.entry("parts", "array of structs"));
+        assertThat(parsed.change().getAfter()).containsOnlyKeys("id", "codes").containsEntry("codes", "I10");
+    }
 }
