@@ -109,6 +109,49 @@ final class CrashedStoreCheck {
         }
     }
 
+    /**
+     * Brings the store to the state a materializer leaves when its last poll returned only {@code partition}'s
+     * records, up to and including that partition's marker of {@code generation}, and it then committed (offsets and
+     * the marker still waiting for the other partitions, as {@link org.chartstream.ingest.publish.IndexMaterializer}
+     * commits them) and died. Returns the committed checkpoint.
+     */
+    static Map<String, String> commitOnePartitionPastItsMarker(Path storeDir, String bootstrap, TableRef table, long generation,
+                                                               int partition) {
+        try (LuceneHybridStore store = LuceneHybridStore.open(storeDir);
+             KafkaConsumer<String, IndexEvent> consumer = consumer(bootstrap)) {
+            Map<String, String> checkpoint = store.checkpoint();
+            int partitions = consumer.partitionsFor(Topics.INDEX, Duration.ofSeconds(30)).size();
+            IndexLogApplier applier = new IndexLogApplier(store, partitions, checkpoint);
+            TopicPartition tp = new TopicPartition(Topics.INDEX, partition);
+            consumer.assign(List.of(tp));
+            consumer.seek(tp, Long.parseLong(checkpoint.get(OFFSET_KEY + partition)));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            long next = -1;
+            while (next < 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no marker of generation " + generation + " on " + tp + " after the checkpoint");
+                }
+                for (ConsumerRecord<String, IndexEvent> r : consumer.poll(Duration.ofMillis(200))) {
+                    if (next >= 0 || r.value() == null) {
+                        continue;
+                    }
+                    applier.apply(r.value(), partition);
+                    IndexEvent e = r.value();
+                    if (e.getKind() == IndexEventKind.MARKER && e.getGeneration() == generation
+                            && e.getSourceId().equals(table.sourceId()) && e.getTableName().equals(table.table())) {
+                        next = r.offset() + 1;
+                    }
+                }
+            }
+            Map<String, String> committed = new TreeMap<>(checkpoint);
+            committed.keySet().removeIf(k -> k.startsWith("marker."));
+            committed.put(OFFSET_KEY + partition, Long.toString(next));
+            committed.putAll(applier.pendingMarkerCheckpoint());
+            store.commit(committed);
+            return committed;
+        }
+    }
+
     private static List<String> differences(LuceneHybridStore crashed, LuceneHybridStore replay, TableRef table, Set<String> keys) {
         List<String> diff = new ArrayList<>();
         Long crashedActive = crashed.activeGenerations().get(table);
