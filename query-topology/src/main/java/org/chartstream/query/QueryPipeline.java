@@ -13,8 +13,7 @@ import org.chartstream.query.context.RankedChunk;
 import org.chartstream.query.dedupe.RowDedupe;
 import org.chartstream.query.embed.QueryEmbedder;
 import org.chartstream.query.fusion.FusedCandidate;
-import org.chartstream.query.fusion.NormalizedScoreFusion;
-import org.chartstream.query.fusion.ReciprocalRankFusion;
+import org.chartstream.query.fusion.RowFusion;
 import org.chartstream.query.gate.GateDecision;
 import org.chartstream.query.gate.ScopedEvidenceGate;
 import org.chartstream.query.gate.ScopedGateDecision;
@@ -205,16 +204,9 @@ public final class QueryPipeline {
     }
 
     private List<FusedCandidate> fuse(List<SideResults> sides) {
-        if (settings.fusion() == QuerySettings.Fusion.RRF) {
-            return ReciprocalRankFusion.fuseAll(sides.stream().map(s -> ids(s.vector())).toList(),
-                    sides.stream().map(s -> ids(s.lexical())).toList(), settings.rrfK());
-        }
-        return NormalizedScoreFusion.fuseAll(sides.stream().map(s -> scored(s.vector())).toList(),
-                sides.stream().map(s -> scored(s.lexical())).toList(), settings.vectorWeight());
-    }
-
-    private static List<NormalizedScoreFusion.ScoredId> scored(List<SearchHit> hits) {
-        return hits.stream().map(h -> new NormalizedScoreFusion.ScoredId(h.chunk().chunkId(), h.score())).toList();
+        return RowFusion.fuse(sides, settings.fusion() == QuerySettings.Fusion.RRF
+                ? RowFusion.reciprocalRank(settings.rrfK())
+                : RowFusion.normalisedScore(settings.vectorWeight()));
     }
 
     static ConversationHistory history(ConversationMemory memory) {
@@ -223,10 +215,6 @@ public final class QueryPipeline {
         }
         return new ConversationHistory(memory.getSummary(),
                 memory.getTurns().stream().map(t -> new RecentTurn(t.getQuestion(), t.getAnswer())).toList());
-    }
-
-    private static List<String> ids(List<SearchHit> hits) {
-        return hits.stream().map(h -> h.chunk().chunkId()).toList();
     }
 
     private static long lap(Map<String, Long> stageMs, String stage, long since) {

@@ -155,7 +155,8 @@ class LlmQueryRewriterTest {
 
             assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(5_000);
             assertThat(result.queries()).containsExactly(FOLLOW_UP);
-            assertThat(result.reason()).startsWith("rewrite call failed (timeout: deadline of 300 ms exceeded)");
+            // the request's own timeout and the deadline timer race; either way the reason says the deadline passed
+            assertThat(result.reason()).startsWith("rewrite call failed (timeout: ").contains("deadline");
         }
     }
 
