@@ -181,11 +181,12 @@ class FaultMatrixIT {
             while (answered.isEmpty() && askFailure.get() == null) {
                 Thread.sleep(20);
             }
-            long restart = System.nanoTime();
             int answeredBefore = answered.size();
+            int lagging = lagAtTheFault(pipeline);
+            long restart = System.nanoTime();
             kafka.restart();
-            log(String.format("broker restarted in place in %.1f s (%d questions answered before it)",
-                    (System.nanoTime() - restart) / 1e9, answeredBefore));
+            log(String.format("broker restarted in place in %.1f s (%d questions answered and %d rows not yet indexed before it)",
+                    (System.nanoTime() - restart) / 1e9, answeredBefore, lagging));
             awaitChanges(writer, writer.changes() + 20);
             asker.join(180_000);
         } finally {
@@ -210,9 +211,11 @@ class FaultMatrixIT {
             before.close();
         }
         // stop at once: the last changes before the stop may not have been streamed yet
+        int lagging = lagAtTheFault(pipeline);
         long restart = System.nanoTime();
         pg = pg.restart();
-        log(String.format("source database restarted in place in %.1f s", (System.nanoTime() - restart) / 1e9));
+        log(String.format("source database restarted in place in %.1f s (%d rows not yet indexed at the stop)",
+                (System.nanoTime() - restart) / 1e9, lagging));
         ChangeWriter after = new ChangeWriter(FaultMatrixIT::source, 5, 50_000, 50).withoutSchemaChange().start();
         try {
             awaitChanges(after, 30);
@@ -238,6 +241,13 @@ class FaultMatrixIT {
             log("pipeline started in this JVM");
         }
         return runtime;
+    }
+
+    /** Rows whose current content the index does not serve yet: changes in flight when the fault hits. */
+    private static int lagAtTheFault(EmbeddedRuntime pipeline) throws SQLException {
+        try (Connection c = source()) {
+            return IndexConvergence.differences(pipeline, SOURCE, c).size();
+        }
     }
 
     private static Connection source() throws SQLException {
