@@ -70,7 +70,7 @@ public final class AskCommand implements Callable<Integer> {
                 .setFilter(patient == null && tables.isEmpty() ? null
                         : RetrievalFilterSpec.newBuilder().setPatient(patient).setTables(tables).build())
                 .build();
-        try (QueryClient client = new QueryClient(servers, Topics.REPLIES)) {
+        try (QueryClient client = new QueryClient(servers, org.chartstream.app.config.TransportSecurity.kafkaClientProperties(config), Topics.REPLIES)) {
             List<ReplyEvent> events = client.ask(request, Duration.ofSeconds(timeoutSeconds), e -> {
                 if (json) {
                     System.out.println(e.toString());

@@ -13,10 +13,12 @@ import org.chartstream.app.Main;
 import org.chartstream.app.client.QueryClient;
 import org.chartstream.app.client.ReplyFormat;
 import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.config.ConfigException;
 import org.chartstream.app.data.ClinicalDataset;
 import org.chartstream.app.data.ClinicalDatasetGenerator;
 import org.chartstream.app.data.ClinicalDatasetLoader;
 import org.chartstream.app.data.DatasetSpec;
+import org.chartstream.app.ops.Operations;
 import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
@@ -53,9 +55,11 @@ public final class DemoCommand implements Callable<Integer> {
         ClinicalDataset dataset = generator(config).generate(spec(config));
         List<DemoQuestions.Question> questions = DemoQuestions.from(dataset);
         int cited = 0;
-        try (EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), RunCommand::progress)) {
+        try (Operations ops = operations(config);
+             EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), RunCommand::progress)) {
+            ops.attach(runtime);
             runtime.awaitSearchable(Duration.ofMinutes(10));
-            try (QueryClient client = new QueryClient(runtime.bootstrapServers(), Topics.REPLIES)) {
+            try (QueryClient client = new QueryClient(runtime.bootstrapServers(), runtime.kafkaClientProperties(), Topics.REPLIES)) {
                 for (DemoQuestions.Question q : questions) {
                     QueryRequest request = QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString())
                             .setConversationId(UUID.randomUUID().toString()).setUserId("demo").setQuestion(q.text())
@@ -79,6 +83,16 @@ public final class DemoCommand implements Callable<Integer> {
         RunCommand.progress(String.format("demo finished in %.1f s: %d of %d questions answered as expected",
                 (System.nanoTime() - start) / 1e9, cited, questions.size()));
         return 0;
+    }
+
+    /** The demo serves the operations endpoint too, but a busy port (a `run` next to it) does not stop it. */
+    private static Operations operations(ChartstreamConfig config) {
+        try {
+            return Operations.start(config, RunCommand::progress);
+        } catch (ConfigException e) {
+            RunCommand.progress(e.getMessage() + "; the demo continues without the operations endpoint");
+            return Operations.start(config.with("ops.http.port", "0"), RunCommand::progress);
+        }
     }
 
     static boolean expectationMet(DemoQuestions.Question q, ReplyEvent last) {

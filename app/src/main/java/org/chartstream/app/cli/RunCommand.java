@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import org.chartstream.app.Main;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.config.ConfigException;
+import org.chartstream.app.ops.Operations;
 import org.chartstream.app.runtime.EmbeddedRuntime;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -19,7 +20,8 @@ import picocli.CommandLine.ParentCommand;
 /** Keeps the embedded pipeline running until interrupted; `ask` talks to it. */
 @Command(name = "run", description = {"Start the embedded pipeline (broker, PostgreSQL source with synthetic data, Debezium,",
         "both topologies, Lucene index) under <data.dir>/run and keep it running until Ctrl-C.",
-        "State persists: a second `run` resumes from Debezium offsets and the committed index."})
+        "State persists: a second `run` resumes from Debezium offsets and the committed index.",
+        "Serves /metrics (Prometheus), /health and /ready on ops.http.host:ops.http.port (default 127.0.0.1:9464)."})
 public final class RunCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
@@ -30,7 +32,9 @@ public final class RunCommand implements Callable<Integer> {
         Path dir = config.dataDir().resolve("run");
         Path runtimeFile = AskCommand.runtimeFile(config.dataDir());
         CountDownLatch stop = new CountDownLatch(1);
-        try (EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress)) {
+        try (Operations ops = Operations.start(config, RunCommand::progress);
+             EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress)) {
+            ops.attach(runtime);
             runtime.awaitSearchable(Duration.ofMinutes(15));
             Properties p = new Properties();
             p.setProperty("bootstrap.servers", runtime.bootstrapServers());

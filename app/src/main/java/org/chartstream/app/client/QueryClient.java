@@ -38,13 +38,20 @@ public final class QueryClient implements AutoCloseable {
     private final AvroSerde<QueryRequest> requests = AvroSerde.of(QueryRequest.class);
 
     public QueryClient(String bootstrapServers, String replyTopic) {
+        this(bootstrapServers, java.util.Map.of(), replyTopic);
+    }
+
+    /** @param clientOverrides further client settings, e.g. the transport security of an external broker */
+    public QueryClient(String bootstrapServers, java.util.Map<String, ?> clientOverrides, String replyTopic) {
         this.replyTopic = replyTopic;
         Properties p = new Properties();
+        p.putAll(clientOverrides);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "chartstream-query-client");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer());
         Properties c = new Properties();
+        c.putAll(clientOverrides);
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

@@ -43,6 +43,22 @@ public final class ChartstreamConfig {
         Map<String, String[]> k = new LinkedHashMap<>();
         k.put("data.dir", new String[] {".chartstream", "where the embedded broker, database, index and caches live"});
         k.put("kafka.bootstrap", new String[] {"", "external Kafka bootstrap servers; empty runs the embedded KRaft broker"});
+        k.put("kafka.security.protocol", new String[] {"PLAINTEXT", "PLAINTEXT | SSL | SASL_SSL | SASL_PLAINTEXT for every Kafka client of an external broker (kafka.bootstrap); the embedded broker is plaintext on loopback"});
+        k.put("kafka.ssl.truststore.location", new String[] {"", "trust store with the broker's CA (empty: the JVM's default trust store); certificates are always validated"});
+        k.put("kafka.ssl.truststore.password", new String[] {"", "password of the trust store (never printed)"});
+        k.put("kafka.ssl.truststore.type", new String[] {"", "JKS | PKCS12 | PEM (empty: Kafka's default)"});
+        k.put("kafka.ssl.keystore.location", new String[] {"", "key store with this client's certificate, for brokers that require client authentication (mTLS)"});
+        k.put("kafka.ssl.keystore.password", new String[] {"", "password of the key store (never printed)"});
+        k.put("kafka.ssl.key.password", new String[] {"", "password of the private key in the key store (never printed)"});
+        k.put("kafka.ssl.keystore.type", new String[] {"", "JKS | PKCS12 | PEM (empty: Kafka's default)"});
+        k.put("kafka.ssl.endpoint-identification-algorithm", new String[] {"https", "https: the broker's certificate must name its host; none switches host name verification off (logged as a warning at start)"});
+        k.put("kafka.sasl.mechanism", new String[] {"", "SASL mechanism with SASL_SSL/SASL_PLAINTEXT (PLAIN, SCRAM-SHA-512, ...)"});
+        k.put("kafka.sasl.jaas-config", new String[] {"", "sasl.jaas.config of the clients (never printed)"});
+        k.put("documentdb.tls", new String[] {"false", "true: TLS to DocumentDB (also on when the connection string says tls=true); certificates are validated"});
+        k.put("documentdb.tls.ca-file", new String[] {"", "PEM file with the CA certificate(s) to trust for DocumentDB instead of the JVM's trust store (turns TLS on)"});
+        k.put("documentdb.tls.allow-invalid-certificates", new String[] {"false", "true accepts any DocumentDB certificate and host name (development only; logged as a warning at every connect)"});
+        k.put("ops.http.host", new String[] {"127.0.0.1", "address the operations endpoint (/metrics, /health, /ready) binds to"});
+        k.put("ops.http.port", new String[] {"9464", "port of the operations endpoint; 0 or off: no endpoint"});
         k.put("source.id", new String[] {"ehr", "id of the clinical source (part of every chunk id)"});
         k.put("source.kind", new String[] {"postgres", "postgres | mariadb | mysql | sqlserver"});
         k.put("source.topic-prefix", new String[] {"ehr", "Debezium topic prefix of the source"});
@@ -188,6 +204,13 @@ public final class ChartstreamConfig {
         positive("llm.deadline-ms");
         positive("index.partitions");
         nonNegative("source.port");
+        opsPort();
+        TransportSecurity.validate(this);
+        for (String flag : List.of("documentdb.tls", "documentdb.tls.allow-invalid-certificates")) {
+            if (!List.of("true", "false").contains(string(flag))) {
+                throw bad(flag, "must be true or false");
+            }
+        }
         for (String id : sourceIds()) {
             if (!id.matches("[A-Za-z0-9_-]+")) {
                 throw bad("sources", "must list ids made of letters, digits, '_' and '-'");
@@ -291,6 +314,23 @@ public final class ChartstreamConfig {
         return new ConfigException("configuration '" + key + "' = '" + values.get(key) + "' (from " + origins.get(key) + ") " + rule);
     }
 
+    /** The operations endpoint's port; 0 when it is off. */
+    public int opsPort() {
+        if (string("ops.http.port").equalsIgnoreCase("off")) {
+            return 0;
+        }
+        long port = integer("ops.http.port");
+        if (port < 0 || port > 65_535) {
+            throw bad("ops.http.port", "must be a port number (1-65535), or 0 or off for no endpoint");
+        }
+        return (int) port;
+    }
+
+    /** A ConfigException naming the key, its value and where the value came from. */
+    public ConfigException invalid(String key, String rule) {
+        return bad(key, rule);
+    }
+
     public Path dataDir() {
         return Path.of(string("data.dir")).toAbsolutePath().normalize();
     }
@@ -305,7 +345,7 @@ public final class ChartstreamConfig {
         // the fixed keys only: `chartstream config` prints each with its description
         values.forEach((k, v) -> {
             if (KEYS.containsKey(k)) {
-                out.put(k, (k.endsWith("password") && !v.isEmpty() ? "***" : v) + "  (" + origins.get(k) + ")");
+                out.put(k, ((k.endsWith("password") || k.endsWith("jaas-config")) && !v.isEmpty() ? "***" : v) + "  (" + origins.get(k) + ")");
             }
         });
         return out;

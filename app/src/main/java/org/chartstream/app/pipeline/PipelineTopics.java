@@ -29,7 +29,13 @@ public final class PipelineTopics {
 
     /** Creates missing topics, then fails if any of {@code singlePartition} has more than one partition. */
     public static void ensure(String bootstrapServers, List<Spec> specs, Collection<String> singlePartition) {
+        ensure(bootstrapServers, Map.of(), specs, singlePartition);
+    }
+
+    /** The same with further admin client settings, e.g. the transport security of an external broker. */
+    public static void ensure(String bootstrapServers, Map<String, ?> clientOverrides, List<Spec> specs, Collection<String> singlePartition) {
         Properties p = new Properties();
+        p.putAll(clientOverrides);
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(AdminClientConfig.CLIENT_ID_CONFIG, "chartstream-topics");
         try (Admin admin = Admin.create(p)) {

@@ -22,6 +22,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.config.TransportSecurity;
 import org.chartstream.app.embedded.EmbeddedKafkaBroker;
 import org.chartstream.app.embedded.EmbeddedPostgresSource;
 import org.chartstream.app.pipeline.PipelineTopics;
@@ -65,6 +66,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
     private final java.util.Set<String> embeddedSources = new java.util.HashSet<>();
     private EmbeddedKafkaBroker broker;
     private String bootstrapServers;
+    private Map<String, String> kafkaSecurity = Map.of();
     private EmbeddedPostgresSource postgres;
     private OnnxEmbedder model;
     private TokenChunker chunker;
@@ -113,6 +115,11 @@ public final class EmbeddedRuntime implements AutoCloseable {
             progress.accept(String.format("kafka broker ready at %s (%.1f s)", bootstrapServers, secondsSince(t)));
         } else {
             bootstrapServers = external;
+            kafkaSecurity = TransportSecurity.kafkaClientProperties(config);
+            String weakened = TransportSecurity.warning(config);
+            if (weakened != null) {
+                progress.accept(weakened);
+            }
         }
 
         for (SourceRegistration source : sources) {
@@ -147,7 +154,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
         started.add(store);
         progress.accept(String.format("model %s and index loaded (%.1f s)", model.modelId(), secondsSince(t)));
 
-        materializer = new IndexMaterializer(bootstrapServers, Topics.INDEX, store).start();
+        materializer = new IndexMaterializer(bootstrapServers, kafkaSecurity, Topics.INDEX, store, Duration.ofSeconds(1)).start();
         started.add(materializer);
 
         chunker = chunker(config, model);
@@ -156,12 +163,13 @@ public final class EmbeddedRuntime implements AutoCloseable {
         ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)));
 
         queryWiring = QueryWiring.create(config, model, store);
-        query = streams("chartstream-query", queryWiring.topology());
+        query = streams(QUERY_APPLICATION_ID, queryWiring.topology());
 
         for (SourceRegistration source : sources) {
             SourceConnection connection = connections.get(source.sourceId());
-            EmbeddedDebeziumRunner runner = new EmbeddedDebeziumRunner(DebeziumConfigs.forSource(connection,
-                    source.topicPrefix(), dir.resolve("debezium"), bootstrapServers));
+            Properties engine = DebeziumConfigs.forSource(connection, source.topicPrefix(), dir.resolve("debezium"), bootstrapServers);
+            engine.putAll(kafkaSecurity); // Kafka Connect's worker may contact the broker with its own clients
+            EmbeddedDebeziumRunner runner = new EmbeddedDebeziumRunner(engine, kafkaSecurity);
             runner.start();
             started.add(runner);
             debeziumRunners.add(runner);
@@ -185,7 +193,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
                 singlePartition.add(topic);
             }
         }
-        PipelineTopics.ensure(bootstrapServers, specs, singlePartition);
+        PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, singlePartition);
     }
 
     private void startStatusWriter() {
@@ -220,17 +228,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
     }
 
     private KafkaStreams streams(String applicationId, Topology topology) throws IOException {
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
-        p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createDirectories(dir.resolve("streams")).toString());
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
-        p.put(StreamsConfig.consumerPrefix("metadata.max.age.ms"), "1000");
-        // a process that died without leaving the group holds its tasks until its session expires
-        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), "10000");
-        p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "2000");
+        Properties p = streamsProperties(applicationId, bootstrapServers, kafkaSecurity, Files.createDirectories(dir.resolve("streams")));
         KafkaStreams streams = new KafkaStreams(topology, p);
         streams.setUncaughtExceptionHandler(e -> {
             progress.accept(applicationId + " stopped on an error: " + e.getClass().getSimpleName() + ": " + e.getMessage());
@@ -239,6 +237,26 @@ public final class EmbeddedRuntime implements AutoCloseable {
         streams.start();
         started.add(() -> streams.close(Duration.ofSeconds(10)));
         return streams;
+    }
+
+    /**
+     * The settings of the runtime's Kafka Streams instances; {@code security} (the transport security of an external
+     * broker) reaches their consumers, producers and admin clients alike.
+     */
+    public static Properties streamsProperties(String applicationId, String bootstrapServers, Map<String, String> security, Path stateDir) {
+        Properties p = new Properties();
+        p.putAll(security);
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
+        p.put(StreamsConfig.consumerPrefix("metadata.max.age.ms"), "1000");
+        // a process that died without leaving the group holds its tasks until its session expires
+        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), "10000");
+        p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "2000");
+        return p;
     }
 
     /** The key of a table in the count maps: the table name with one source, {@code source:table} with several. */
@@ -334,15 +352,38 @@ public final class EmbeddedRuntime implements AutoCloseable {
     public void createTopics(Map<String, Integer> nameToPartitions) {
         List<PipelineTopics.Spec> specs = new ArrayList<>();
         nameToPartitions.forEach((name, partitions) -> specs.add(new PipelineTopics.Spec(name, partitions, false)));
-        PipelineTopics.ensure(bootstrapServers, specs, List.of());
+        PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, List.of());
     }
 
     public String bootstrapServers() {
         return bootstrapServers;
     }
 
+    /** Transport security settings for any further Kafka client of this runtime's broker (empty when embedded). */
+    public Map<String, String> kafkaClientProperties() {
+        return kafkaSecurity;
+    }
+
+    /** The ingest topology's Kafka Streams instance. */
+    public KafkaStreams ingestStreams() {
+        return ingest;
+    }
+
+    /** The query topology's Kafka Streams instance. */
+    public KafkaStreams queryStreams() {
+        return query;
+    }
+
+    /** The query side: its pipeline (run observers) and admission control. */
+    public QueryWiring queryWiring() {
+        return queryWiring;
+    }
+
     /** The Kafka Streams application id of the ingest topology (its consumer group). */
     public static final String INGEST_APPLICATION_ID = "chartstream-ingest";
+
+    /** The Kafka Streams application id of the query topology (its consumer group). */
+    public static final String QUERY_APPLICATION_ID = "chartstream-query";
 
     public List<SourceRegistration> sources() {
         return sources;

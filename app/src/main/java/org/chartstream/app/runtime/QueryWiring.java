@@ -112,6 +112,11 @@ public final class QueryWiring implements AutoCloseable {
         return pipeline;
     }
 
+    /** The reranker in use (a cross-encoder, or the bi-encoder fallback). */
+    public Reranker reranker() {
+        return reranker;
+    }
+
     public AdmissionControl admission() {
         return admission;
     }

@@ -49,10 +49,17 @@ public final class IndexMaterializer implements AutoCloseable {
 
     /** @param maxCommitDelay longest time applied events wait for a store commit while the log is busy */
     public IndexMaterializer(String bootstrapServers, String topic, HybridStore store, Duration maxCommitDelay) {
+        this(bootstrapServers, Map.of(), topic, store, maxCommitDelay);
+    }
+
+    /** @param clientOverrides further consumer settings, e.g. the transport security of an external broker */
+    public IndexMaterializer(String bootstrapServers, Map<String, ?> clientOverrides, String topic, HybridStore store,
+                             Duration maxCommitDelay) {
         this.maxCommitDelay = maxCommitDelay;
         this.topic = topic;
         this.store = store;
         Properties p = new Properties();
+        p.putAll(clientOverrides);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -79,6 +86,11 @@ public final class IndexMaterializer implements AutoCloseable {
     /** Per index-log partition, the offset up to which the store has committed (empty before the first commit). */
     public Map<Integer, Long> committedPositions() {
         return committedPositions.get();
+    }
+
+    /** Its index-log consumer, for metrics binders: only the thread-safe {@code metrics()} may be called on it. */
+    public org.apache.kafka.clients.consumer.Consumer<?, ?> consumer() {
+        return consumer;
     }
 
     /** The error that stopped the materializer, or null while it is healthy. */

@@ -1,0 +1,117 @@
+package org.chartstream.app.ops;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.query.QueryPipeline;
+import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.schemas.Topics;
+import org.chartstream.store.HybridStore;
+import org.chartstream.store.TableRef;
+
+/**
+ * The pipeline's meters: query stage latencies and outcomes, admission, Kafka consumer lag (both topologies' and the
+ * index materializer's client metrics) and per table the generation readers see, the staged one and the rows.
+ * Names and tags carry stages, tables and counts only, never record data.
+ */
+final class PipelineMetrics implements AutoCloseable {
+    static final String STAGE_TIMER = "chartstream.query.stage";
+    private final MeterRegistry registry;
+    private final List<AutoCloseable> bound = new ArrayList<>();
+    private volatile ConsumerLag lag;
+
+    PipelineMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void bind(EmbeddedRuntime runtime) {
+        bindQuery(runtime.queryWiring().pipeline(), runtime.queryWiring().admission());
+        bindKafka(runtime);
+        lag = new ConsumerLag(registry, runtime.bootstrapServers(), runtime.kafkaClientProperties(),
+                List.of(EmbeddedRuntime.INGEST_APPLICATION_ID, EmbeddedRuntime.QUERY_APPLICATION_ID), Topics.INDEX,
+                () -> runtime.materializer().committedPositions());
+        bound.add(lag);
+        IngestStatusFollower status = new IngestStatusFollower(runtime.bootstrapServers(), runtime.kafkaClientProperties());
+        bound.add(status);
+        bindGenerations(runtime.store(), runtime.sources(), status::latest);
+    }
+
+    /** Brings the values that are read on demand (consumer lag) up to date; called before each scrape. */
+    void refresh() {
+        ConsumerLag current = lag;
+        if (current != null) {
+            current.refresh();
+        }
+    }
+
+    void bindQuery(QueryPipeline pipeline, AdmissionControl admission) {
+        pipeline.addObserver(result -> {
+            result.stageMs().forEach((stage, ms) -> Timer.builder(STAGE_TIMER).description("time spent in each query stage")
+                    .tag("stage", stage).register(registry).record(Duration.ofMillis(ms)));
+            Counter.builder("chartstream.query.answers").description("questions run through the pipeline, by outcome")
+                    .tag("outcome", result.outcome().name().toLowerCase(java.util.Locale.ROOT)).register(registry).increment();
+        });
+        Gauge.builder("chartstream.admission.in.flight", admission, AdmissionControl::inFlight)
+                .description("requests running or waiting for an earlier turn").register(registry);
+        Gauge.builder("chartstream.admission.limit", admission, AdmissionControl::limit)
+                .description("requests in flight before new ones get a busy reply").register(registry);
+        FunctionCounter.builder("chartstream.admission.rejected", admission, AdmissionControl::rejected)
+                .description("requests answered busy because the admission limit was reached").register(registry);
+    }
+
+    private void bindKafka(EmbeddedRuntime runtime) {
+        KafkaStreamsMetrics ingest = new KafkaStreamsMetrics(runtime.ingestStreams(), Tags.of("topology", "ingest"));
+        KafkaStreamsMetrics query = new KafkaStreamsMetrics(runtime.queryStreams(), Tags.of("topology", "query"));
+        KafkaClientMetrics materializer = new KafkaClientMetrics(runtime.materializer().consumer(), Tags.of("topology", "index-materializer"));
+        ingest.bindTo(registry);
+        query.bindTo(registry);
+        materializer.bindTo(registry);
+        bound.add(ingest);
+        bound.add(query);
+        bound.add(materializer);
+    }
+
+    /** @param ingestStatus the ingest side's latest status per {@code source:table} (where the staged generation lives) */
+    void bindGenerations(HybridStore store, List<SourceRegistration> sources, java.util.function.Supplier<Map<String, TableStatus>> ingestStatus) {
+        for (SourceRegistration source : sources) {
+            for (String table : source.tables().keySet()) {
+                TableRef ref = new TableRef(source.sourceId(), table);
+                String key = source.sourceId() + ":" + table;
+                Tags tags = Tags.of("source", source.sourceId(), "table", table);
+                Gauge.builder("chartstream.generation.active", store, s -> s.activeGenerations().getOrDefault(ref, 0L))
+                        .description("generation readers see (0: none published yet)").tags(tags).register(registry);
+                Gauge.builder("chartstream.generation.staged", ingestStatus, s -> {
+                    TableStatus t = s.get().get(key);
+                    return t == null ? 0 : t.staged();
+                }).description("generation being built by a snapshot or re-index (0: none)").tags(tags)
+                        .strongReference(true).register(registry); // the supplier is held by nothing else
+                Gauge.builder("chartstream.index.rows", store, s -> s.countRows(ref))
+                        .description("rows of the table in its active generation").tags(tags).register(registry);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (int i = bound.size() - 1; i >= 0; i--) {
+            try {
+                bound.get(i).close();
+            } catch (Exception e) {
+                // closing on shutdown: nothing left to report to
+            }
+        }
+        bound.clear();
+    }
+}

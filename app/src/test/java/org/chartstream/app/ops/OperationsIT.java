@@ -1,0 +1,164 @@
+package org.chartstream.app.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.chartstream.app.client.QueryClient;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.data.ClinicalDatasetLoader;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.schemas.QueryRequest;
+import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.ReplyType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operations endpoint on the real embedded runtime (KRaft broker, PostgreSQL, Debezium, both topologies, ONNX,
+ * Lucene): /health answers from the start, /ready is 503 naming its failing checks until every table is searchable
+ * and then 200, and after one question /metrics carries the stage latencies, admission, consumer lag and generation
+ * state with values that fit what happened.
+ */
+class OperationsIT {
+    private static final String PATIENT_ID = "7c1d2e3f-4a5b-4c6d-8e7f-901234567890";
+    private static final String OTHER_PATIENT_ID = "8d2e3f4a-5b6c-4d7e-9f80-123456789012";
+    private static final String REPLY_TOPIC = "ops.replies";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void healthReadinessAndMetricsFollowThePipelineFromStartToAnAnsweredQuestion() throws Exception {
+        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
+                .with("source.tables", "patients,medications").with("ops.http.port", Integer.toString(freePort()));
+        try (Operations ops = Operations.start(config, line -> System.out.println("[ops] " + line))) {
+            String base = "http://127.0.0.1:" + ops.port();
+            assertThat(get(base + "/health").statusCode()).isEqualTo(200);
+            HttpResponse<String> starting = get(base + "/ready");
+            assertThat(starting.statusCode()).isEqualTo(503);
+            assertThat(failing(starting)).contains("store", "indexes", "models");
+
+            try (EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir.resolve("ops"), c -> {
+                ClinicalDatasetLoader.createSchema(c);
+                try (Statement s = c.createStatement()) {
+                    s.executeUpdate("insert into patients (patient_id, patient_no, first_name, last_name, birth_date, gender, city, state)"
+                            + " values ('" + PATIENT_ID + "', 'MRN-700001', 'Iris', 'Okafor', '1958-09-14', 'female', 'Lowell', 'Massachusetts')");
+                    // a second patient: Debezium marks a lone row of the first snapshotted table "first", never
+                    // "last_in_data_collection", and the ingest side would not publish that table's generation
+                    s.executeUpdate("insert into patients (patient_id, patient_no, first_name, last_name, birth_date, gender, city, state)"
+                            + " values ('" + OTHER_PATIENT_ID + "', 'MRN-700002', 'Tomas', 'Reyes', '1972-01-30', 'male', 'Salem', 'Massachusetts')");
+                    s.executeUpdate("insert into medications (medication_id, patient_id, start_date, rxnorm_code, description, reason_description)"
+                            + " values (700001, '" + PATIENT_ID + "', '2024-03-05', '197361', 'Amlodipine 5 MG Oral Tablet', 'Essential hypertension')");
+                }
+                return Map.of("patients", 2, "medications", 1);
+            }, line -> System.out.println("[ops] " + line))) {
+                ops.attach(runtime);
+                runtime.createTopics(Map.of(REPLY_TOPIC, 1));
+
+                // the embedding batch lingers 500 ms, so the snapshot cannot be published yet
+                HttpResponse<String> indexing = get(base + "/ready");
+                assertThat(indexing.statusCode()).isEqualTo(503);
+                assertThat(failing(indexing)).contains("indexes").doesNotContain("store", "models");
+
+                List<Integer> statuses = new ArrayList<>();
+                String last = indexing.body();
+                long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+                while (statuses.isEmpty() || statuses.get(statuses.size() - 1) != 200) {
+                    assertThat(System.nanoTime()).as("/ready turns 200 within 3 minutes; last said " + last).isLessThan(deadline);
+                    HttpResponse<String> ready = get(base + "/ready");
+                    statuses.add(ready.statusCode());
+                    last = ready.body();
+                    Thread.sleep(200);
+                }
+                // once ready, every table is searchable: the source's rows are all in the active generations
+                assertThat(runtime.indexedRowCounts()).isEqualTo(runtime.sourceRowCounts());
+                assertThat(statuses.subList(0, statuses.size() - 1)).containsOnly(503);
+                System.out.printf("[ops] /ready 503 for %d polls, then 200%n", statuses.size() - 1);
+
+                try (QueryClient client = new QueryClient(runtime.bootstrapServers(), REPLY_TOPIC)) {
+                    QueryRequest request = QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString())
+                            .setConversationId("ops").setUserId("it").setQuestion("Who takes amlodipine for hypertension?")
+                            .setTopK(3).build();
+                    List<ReplyEvent> events = client.ask(request, Duration.ofSeconds(60), e -> { });
+                    assertThat(events.get(events.size() - 1).getType()).isEqualTo(ReplyType.ANSWER);
+                }
+
+                HttpResponse<String> scrape = get(base + "/metrics");
+                assertThat(scrape.statusCode()).isEqualTo(200);
+                assertThat(scrape.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+                PrometheusText metrics = new PrometheusText(scrape.body());
+                assertSaneMetrics(metrics);
+                assertThat(get(base + "/ready").statusCode()).isEqualTo(200);
+                assertThat(get(base + "/health").statusCode()).isEqualTo(200);
+            }
+        }
+    }
+
+    private static void assertSaneMetrics(PrometheusText m) {
+        for (String stage : List.of("rewrite", "embed", "search", "fuse", "rerank", "gate", "context", "generate", "total")) {
+            assertThat(m.value("chartstream_query_stage_seconds_count", Map.of("stage", stage))).as(stage).isEqualTo(1.0);
+        }
+        double total = m.value("chartstream_query_stage_seconds_sum", Map.of("stage", "total"));
+        assertThat(total).isGreaterThanOrEqualTo(m.value("chartstream_query_stage_seconds_sum", Map.of("stage", "search")))
+                .isLessThan(60.0);
+        assertThat(m.value("chartstream_query_answers_total", Map.of("outcome", "answer"))).isEqualTo(1.0);
+
+        assertThat(m.value("chartstream_admission_in_flight", Map.of())).isEqualTo(0.0);
+        assertThat(m.value("chartstream_admission_limit", Map.of())).isEqualTo(32.0);
+        assertThat(m.value("chartstream_admission_rejected_total", Map.of())).isEqualTo(0.0);
+
+        // consumer lag: each group has committed up to the end of its inputs once the question is answered
+        assertThat(m.value("chartstream_consumer_lag_records", Map.of("group", "chartstream-ingest", "topic", "ehr.public.patients")))
+                .isEqualTo(0.0);
+        assertThat(m.value("chartstream_consumer_lag_records", Map.of("group", "chartstream-ingest", "topic", "ehr.public.medications")))
+                .isEqualTo(0.0);
+        assertThat(m.value("chartstream_consumer_lag_records", Map.of("group", "chartstream-query", "topic", "chartstream.requests")))
+                .isBetween(0.0, 1.0); // the answered request's offset may still await the next commit interval
+        assertThat(m.value("chartstream_index_store_lag_records", Map.of("partition", "0"))).isEqualTo(0.0);
+        Map<Map<String, String>, Double> fetchLag = m.samples("kafka_consumer_fetch_manager_records_lag",
+                Map.of("topology", "index-materializer", "topic", "chartstream.index"));
+        assertThat(fetchLag.values()).as("the materializer client's own fetch lag").containsExactly(0.0);
+
+        for (String table : List.of("patients", "medications")) {
+            Map<String, String> tags = Map.of("source", "ehr", "table", table);
+            assertThat(m.value("chartstream_generation_active", tags)).as(table).isGreaterThanOrEqualTo(1.0);
+            assertThat(m.value("chartstream_generation_staged", tags)).as(table).isEqualTo(0.0);
+            assertThat(m.value("chartstream_index_rows", tags)).as(table).isEqualTo(table.equals("patients") ? 2.0 : 1.0);
+        }
+    }
+
+    private HttpResponse<String> get(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static List<String> failing(HttpResponse<String> ready) throws Exception {
+        JsonNode body = JSON.readTree(ready.body());
+        List<String> names = new ArrayList<>();
+        body.path("failing").forEach(n -> names.add(n.asText()));
+        return names;
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
