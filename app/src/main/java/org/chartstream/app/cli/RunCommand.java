@@ -21,21 +21,40 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "run", description = {"Start the embedded pipeline (broker, PostgreSQL source with synthetic data, Debezium,",
         "both topologies, Lucene index) under <data.dir>/run and keep it running until Ctrl-C.",
         "State persists: a second `run` resumes from Debezium offsets and the committed index.",
+        "--role splits the pipeline over processes: `ingest` (CDC + ingest topology, writes chartstream.index) and",
+        "`query` (materializes the index into store.kind's store + query topology); both need kafka.bootstrap.",
         "Serves /metrics (Prometheus), /health and /ready on ops.http.host:ops.http.port (default 127.0.0.1:9464)."})
 public final class RunCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
+
+    @picocli.CommandLine.Option(names = "--role", paramLabel = "ROLE", defaultValue = "all",
+            description = "all | ingest | query: what this process runs (default: ${DEFAULT-VALUE})")
+    String role;
 
     @Override
     public Integer call() throws Exception {
         ChartstreamConfig config = main.config();
         Path dir = config.dataDir().resolve("run");
         Path runtimeFile = AskCommand.runtimeFile(config.dataDir());
+        EmbeddedRuntime.Role runAs = role(role);
+        if (runAs != EmbeddedRuntime.Role.ALL && config.string("kafka.bootstrap").isEmpty()) {
+            throw new ConfigException("--role " + role + " needs a shared broker: set kafka.bootstrap (CHARTSTREAM_KAFKA_BOOTSTRAP)");
+        }
         CountDownLatch stop = new CountDownLatch(1);
         try (Operations ops = Operations.start(config, RunCommand::progress);
-             EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress)) {
-            ops.attach(runtime);
-            runtime.awaitSearchable(Duration.ofMinutes(15));
+             EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress, runAs)) {
+            switch (runAs) {
+                case ALL -> {
+                    ops.attach(runtime);
+                    runtime.awaitSearchable(Duration.ofMinutes(15));
+                }
+                case QUERY -> {
+                    ops.attach(runtime);
+                    runtime.awaitStoreReady(Duration.ofMinutes(30));
+                }
+                case INGEST -> progress("ingest running: change data capture into " + org.chartstream.schemas.Topics.INDEX);
+            }
             Properties p = new Properties();
             p.setProperty("bootstrap.servers", runtime.bootstrapServers());
             p.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
@@ -54,6 +73,15 @@ public final class RunCommand implements Callable<Integer> {
             stop.await();
         }
         return 0;
+    }
+
+    static EmbeddedRuntime.Role role(String name) {
+        for (EmbeddedRuntime.Role r : EmbeddedRuntime.Role.values()) {
+            if (r.name().equalsIgnoreCase(name)) {
+                return r;
+            }
+        }
+        throw new ConfigException("--role '" + name + "' must be all, ingest or query");
     }
 
     static String readBootstrap(Path dataDir) throws IOException {

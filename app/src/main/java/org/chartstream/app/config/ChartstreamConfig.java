@@ -78,6 +78,11 @@ public final class ChartstreamConfig {
                 + " ones fall back to source.*, topic-prefix to the id); empty: the one source of the source.* keys."
                 + " Allow-list fields per table with source[.<id>].fields.<table>=a,b,c"});
         k.put("index.partitions", new String[] {"1", "partitions of the index log chartstream.index (generation markers go to all of them)"});
+        k.put("store.kind", new String[] {"lucene", "lucene (an index under the data directory, one per process) | documentdb (a DocumentDB server at store.documentdb.uri, shared by the processes naming it)"});
+        k.put("store.documentdb.uri", new String[] {"", "DocumentDB connection string with store.kind=documentdb, e.g. mongodb://documentdb:10260/?tls=true (credentials in the two keys below)"});
+        k.put("store.documentdb.database", new String[] {"chartstream", "database holding the chunk collections"});
+        k.put("store.documentdb.username", new String[] {"", "DocumentDB user (added to the connection string)"});
+        k.put("store.documentdb.password", new String[] {"", "DocumentDB password (never printed)"});
         k.put("embedding.model", new String[] {"all-minilm-l6-v2", "embedding model id (index contract: a new model means a new generation)"});
         k.put("embedding.threads", new String[] {"2", "ONNX Runtime intra-op threads"});
         k.put("chunk.window-tokens", new String[] {"0", "tokens per chunk window; 0 = the model's maximum minus special tokens"});
@@ -206,6 +211,7 @@ public final class ChartstreamConfig {
         nonNegative("source.port");
         opsPort();
         TransportSecurity.validate(this);
+        StoreSelection.validate(this);
         for (String flag : List.of("documentdb.tls", "documentdb.tls.allow-invalid-certificates")) {
             if (!List.of("true", "false").contains(string(flag))) {
                 throw bad(flag, "must be true or false");
@@ -345,7 +351,9 @@ public final class ChartstreamConfig {
         // the fixed keys only: `chartstream config` prints each with its description
         values.forEach((k, v) -> {
             if (KEYS.containsKey(k)) {
-                out.put(k, ((k.endsWith("password") || k.endsWith("jaas-config")) && !v.isEmpty() ? "***" : v) + "  (" + origins.get(k) + ")");
+                String shown = (k.endsWith("password") || k.endsWith("jaas-config")) && !v.isEmpty() ? "***"
+                        : k.endsWith(".uri") ? v.replaceAll("//[^/@]*@", "//***@") : v;
+                out.put(k, shown + "  (" + origins.get(k) + ")");
             }
         });
         return out;

@@ -22,6 +22,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.config.StoreSelection;
 import org.chartstream.app.config.TransportSecurity;
 import org.chartstream.app.embedded.EmbeddedKafkaBroker;
 import org.chartstream.app.embedded.EmbeddedPostgresSource;
@@ -42,7 +43,7 @@ import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.TokenChunker;
 import org.chartstream.schemas.Topics;
 import org.chartstream.store.TableRef;
-import org.chartstream.store.lucene.LuceneHybridStore;
+import org.chartstream.store.HybridStore;
 
 /**
  * Everything on one machine: an in-process KRaft broker (or an external one), an embedded PostgreSQL source (or
@@ -57,8 +58,25 @@ public final class EmbeddedRuntime implements AutoCloseable {
         Map<String, Integer> load(Connection connection) throws SQLException;
     }
 
+    /**
+     * What one process runs. {@code INGEST}: change data capture and the ingest topology, writing the index log.
+     * {@code QUERY}: the index materializer, the store and the query topology. {@code ALL}: both (one machine).
+     */
+    public enum Role {
+        ALL, INGEST, QUERY;
+
+        boolean ingests() {
+            return this != QUERY;
+        }
+
+        boolean answers() {
+            return this != INGEST;
+        }
+    }
+
     private final ChartstreamConfig config;
     private final Path dir;
+    private final Role role;
     private final Consumer<String> progress;
     private final List<AutoCloseable> started = new ArrayList<>();
     private final Map<String, SourceConnection> connections = new LinkedHashMap<>();
@@ -70,15 +88,16 @@ public final class EmbeddedRuntime implements AutoCloseable {
     private EmbeddedPostgresSource postgres;
     private OnnxEmbedder model;
     private TokenChunker chunker;
-    private LuceneHybridStore store;
+    private HybridStore store;
     private IndexMaterializer materializer;
     private KafkaStreams ingest;
     private KafkaStreams query;
     private QueryWiring queryWiring;
     private List<SourceRegistration> sources;
 
-    private EmbeddedRuntime(ChartstreamConfig config, Path dir, Consumer<String> progress) {
+    private EmbeddedRuntime(ChartstreamConfig config, Path dir, Consumer<String> progress, Role role) {
         this.config = config;
+        this.role = role;
         this.dir = dir;
         this.progress = progress;
     }
@@ -89,7 +108,12 @@ public final class EmbeddedRuntime implements AutoCloseable {
      * every other source is read where its connection keys point.
      */
     public static EmbeddedRuntime start(ChartstreamConfig config, Path dir, SourceLoader loader, Consumer<String> progress) {
-        EmbeddedRuntime runtime = new EmbeddedRuntime(config, dir, progress);
+        return start(config, dir, loader, progress, Role.ALL);
+    }
+
+    /** Starts only the parts of {@code role} (a query process starts no source database and no Debezium). */
+    public static EmbeddedRuntime start(ChartstreamConfig config, Path dir, SourceLoader loader, Consumer<String> progress, Role role) {
+        EmbeddedRuntime runtime = new EmbeddedRuntime(config, dir, progress, role);
         try {
             runtime.startAll(loader);
             return runtime;
@@ -128,6 +152,9 @@ public final class EmbeddedRuntime implements AutoCloseable {
                 connections.put(source.sourceId(), configured.get());
                 continue;
             }
+            if (!role.ingests()) {
+                continue; // the embedded source database belongs to the ingest process
+            }
             if (postgres == null) {
                 t = System.nanoTime();
                 boolean fresh = !Files.exists(dir.resolve("postgres"));
@@ -150,22 +177,27 @@ public final class EmbeddedRuntime implements AutoCloseable {
         t = System.nanoTime();
         model = OnnxEmbedder.load(ModelDescriptor.byId(config.string("embedding.model")), (int) config.integer("embedding.threads"));
         started.add(model);
-        store = LuceneHybridStore.open(dir.resolve("index"));
-        started.add(store);
-        progress.accept(String.format("model %s and index loaded (%.1f s)", model.modelId(), secondsSince(t)));
-
-        materializer = new IndexMaterializer(bootstrapServers, kafkaSecurity, Topics.INDEX, store, Duration.ofSeconds(1)).start();
-        started.add(materializer);
+        if (role.answers()) {
+            store = StoreSelection.open(config, dir.resolve("index"), model.dimension());
+            started.add(store);
+            progress.accept(String.format("model %s and %s store loaded (%.1f s)", model.modelId(), config.string("store.kind"), secondsSince(t)));
+            materializer = new IndexMaterializer(bootstrapServers, kafkaSecurity, Topics.INDEX, store, Duration.ofSeconds(1)).start();
+            started.add(materializer);
+        }
 
         chunker = chunker(config, model);
-        IngestSettings ingestSettings = new IngestSettings(sources, (int) config.integer("ingest.batch-chunks"),
-                Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER);
-        ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)));
+        if (role.ingests()) {
+            IngestSettings ingestSettings = new IngestSettings(sources, (int) config.integer("ingest.batch-chunks"),
+                    Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER);
+            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)));
+        }
+        if (role.answers()) {
+            queryWiring = QueryWiring.create(config, model, store);
+            query = streams(QUERY_APPLICATION_ID, queryWiring.topology());
+            startStatusWriter();
+        }
 
-        queryWiring = QueryWiring.create(config, model, store);
-        query = streams(QUERY_APPLICATION_ID, queryWiring.topology());
-
-        for (SourceRegistration source : sources) {
+        for (SourceRegistration source : role.ingests() ? sources : List.<SourceRegistration>of()) {
             SourceConnection connection = connections.get(source.sourceId());
             Properties engine = DebeziumConfigs.forSource(connection, source.topicPrefix(), dir.resolve("debezium"), bootstrapServers);
             engine.putAll(kafkaSecurity); // Kafka Connect's worker may contact the broker with its own clients
@@ -176,7 +208,6 @@ public final class EmbeddedRuntime implements AutoCloseable {
             progress.accept("change data capture started for " + source.sourceId() + " (Debezium "
                     + connection.kind().name().toLowerCase(java.util.Locale.ROOT) + ")");
         }
-        startStatusWriter();
     }
 
     private void createTopics() {
@@ -188,6 +219,9 @@ public final class EmbeddedRuntime implements AutoCloseable {
         specs.add(new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true));
         List<String> singlePartition = new ArrayList<>(List.of(IngestSettings.CONTROL_TOPIC));
         for (SourceRegistration source : sources) {
+            if (!connections.containsKey(source.sourceId())) {
+                continue; // an embedded source seen from a query process: its ingest process creates the topics
+            }
             for (String topic : DebeziumConfigs.topicsFor(connections.get(source.sourceId()), source.topicPrefix())) {
                 specs.add(new PipelineTopics.Spec(topic, 1, false));
                 singlePartition.add(topic);
@@ -303,6 +337,24 @@ public final class EmbeddedRuntime implements AutoCloseable {
         return counts;
     }
 
+    /** Blocks until the store has a published generation to search (a query process that has no source to count). */
+    public void awaitStoreReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long lastReport = System.nanoTime();
+        while (!store.ready()) {
+            checkHealthy();
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no published index generation within " + timeout.toSeconds() + " s: is the ingest process running?");
+            }
+            if (System.nanoTime() - lastReport > 5_000_000_000L) {
+                lastReport = System.nanoTime();
+                progress.accept("waiting for the first published generation on " + Topics.INDEX);
+            }
+            sleep(250);
+        }
+        progress.accept("store ready: " + store.chunkCount() + " chunks searchable");
+    }
+
     /** Blocks until every registered table's active generation holds as many rows as the source. */
     public void awaitSearchable(Duration timeout) {
         long start = System.nanoTime();
@@ -332,7 +384,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
 
     /** Throws if a part of the pipeline has stopped on an error. */
     public void checkHealthy() {
-        if (materializer.failure() != null) {
+        if (materializer != null && materializer.failure() != null) {
             throw new IllegalStateException("index materializer failed: " + materializer.failure().getMessage(), materializer.failure());
         }
         for (EmbeddedDebeziumRunner debezium : debeziumRunners) {
@@ -340,7 +392,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
                 throw new IllegalStateException("change data capture failed: " + debezium.failure().get().getMessage(), debezium.failure().get());
             }
         }
-        for (KafkaStreams s : List.of(ingest, query)) {
+        for (KafkaStreams s : java.util.stream.Stream.of(ingest, query).filter(java.util.Objects::nonNull).toList()) {
             if (s.state() == KafkaStreams.State.ERROR || s.state() == KafkaStreams.State.NOT_RUNNING
                     || s.state() == KafkaStreams.State.PENDING_SHUTDOWN) {
                 throw new IllegalStateException("a Kafka Streams topology stopped (state " + s.state() + ")");
@@ -397,7 +449,8 @@ public final class EmbeddedRuntime implements AutoCloseable {
         return postgres;
     }
 
-    public LuceneHybridStore store() {
+    /** The store (per {@code store.kind}); null in an ingest-only process. */
+    public HybridStore store() {
         return store;
     }
 
