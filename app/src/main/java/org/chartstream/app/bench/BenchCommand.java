@@ -9,7 +9,8 @@ import picocli.CommandLine.Spec;
     description = {"Measure a part of the system on this machine. Each benchmark prints progress on stderr and its",
         "figures on stdout; with --json the last stdout line is one JSON object. docs/PERFORMANCE.md has the",
         "recorded runs."},
-    subcommands = {StoreBenchCommand.class, IngestBenchCommand.class, FreshnessBenchCommand.class, QueryBenchCommand.class})
+    subcommands = {StoreBenchCommand.class, IngestBenchCommand.class, FreshnessBenchCommand.class, QueryBenchCommand.class,
+        LoadBenchCommand.class})
 public final class BenchCommand implements Runnable {
 
   @Spec

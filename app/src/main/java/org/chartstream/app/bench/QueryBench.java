@@ -62,13 +62,39 @@ public final class QueryBench {
 
     public static List<Result> run(int chunks, List<Integer> clientCounts, int requestsPerClient, PrintWriter progress)
             throws IOException, InterruptedException {
+        return withTopology(chunks, Map.of("query.admission-limit", "256"), progress, (bootstrap, corpus, indexSeconds) -> {
+            List<Result> results = new ArrayList<>();
+            for (int clients : clientCounts) {
+                progress.printf(Locale.ROOT, "%d client(s) x %d requests...%n", clients, requestsPerClient);
+                progress.flush();
+                results.add(measure(bootstrap, corpus, chunks, clients, requestsPerClient, indexSeconds));
+                progress.println(results.get(results.size() - 1).toJson());
+                progress.flush();
+            }
+            return results;
+        });
+    }
+
+    /** What runs against the started query topology. */
+    interface TopologyRun<T> {
+        T run(String bootstrapServers, ClusteredCorpus corpus, double indexSeconds) throws InterruptedException;
+    }
+
+    /**
+     * Builds the clustered index, starts the embedded broker and the real query topology (no LLM endpoint, gate
+     * opened) with the given configuration overrides, warms it up and runs {@code body} against it.
+     */
+    static <T> T withTopology(int chunks, Map<String, String> configOverrides, PrintWriter progress, TopologyRun<T> body)
+            throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("chartstream-bench-query");
         ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
-                .with("gate.threshold.bi-encoder", "-1").with("query.admission-limit", "256");
+                .with("gate.threshold.bi-encoder", "-1");
+        for (Map.Entry<String, String> e : configOverrides.entrySet()) {
+            config = config.with(e.getKey(), e.getValue());
+        }
         StoreBench.Settings storeSettings = StoreBench.Settings.defaults(chunks);
         ClusteredCorpus corpus = new ClusteredCorpus(chunks, storeSettings.dimension(), storeSettings.clusters(),
                 storeSettings.noise(), storeSettings.seed());
-        List<Result> results = new ArrayList<>();
         try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"));
              OnnxEmbedder model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
              EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker().start(dir.resolve("kafka"))) {
@@ -86,24 +112,17 @@ public final class QueryBench {
                 try (KafkaStreams streams = new KafkaStreams(wiring.topology(), p)) {
                     streams.start();
                     awaitRunning(streams);
-                    for (int clients : clientCounts) {
-                        progress.printf(Locale.ROOT, "%d client(s) x %d requests...%n", clients, requestsPerClient);
-                        progress.flush();
-                        results.add(measure(broker.bootstrapServers(), corpus, chunks, clients, requestsPerClient, indexSeconds));
-                        progress.println(results.get(results.size() - 1).toJson());
-                        progress.flush();
-                    }
+                    warmUp(broker.bootstrapServers(), corpus);
+                    return body.run(broker.bootstrapServers(), corpus, indexSeconds);
                 }
             }
         } finally {
             StoreBench.deleteRecursively(dir);
         }
-        return results;
     }
 
     private static Result measure(String bootstrap, ClusteredCorpus corpus, int chunks, int clients, int perClient,
                                   double indexSeconds) throws InterruptedException {
-        warmUp(bootstrap, corpus);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
         List<String> ids = Collections.synchronizedList(new ArrayList<>());
@@ -147,7 +166,7 @@ public final class QueryBench {
         }
     }
 
-    private static QueryRequest request(String question, String conversation) {
+    static QueryRequest request(String question, String conversation) {
         return QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString()).setConversationId(conversation + "-" + UUID.randomUUID())
                 .setUserId("bench").setQuestion(question).setTopK(6).build();
     }

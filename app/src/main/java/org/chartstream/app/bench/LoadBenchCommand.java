@@ -1,0 +1,66 @@
+package org.chartstream.app.bench;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code chartstream bench load}: admission, latency and loss at rising concurrency through the request topic. */
+@Command(name = "load", mixinStandardHelpOptions = true, description = {
+        "Builds a Lucene index of N clustered 384-d chunks and starts the embedded",
+        "broker and the query topology (no LLM: extractive answers) with the configured",
+        "admission limit (query.admission-limit). Then, for each client count C, C",
+        "clients each post R requests one after another on chartstream.requests and",
+        "wait for the final reply. A busy reply ends its request; a request without a",
+        "final reply within the timeout is lost. Per level: rps = non-busy final",
+        "replies per second, p50_ms/p99_ms = their latency, busy, lost. Progress on",
+        "stderr. Last stdout line with --json:",
+        "{\"levels\":[{\"clients\":…, \"rps\":…, \"p50_ms\":…, \"p99_ms\":…, \"busy\":…, \"lost\":…}, …]}"})
+public final class LoadBenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--chunks", description = "chunks in the index (default: ${DEFAULT-VALUE})", defaultValue = "10000")
+    int chunks;
+
+    @Option(names = "--clients", split = ",", description = "concurrency levels, comma-separated, run in order (default: ${DEFAULT-VALUE})",
+            defaultValue = "1,8,32,64")
+    List<Integer> clients = new ArrayList<>();
+
+    @Option(names = "--requests", description = "requests per client at each level (default: ${DEFAULT-VALUE})", defaultValue = "10")
+    int requests;
+
+    @Option(names = "--timeout-s", description = "seconds to wait for a final reply before a request counts as lost (default: ${DEFAULT-VALUE})",
+            defaultValue = "60")
+    int timeoutSeconds;
+
+    @Option(names = "--json", description = "print the figures as one JSON line")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        if (chunks < 1 || requests < 1 || timeoutSeconds < 1 || clients.isEmpty() || clients.stream().anyMatch(c -> c < 1)) {
+            spec.commandLine().getErr().println("--chunks, --requests, --timeout-s and every --clients value must be at least 1");
+            return 2;
+        }
+        int admissionLimit = (int) PipelineBenchRuntime.config(spec).integer("query.admission-limit");
+        PrintWriter progress = new PrintWriter(System.err, true);
+        List<LoadLevel> levels = LoadBench.run(chunks, clients, requests, admissionLimit, Duration.ofSeconds(timeoutSeconds), progress);
+        if (json) {
+            System.out.println(LoadLevel.levelsJson(levels));
+        } else {
+            for (LoadLevel l : levels) {
+                System.out.println(String.format(Locale.ROOT, "%d client(s), %d requests: %.2f answered/s, p50 %.1f ms, p99 %.1f ms,"
+                        + " %d busy (p50 %.1f ms, p99 %.1f ms), %d lost", l.clients(), l.requests(), l.rps(), l.p50Ms(), l.p99Ms(),
+                        l.busy(), l.busyP50Ms(), l.busyP99Ms(), l.lost()));
+            }
+        }
+        return 0;
+    }
+}
