@@ -26,10 +26,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDatasetLoader;
 import org.chartstream.app.runtime.EmbeddedRuntime;
-import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -62,18 +59,8 @@ class BadInputIT {
 
     @BeforeAll
     static void start() {
-        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString());
-        runtime = EmbeddedRuntime.start(config, dir.resolve("bad-input"), c -> {
-            ClinicalDatasetLoader.createSchema(c);
-            try (Statement s = c.createStatement()) {
-                s.executeUpdate("insert into patients (patient_id, patient_no, first_name, last_name, birth_date, gender, city, state)"
-                        + " values ('" + PATIENT_ID + "', 'MRN-700001', 'Ida', 'Marwick', '1958-09-14', 'female', 'Lowell', 'Massachusetts')");
-            }
-            return Map.of("patients", 1);
-        }, line -> System.out.println("[bad-input] " + line));
-        runtime.createTopics(Map.of(REPLY_TOPIC, 1));
-        runtime.awaitSearchable(Duration.ofMinutes(3));
+        runtime = OnePatientPipeline.start(dir, "bad-input",
+                "('" + PATIENT_ID + "', 'MRN-700001', 'Ida', 'Marwick', '1958-09-14', 'female', 'Lowell', 'Massachusetts')", REPLY_TOPIC);
     }
 
     @AfterAll

@@ -7,13 +7,9 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDatasetLoader;
 import org.chartstream.app.runtime.EmbeddedRuntime;
-import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -38,18 +34,8 @@ class EndToEndIT {
 
     @BeforeAll
     static void start() {
-        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString());
-        runtime = EmbeddedRuntime.start(config, dir.resolve("e2e"), c -> {
-            ClinicalDatasetLoader.createSchema(c);
-            try (Statement s = c.createStatement()) {
-                s.executeUpdate("insert into patients (patient_id, patient_no, first_name, last_name, birth_date, gender, city, state)"
-                        + " values ('" + PATIENT_ID + "', 'MRN-900001', 'Ada', 'Quinlan', '1961-04-02', 'female', 'Salem', 'Massachusetts')");
-            }
-            return Map.of("patients", 1);
-        }, line -> System.out.println("[e2e] " + line));
-        runtime.createTopics(Map.of(REPLY_TOPIC, 1));
-        runtime.awaitSearchable(Duration.ofMinutes(3));
+        runtime = OnePatientPipeline.start(dir, "e2e",
+                "('" + PATIENT_ID + "', 'MRN-900001', 'Ada', 'Quinlan', '1961-04-02', 'female', 'Salem', 'Massachusetts')", REPLY_TOPIC);
     }
 
     @AfterAll

@@ -1,0 +1,36 @@
+package org.chartstream.app;
+
+import java.nio.file.Path;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.data.ClinicalDatasetLoader;
+import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.models.OnnxRuntimeGuard;
+
+/** The whole embedded pipeline over a clinical schema holding one patient, searchable, with a reply topic of its own. */
+final class OnePatientPipeline {
+    private OnePatientPipeline() {
+    }
+
+    /**
+     * @param patientValues the SQL values of the one patients row: (patient_id, patient_no, first_name, last_name,
+     *                      birth_date, gender, city, state)
+     */
+    static EmbeddedRuntime start(Path dir, String name, String patientValues, String replyTopic) {
+        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString());
+        EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir.resolve(name), c -> {
+            ClinicalDatasetLoader.createSchema(c);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("insert into patients (patient_id, patient_no, first_name, last_name, birth_date, gender, city, state)"
+                        + " values " + patientValues);
+            }
+            return Map.of("patients", 1);
+        }, line -> System.out.println("[" + name + "] " + line));
+        runtime.createTopics(Map.of(replyTopic, 1));
+        runtime.awaitSearchable(Duration.ofMinutes(3));
+        return runtime;
+    }
+}
