@@ -18,29 +18,31 @@ import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.config.TransportSecurity;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.store.StoredChunk;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** Lists answers with their evidence and flags citations whose rows have changed or gone since. */
-@Command(name = "audit", description = {
-        "List the answers given in a time window with their evidence, read from the audit topic chartstream.audit:",
-        "request id, time, outcome, and per citation the cited row (source:table:row key), chunk, generation and",
-        "source position. Each citation is checked against the index as it is now: CHANGED when the row's current",
-        "chunk has another source position or generation (the row was updated or re-indexed), DELETED when the row",
-        "is no longer indexed. With store.kind=lucene the check runs on a replica materialized from chartstream.index.",
+@Command(name = "audit", mixinStandardHelpOptions = true, description = {
+        "List the answers given in a time window with their evidence, read from the audit topic chartstream.audit: "
+                + "request id, time, outcome and, per citation, the cited row (source:table:row key), chunk, generation "
+                + "and source position.",
+        "Each citation is checked against the index as it is now: CHANGED when the row's current chunk has another "
+                + "source position or generation (the row was updated or re-indexed), DELETED when the row is no longer "
+                + "indexed. With store.kind=lucene the check runs on a replica materialized from chartstream.index; "
+                + "with documentdb on the shared store.",
         "Prints no question or record text unless --show-text is given.",
-        "Exit code 0 when nothing is flagged, 3 when a citation is flagged."})
+        "Exit code 0 when nothing is flagged, 3 when a citation is flagged.", ""})
 public final class AuditCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Option(names = "--from", required = true, paramLabel = "T",
-            description = "window start: ISO-8601 instant (2026-11-30T18:00:00Z) or a duration back from now (-1h, -15m, -2d)")
-    String from;
+    @CommandLine.Mixin
+    WindowOptions options;
 
-    @Option(names = "--to", paramLabel = "T", description = "window end, same forms as --from (default: now)")
-    String to;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--json", description = "print the audit as one JSON object (the last line)")
     boolean json;
@@ -51,19 +53,11 @@ public final class AuditCommand implements Callable<Integer> {
     @Option(names = "--include-replays", description = "also list the answers given to `chartstream replay` runs")
     boolean includeReplays;
 
-    @Option(names = "--bootstrap", description = "Kafka bootstrap servers (default: kafka.bootstrap, else the running pipeline's)")
-    String bootstrap;
-
     @Override
     public Integer call() throws Exception {
         ChartstreamConfig config = main.config();
-        TimeWindow window;
-        try {
-            window = TimeWindow.parse(from, to, Instant.now());
-        } catch (IllegalArgumentException e) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), e.getMessage());
-        }
-        String servers = bootstrapServers(bootstrap, config);
+        TimeWindow window = options.window(spec);
+        String servers = options.bootstrapServers(config);
         Map<String, String> security = TransportSecurity.kafkaClientProperties(config);
         List<AnswerAudit> audits = new ReplyLog(new TopicReader(servers, security)).audits(window, includeReplays);
         RunCommand.progress(audits.size() + " audit records between " + window.from() + " and " + window.to());
@@ -158,14 +152,5 @@ public final class AuditCommand implements Callable<Integer> {
         out.put("answers", list);
         out.put("summary", summary);
         return out;
-    }
-
-    /** --bootstrap, else kafka.bootstrap, else the broker of the pipeline running under the data directory. */
-    static String bootstrapServers(String option, ChartstreamConfig config) throws java.io.IOException {
-        if (option != null) {
-            return option;
-        }
-        String configured = config.string("kafka.bootstrap");
-        return configured.isEmpty() ? RunCommand.readBootstrap(config.dataDir()) : configured;
     }
 }

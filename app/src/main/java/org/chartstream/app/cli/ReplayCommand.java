@@ -24,25 +24,25 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** Re-runs past requests into a reply topic of their own and compares the answers with the originals. */
-@Command(name = "replay", description = {
+@Command(name = "replay", mixinStandardHelpOptions = true, description = {
         "Re-run the requests posted on chartstream.requests in a time window against the pipeline as it is now.",
-        "Replies go to a reply topic of the run's own (chartstream.replay.<run-id> unless --reply-topic), never to",
-        "the topics the originals were answered on. Each replay keeps the question, mode, top-k, filter and user; it",
-        "gets the request id <original>#replay-<run-id>, a fresh conversation per original conversation and no deadline.",
-        "With --compare each replay is diffed with its original (final reply, else audit record): outcome, answer",
-        "text changed yes/no, rows cited only now (+), no longer (-), or in another row version (~).",
+        "Replies go to a reply topic of the run's own (chartstream.replay.<run-id> unless --reply-topic), never to "
+                + "a topic the originals were answered on. A replay keeps the question, mode, top-k, filter and user; it "
+                + "gets the request id <original>#replay-<run-id>, a fresh conversation per original conversation (replayed "
+                + "in order) and no deadline. Earlier replays are never replayed.",
+        "With --compare each replay is diffed with its original (its final reply, else its audit record): outcome, "
+                + "answer text changed or not, rows cited only now (+), no longer (-), or in another row version (~).",
         "Prints ids, outcomes and row keys only, never question or answer text.",
-        "Exit code 0 when every request got a replay answer (and, with --compare, all are the same), 3 otherwise."})
+        "Exit code 0 when every request got a replay answer (and, with --compare, all are the same), 3 otherwise.", ""})
 public final class ReplayCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Option(names = "--from", required = true, paramLabel = "T",
-            description = "window start: ISO-8601 instant (2026-11-30T18:00:00Z) or a duration back from now (-1h, -15m, -2d)")
-    String from;
+    @CommandLine.Mixin
+    WindowOptions options;
 
-    @Option(names = "--to", paramLabel = "T", description = "window end, same forms as --from (default: now)")
-    String to;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--compare", description = "diff each replay's answer and citations with the original's")
     boolean compare;
@@ -60,30 +60,22 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--timeout", description = "seconds for the whole replay (default: ${DEFAULT-VALUE})", defaultValue = "600")
     int timeoutSeconds;
 
-    @Option(names = "--bootstrap", description = "Kafka bootstrap servers (default: kafka.bootstrap, else the running pipeline's)")
-    String bootstrap;
-
     @Override
     public Integer call() throws Exception {
         ChartstreamConfig config = main.config();
-        TimeWindow window;
-        try {
-            window = TimeWindow.parse(from, to, Instant.now());
-            if (parallel < 1) {
-                throw new IllegalArgumentException("--parallel must be at least 1");
-            }
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        TimeWindow window = options.window(spec);
+        if (parallel < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
         }
         String runId = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())
                 + "-" + UUID.randomUUID().toString().substring(0, 6);
         String topic = replyTopic != null ? replyTopic : ReplayRun.defaultReplyTopic(runId);
-        TopicReader reader = new TopicReader(AuditCommand.bootstrapServers(bootstrap, config), TransportSecurity.kafkaClientProperties(config));
+        TopicReader reader = new TopicReader(options.bootstrapServers(config), TransportSecurity.kafkaClientProperties(config));
         ReplayRun.Report report;
         try {
             report = ReplayRun.run(reader, window, runId, topic, compare, parallel, Duration.ofSeconds(timeoutSeconds), RunCommand::progress);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         String summary = String.format("replay %s: %d requests, %d answered into %s", report.runId(), report.results().size(),
                 report.answered(), report.replyTopic())

@@ -21,8 +21,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "run", description = {"Start the embedded pipeline (broker, PostgreSQL source with synthetic data, Debezium,",
         "both topologies, Lucene index) under <data.dir>/run and keep it running until Ctrl-C.",
         "State persists: a second `run` resumes from Debezium offsets and the committed index.",
-        "--role splits the pipeline over processes: `ingest` (CDC + ingest topology, writes chartstream.index) and",
-        "`query` (materializes the index into store.kind's store + query topology); both need kafka.bootstrap.",
+        "--role splits the pipeline over processes: `ingest` (CDC + ingest topology, writes chartstream.index) and "
+                + "`query` (materializes chartstream.index into the store.kind store, query topology); both need kafka.bootstrap.",
         "Serves /metrics (Prometheus), /health and /ready on ops.http.host:ops.http.port (default 127.0.0.1:9464)."})
 public final class RunCommand implements Callable<Integer> {
     @ParentCommand
