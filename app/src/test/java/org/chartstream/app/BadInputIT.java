@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -51,6 +53,7 @@ class BadInputIT {
     private static final String PATIENT_ID = "7d1e2f30-4a5b-4c6d-8e9f-0a1b2c3d4e5f";
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final AvroSerde<QueryRequest> REQUESTS = AvroSerde.of(QueryRequest.class);
+    private static final String UNKNOWN_TOPIC = "bad-input.nobody.listens";
     private static final String GOOD_QUESTION = "Which patient is Ida Marwick from Lowell?";
 
     @TempDir
@@ -137,6 +140,11 @@ class BadInputIT {
                 "table public.patients of source " + runtime.sourceId()
                         + ": column 'city' (struct) cannot be rendered as text and was left out of the indexed row");
 
+        try (Admin admin = Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, runtime.bootstrapServers()))) {
+            assertThat(admin.listTopics().names().get()).as("a request cannot make the broker create its reply topic")
+                    .doesNotContain(UNKNOWN_TOPIC);
+        }
+
         // still serving: a new source row flows through CDC and ingest, and is cited in an answer
         try (Connection c = runtime.postgres().connection(); Statement s = c.createStatement()) {
             s.executeUpdate("insert into medications (medication_id, patient_id, start_date, rxnorm_code, description, reason_description)"
@@ -165,7 +173,6 @@ class BadInputIT {
 
     private static List<BadRequest> badRequests() {
         byte[] whole = REQUESTS.serialize(request("truncated", GOOD_QUESTION).build());
-        String unknownTopic = "bad-input.nobody.listens";
         return List.of(
                 new BadRequest("truncated", REPLY_TOPIC, Arrays.copyOf(whole, 12), new Expectation(REPLY_TOPIC, ReplyType.ERROR,
                         "the message is not a QueryRequest (expected Avro single-object encoding)")),
@@ -180,8 +187,8 @@ class BadInputIT {
                         ReplyType.REFUSED, null),
                 BadRequest.of(request("mongo-shaped", GOOD_QUESTION).setFilter(RetrievalFilterSpec.newBuilder().setPatient("{\"$ne\":null}").build()),
                         ReplyType.REFUSED, null),
-                new BadRequest("wrong-topic", unknownTopic, REQUESTS.serialize(request("wrong-topic", GOOD_QUESTION).build()),
-                        new Expectation(Topics.REPLIES, ReplyType.ERROR, "header 'reply-to' names topic '" + unknownTopic + "', which does not exist")),
+                new BadRequest("wrong-topic", UNKNOWN_TOPIC, REQUESTS.serialize(request("wrong-topic", GOOD_QUESTION).build()),
+                        new Expectation(Topics.REPLIES, ReplyType.ERROR, "header 'reply-to' names topic '" + UNKNOWN_TOPIC + "', which does not exist")),
                 BadRequest.of(request("late", GOOD_QUESTION).setDeadlineMs(System.currentTimeMillis() - 60_000), ReplyType.ERROR,
                         "field 'deadline_ms' is already past"));
     }
