@@ -56,6 +56,7 @@ public final class ModelTokenizer implements AutoCloseable {
     /** Loads the tokenizer named by {@code d.tokenizerResource()}. The caller closes it. */
     public static ModelTokenizer load(ModelDescriptor d) {
         Objects.requireNonNull(d, "descriptor");
+        DjlOffline.ensure();
         try (InputStream in = ModelResources.open(d.tokenizerResource(), d)) {
             HuggingFaceTokenizer hf = HuggingFaceTokenizer.newInstance(in,
                     Map.of("padding", "false", "truncation", "false", "addSpecialTokens", "true"));

@@ -11,6 +11,9 @@ import org.slf4j.LoggerFactory;
 /** Creates and closes ONNX Runtime sessions the same way for every model this project runs. */
 public final class OnnxSessions {
     private static final Logger LOG = LoggerFactory.getLogger(OnnxSessions.class);
+    /** The environment variable ONNX Runtime reads to keep its telemetry client from starting. */
+    public static final String TELEMETRY_SWITCH = "ORT_DISABLE_TELEMETRY";
+    private static volatile boolean telemetryWarned;
 
     private OnnxSessions() {
     }
@@ -21,6 +24,15 @@ public final class OnnxSessions {
      */
     public static OrtSession create(OrtEnvironment env, int intraOpThreads, Path file, Supplier<byte[]> bytes) throws OrtException {
         OnnxRuntimeGuard.check();
+        // ONNX Runtime 1.29 on Linux ships Microsoft's telemetry client: it resolved mobile.events.data.microsoft.com
+        // in DemoPrivacyBoundaryIT even with telemetry switched off here; only the environment switch, read when the
+        // native library starts, keeps it quiet (the launcher and the test runners set it)
+        env.setTelemetry(false);
+        if (!"1".equals(System.getenv(TELEMETRY_SWITCH)) && !telemetryWarned) {
+            telemetryWarned = true;
+            LOG.warn("{} is not set to 1: ONNX Runtime may contact Microsoft's telemetry service; start through ./chartstream"
+                    + " or set it in the environment", TELEMETRY_SWITCH);
+        }
         try (OrtSession.SessionOptions opts = new OrtSession.SessionOptions()) {
             opts.setIntraOpNumThreads(intraOpThreads);
             opts.setInterOpNumThreads(1);

@@ -46,6 +46,7 @@ public final class PairTokenizer implements AutoCloseable {
     /** Reads a {@code tokenizer.json}; the caller closes the stream and the returned tokenizer. */
     public static PairTokenizer load(InputStream tokenizerJson, int maxTokens) {
         Objects.requireNonNull(tokenizerJson, "tokenizerJson");
+        org.chartstream.models.DjlOffline.ensure();
         try {
             HuggingFaceTokenizer hf = HuggingFaceTokenizer.newInstance(tokenizerJson, Map.of(
                     "padding", "false", "truncation", "true", "maxLength", Integer.toString(maxTokens),
