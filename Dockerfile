@@ -1,0 +1,17 @@
+# The chartstream app, packaged from the jar the Maven build made (mvn -B -DskipTests install):
+# app/target/chartstream-app.jar carries its classpath (lib/*) in its manifest. The default embedding model ships
+# inside the models jar; site models (file:models/...) are mounted at /opt/chartstream/models.
+FROM eclipse-temurin:17-jre
+RUN apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --home-dir /var/lib/chartstream chartstream \
+    && mkdir -p /var/lib/chartstream && chown chartstream /var/lib/chartstream
+WORKDIR /opt/chartstream
+COPY app/target/lib/ /opt/chartstream/lib/
+COPY app/target/chartstream-app.jar /opt/chartstream/chartstream-app.jar
+COPY data/aci-bench/ /opt/chartstream/data/aci-bench/
+USER chartstream
+VOLUME /var/lib/chartstream
+EXPOSE 9464
+ENV CHARTSTREAM_DATA_DIR=/var/lib/chartstream
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-Dchartstream.home=/opt/chartstream", "-jar", "/opt/chartstream/chartstream-app.jar"]
+CMD ["run", "--role", "all"]
