@@ -177,10 +177,12 @@ public final class EmbeddedRuntime implements AutoCloseable {
         t = System.nanoTime();
         model = OnnxEmbedder.load(ModelDescriptor.byId(config.string("embedding.model")), (int) config.integer("embedding.threads"));
         started.add(model);
+        progress.accept(String.format("model %s loaded (%.1f s)", model.modelId(), secondsSince(t)));
         if (role.answers()) {
+            t = System.nanoTime();
             store = StoreSelection.open(config, dir.resolve("index"), model.dimension());
             started.add(store);
-            progress.accept(String.format("model %s and %s store loaded (%.1f s)", model.modelId(), config.string("store.kind"), secondsSince(t)));
+            progress.accept(String.format("%s store opened (%.1f s)", config.string("store.kind"), secondsSince(t)));
             materializer = new IndexMaterializer(bootstrapServers, kafkaSecurity, Topics.INDEX, store, Duration.ofSeconds(1)).start();
             started.add(materializer);
         }
