@@ -13,5 +13,7 @@ USER chartstream
 VOLUME /var/lib/chartstream
 EXPOSE 9464
 ENV CHARTSTREAM_DATA_DIR=/var/lib/chartstream
+# ONNX Runtime's telemetry client starts unless this is in the environment (docs/OPERATIONS.md)
+ENV ORT_DISABLE_TELEMETRY=1
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-Dchartstream.home=/opt/chartstream", "-jar", "/opt/chartstream/chartstream-app.jar"]
 CMD ["run", "--role", "all"]

@@ -3,14 +3,13 @@ package org.chartstream.app.ops;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.chartstream.app.client.KafkaClientProperties;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.status.TableStatus;
 
@@ -25,13 +24,8 @@ final class IngestStatusFollower implements AutoCloseable {
     private volatile boolean running = true;
 
     IngestStatusFollower(String bootstrapServers, Map<String, String> clientOverrides) {
-        Properties p = new Properties();
-        p.putAll(clientOverrides);
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "chartstream-ops-status");
-        consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        consumer = new KafkaConsumer<>(KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides,
+                "chartstream-ops-status"), new StringDeserializer(), new StringDeserializer());
         thread = new Thread(this::run, "ops-ingest-status");
         thread.setDaemon(true);
         thread.start();
