@@ -99,7 +99,9 @@ class ReplayAuditIT {
         assertThat(statusOf(audit, DELETED)).isEqualTo("DELETED");
         JsonNode updated = citation(audit, UPDATED);
         assertThat(updated.get("current_source_position").asText()).isNotEqualTo(updated.get("source_position").asText());
-        assertThat(updated.get("detail").asText()).startsWith("row changed at the source: position lsn:");
+        assertThat(updated.get("detail").asText()).startsWith("row changed at the source: position lsn:").endsWith("content differs");
+        assertThat(updated.get("content_sha256").asText()).matches("[0-9a-f]{64}")
+                .isNotEqualTo(updated.get("current_content_sha256").asText());
         assertThat(audit.at("/summary/changed").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(audit.at("/summary/deleted").asLong()).isGreaterThanOrEqualTo(1);
 

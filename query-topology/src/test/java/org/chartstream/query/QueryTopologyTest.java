@@ -169,6 +169,7 @@ class QueryTopologyTest {
         assertThat(record.getVectorHits()).isNotEmpty();
         assertThat(record.getLexicalHits()).isNotEmpty();
         assertThat(record.getCited().get(0).getChunkId()).isEqualTo("ehr:medications:m1:0:1");
+        assertThat(record.getCited().get(0).getContentSha256()).as("the cited text's hash, not the text").matches("[0-9a-f]{64}");
         assertThat(record.getStageMs()).containsKeys("embed", "search", "fuse", "gate", "total");
     }
 

@@ -71,6 +71,29 @@ class AvroSerdeTest {
     }
 
     @Test
+    void readsAuditRecordsWrittenBeforeCitedChunksHadAContentHash() throws Exception {
+        Schema v1;
+        try (InputStream in = getClass().getResourceAsStream("/avro-history/AnswerAudit-v1.avsc")) {
+            v1 = new Schema.Parser().parse(in);
+        }
+        Schema citedV1 = v1.getField("cited").schema().getElementType();
+        assertThat(citedV1.getField("content_sha256")).isNull();
+        GenericRecord cited = new org.apache.avro.generic.GenericRecordBuilder(citedV1).set("chunk_id", "ehr:medications:1:0:2")
+                .set("generation", 2L).set("source_position", "lsn:9").build();
+        GenericRecord old = new org.apache.avro.generic.GenericRecordBuilder(v1).set("request_id", "r-old").set("conversation_id", "c")
+                .set("user_id", "u").set("ts_ms", 5L).set("outcome", new GenericData.EnumSymbol(v1.getField("outcome").schema(), "ANSWER"))
+                .set("cited", java.util.List.of(cited)).set("embedding_model", "m").build();
+        ByteBuffer written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v1).encode(old);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        AnswerAudit read = AvroSerde.of(AnswerAudit.class).deserialize("chartstream.audit", bytes);
+        assertThat(read.getRequestId()).isEqualTo("r-old");
+        assertThat(read.getCited().get(0).getChunkId()).isEqualTo("ehr:medications:1:0:2");
+        assertThat(read.getCited().get(0).getContentSha256()).isEmpty();
+    }
+
+    @Test
     void rejectsBytesThatAreNotTheType() {
         assertThatThrownBy(() -> requests.deserialize("chartstream.requests", "{\"question\":\"hi\"}".getBytes()))
                 .isInstanceOf(SerializationException.class)

@@ -11,7 +11,7 @@ import org.chartstream.schemas.ReplyType;
  */
 public record AnswerView(ReplyType outcome, String text, List<CitedRow> citations) {
 
-    /** From the final reply event of a request. */
+    /** From the final reply event of a request (its citation texts may be trimmed to the context budget: no hashes). */
     public static AnswerView of(ReplyEvent finalEvent) {
         return new AnswerView(finalEvent.getType(), finalEvent.getText() == null ? "" : finalEvent.getText(),
                 finalEvent.getCitations().stream()
@@ -21,6 +21,6 @@ public record AnswerView(ReplyType outcome, String text, List<CitedRow> citation
     /** From the audit record, when the original reply is no longer readable: no answer text. */
     public static AnswerView of(AnswerAudit audit) {
         return new AnswerView(audit.getOutcome(), null,
-                audit.getCited().stream().map(c -> CitedRow.of(c.getChunkId(), c.getGeneration(), c.getSourcePosition())).toList());
+                audit.getCited().stream().map(c -> CitedRow.of(c.getChunkId(), c.getGeneration(), c.getSourcePosition(), c.getContentSha256())).toList());
     }
 }

@@ -38,7 +38,7 @@ public final class AuditTrail {
         for (AnswerAudit a : audits) {
             List<CheckedCitation> checked = new ArrayList<>();
             for (CitedChunk c : a.getCited()) {
-                CitedRow cited = CitedRow.of(c.getChunkId(), c.getGeneration(), c.getSourcePosition());
+                CitedRow cited = CitedRow.of(c.getChunkId(), c.getGeneration(), c.getSourcePosition(), c.getContentSha256());
                 List<StoredChunk> current = rows.computeIfAbsent(cited.row(), currentChunks);
                 checked.add(new CheckedCitation(cited, CitationCheck.check(cited, current)));
             }

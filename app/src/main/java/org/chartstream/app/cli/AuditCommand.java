@@ -26,12 +26,12 @@ import picocli.CommandLine.ParentCommand;
 /** Lists answers with their evidence and flags citations whose rows have changed or gone since. */
 @Command(name = "audit", mixinStandardHelpOptions = true, description = {
         "List the answers given in a time window with their evidence, read from the audit topic chartstream.audit: "
-                + "request id, time, outcome and, per citation, the cited row (source:table:row key), chunk, generation "
-                + "and source position.",
-        "Each citation is checked against the index as it is now: CHANGED when the row's current chunk has another "
-                + "source position or generation (the row was updated or re-indexed), DELETED when the row is no longer "
-                + "indexed. With store.kind=lucene the check runs on a replica materialized from chartstream.index; "
-                + "with documentdb on the shared store.",
+                + "request id, time, outcome and, per citation, the cited row (source:table:row key), chunk, generation, "
+                + "source position and SHA-256 of the cited text.",
+        "Each citation is checked against the index as it is now: CHANGED when the row's current chunk has other "
+                + "content (hash; the source position for records without one) or another generation (re-indexed), "
+                + "DELETED when the row is no longer indexed. With store.kind=lucene the check runs on a replica "
+                + "materialized from chartstream.index; with documentdb on the shared store.",
         "Prints no question or record text unless --show-text is given.",
         "Exit code 0 when nothing is flagged, 3 when a citation is flagged.", ""})
 public final class AuditCommand implements Callable<Integer> {
@@ -96,8 +96,10 @@ public final class AuditCommand implements Callable<Integer> {
                 audits.get(i).getVariants().forEach(v -> System.out.println("    searched: " + v));
             }
             for (AuditTrail.CheckedCitation c : a.citations()) {
-                System.out.printf("    %-7s %s chunk=%d gen=%d pos=%s%s%n", c.verdict().status(), c.cited().rowId(), c.cited().chunkIndex(),
-                        c.cited().generation(), c.cited().sourcePosition(), c.verdict().flagged() ? "  (" + c.verdict().detail() + ")" : "");
+                    System.out.printf("    %-7s %s chunk=%d gen=%d pos=%s sha256=%s%s%n", c.verdict().status(), c.cited().rowId(),
+                        c.cited().chunkIndex(), c.cited().generation(), c.cited().sourcePosition(),
+                        c.cited().contentSha256().isEmpty() ? "-" : c.cited().contentSha256().substring(0, 12),
+                        c.verdict().detail().isEmpty() ? "" : "  (" + c.verdict().detail() + ")");
                 if (showText) {
                     currentText(texts, c).ifPresent(t -> System.out.println("            now: " + t.replace('\n', ' ')));
                 }
@@ -129,10 +131,12 @@ public final class AuditCommand implements Callable<Integer> {
                 m.put("chunk_index", c.cited().chunkIndex());
                 m.put("generation", c.cited().generation());
                 m.put("source_position", c.cited().sourcePosition());
+                m.put("content_sha256", c.cited().contentSha256().isEmpty() ? null : c.cited().contentSha256());
                 m.put("status", c.verdict().status().name());
                 m.put("current_generation", c.verdict().currentGeneration());
                 m.put("current_source_position", c.verdict().currentPosition());
-                if (c.verdict().flagged()) {
+                m.put("current_content_sha256", c.verdict().currentContentSha256());
+                if (!c.verdict().detail().isEmpty()) {
                     m.put("detail", c.verdict().detail());
                 }
                 if (showText) {

@@ -4,56 +4,77 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.chartstream.query.audit.AuditRecords;
 import org.chartstream.store.RowRef;
 import org.chartstream.store.StoredChunk;
 import org.junit.jupiter.api.Test;
 
 class CitationCheckTest {
     private static final RowRef ROW = new RowRef("ehr", "medications", "900001");
+    private static final String CITED_TEXT = "Zolmitriptan 2.5 MG, migraine with aura";
 
-    private static StoredChunk chunk(int index, int count, long generation, String position) {
-        return new StoredChunk(StoredChunk.chunkId(ROW, index, generation), ROW, index, count, generation, "text", null,
+    private static StoredChunk chunk(int index, int count, long generation, String position, String text) {
+        return new StoredChunk(StoredChunk.chunkId(ROW, index, generation), ROW, index, count, generation, text, null,
                 null, position, 0L, "model");
+    }
+
+    private static CitedRow cited(int index, long generation, String position) {
+        return CitedRow.of(StoredChunk.chunkId(ROW, index, generation), generation, position, AuditRecords.contentSha256(CITED_TEXT));
     }
 
     @Test
     void aChunkIdParsesIntoRowChunkAndGenerationEvenWhenTheRowKeyHoldsColons() {
-        CitedRow cited = CitedRow.of("ehr:encounters:a:b|c:2:7", 7, "lsn:1");
-        assertThat(cited.row()).isEqualTo(new RowRef("ehr", "encounters", "a:b|c"));
-        assertThat(cited.chunkIndex()).isEqualTo(2);
-        assertThat(cited.rowId()).isEqualTo("ehr:encounters:a:b|c");
+        CitedRow c = CitedRow.of("ehr:encounters:a:b|c:2:7", 7, "lsn:1");
+        assertThat(c.row()).isEqualTo(new RowRef("ehr", "encounters", "a:b|c"));
+        assertThat(c.chunkIndex()).isEqualTo(2);
+        assertThat(c.rowId()).isEqualTo("ehr:encounters:a:b|c");
+        assertThat(c.contentSha256()).isEmpty();
         assertThatThrownBy(() -> CitedRow.of("ehr:medications", 1, "")).hasMessageContaining("is not source:table:rowKey");
         assertThatThrownBy(() -> CitedRow.of("ehr:medications:1:x:1", 1, "")).hasMessageContaining("no numeric chunk index");
     }
 
     @Test
-    void theSameRowVersionIsCurrent() {
-        CitationCheck.Verdict v = CitationCheck.check(CitedRow.of(StoredChunk.chunkId(ROW, 0, 3), 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:100")));
+    void theSameTextInTheSameGenerationIsCurrent() {
+        CitationCheck.Verdict v = CitationCheck.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:100", CITED_TEXT)));
         assertThat(v.status()).isEqualTo(CitationCheck.Status.CURRENT);
         assertThat(v.flagged()).isFalse();
+        assertThat(v.detail()).isEmpty();
+        assertThat(v.currentContentSha256()).isEqualTo(AuditRecords.contentSha256(CITED_TEXT));
     }
 
     @Test
-    void anotherSourcePositionMeansTheRowChanged() {
-        CitationCheck.Verdict v = CitationCheck.check(CitedRow.of(StoredChunk.chunkId(ROW, 0, 3), 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:250")));
-        assertThat(v.status()).isEqualTo(CitationCheck.Status.CHANGED);
-        assertThat(v.detail()).isEqualTo("row changed at the source: position lsn:100 -> lsn:250");
-        assertThat(v.currentPosition()).isEqualTo("lsn:250");
+    void otherTextIsAChangedRowAndALaterPositionWithTheSameTextStillStands() {
+        CitationCheck.Verdict changed = CitationCheck.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:250", "Zolmitriptan 5 MG")));
+        assertThat(changed.status()).isEqualTo(CitationCheck.Status.CHANGED);
+        assertThat(changed.detail()).isEqualTo("row changed at the source: position lsn:100 -> lsn:250, content differs");
+        assertThat(changed.currentPosition()).isEqualTo("lsn:250");
+
+        CitationCheck.Verdict recaptured = CitationCheck.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:250", CITED_TEXT)));
+        assertThat(recaptured.status()).as("an update of a column that is not projected").isEqualTo(CitationCheck.Status.CURRENT);
+        assertThat(recaptured.detail()).isEqualTo("re-captured at the source: position lsn:100 -> lsn:250, same content");
     }
 
     @Test
-    void anotherGenerationAtTheSamePositionMeansReindexed() {
-        CitationCheck.Verdict v = CitationCheck.check(CitedRow.of(StoredChunk.chunkId(ROW, 0, 3), 3, "lsn:100"), List.of(chunk(0, 1, 4, "lsn:100")));
+    void evidenceWithoutAHashFallsBackToTheSourcePosition() {
+        CitedRow unhashed = CitedRow.of(StoredChunk.chunkId(ROW, 0, 3), 3, "lsn:100");
+        assertThat(CitationCheck.check(unhashed, List.of(chunk(0, 1, 3, "lsn:100", "any"))).status()).isEqualTo(CitationCheck.Status.CURRENT);
+        CitationCheck.Verdict moved = CitationCheck.check(unhashed, List.of(chunk(0, 1, 3, "lsn:250", "any")));
+        assertThat(moved.status()).isEqualTo(CitationCheck.Status.CHANGED);
+        assertThat(moved.detail()).isEqualTo("row changed at the source: position lsn:100 -> lsn:250");
+    }
+
+    @Test
+    void anotherGenerationIsFlaggedEvenWithTheSameText() {
+        CitationCheck.Verdict v = CitationCheck.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 4, "lsn:100", CITED_TEXT)));
         assertThat(v.status()).isEqualTo(CitationCheck.Status.CHANGED);
-        assertThat(v.detail()).isEqualTo("re-indexed: generation 3 -> 4");
+        assertThat(v.detail()).isEqualTo("re-indexed: generation 3 -> 4, same content");
         assertThat(v.currentGeneration()).isEqualTo(4L);
     }
 
     @Test
     void aRowWithoutChunksIsDeletedAndAMissingChunkIndexIsAChange() {
-        CitedRow secondChunk = CitedRow.of(StoredChunk.chunkId(ROW, 1, 3), 3, "lsn:100");
-        assertThat(CitationCheck.check(secondChunk, List.of()).status()).isEqualTo(CitationCheck.Status.DELETED);
-        CitationCheck.Verdict shrunk = CitationCheck.check(secondChunk, List.of(chunk(0, 1, 3, "lsn:300")));
+        assertThat(CitationCheck.check(cited(1, 3, "lsn:100"), List.of()).status()).isEqualTo(CitationCheck.Status.DELETED);
+        CitationCheck.Verdict shrunk = CitationCheck.check(cited(1, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:300", CITED_TEXT)));
         assertThat(shrunk.status()).isEqualTo(CitationCheck.Status.CHANGED);
         assertThat(shrunk.detail()).contains("now has 1 chunk(s)");
     }

@@ -68,6 +68,17 @@ public final class AuditRecords {
     }
 
     private static CitedChunk cited(Passage p) {
-        return new CitedChunk(p.chunk().chunkId(), p.chunk().generation(), p.chunk().sourcePosition());
+        return new CitedChunk(p.chunk().chunkId(), p.chunk().generation(), p.chunk().sourcePosition(),
+                contentSha256(p.chunk().text()));
+    }
+
+    /** SHA-256 of a chunk's stored text, hex: lets an audit tell whether the text behind a citation has changed. */
+    public static String contentSha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 }
