@@ -74,7 +74,13 @@ class DemoPrivacyBoundaryIT {
         env.put("CHARTSTREAM_DATASET_ACI_BENCH_DIR", aciBench.toString());
         env.put("CHARTSTREAM_OPS_HTTP_PORT", Integer.toString(freePort()));
         long start = System.nanoTime();
-        Process process = pb.start();
+        Process process;
+        try {
+            process = pb.start();
+        } catch (java.io.IOException e) {
+            throw new AssertionError("this test observes the demo with strace, which could not be started (Debian: apt-get"
+                    + " install strace; a container needs ptrace permission): " + e.getMessage(), e);
+        }
         if (!process.waitFor(6, TimeUnit.MINUTES)) {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             throw new AssertionError("the demo did not finish within 6 minutes; stderr:\n" + tail(Files.readString(err)));
