@@ -16,10 +16,10 @@ import picocli.CommandLine.ParentCommand;
 
 /** Loads the synthetic clinical dataset into a configured (external) PostgreSQL source, e.g. the compose database. */
 @Command(name = "seed", mixinStandardHelpOptions = true, description = {
-        "Create the clinical schema (patients, encounters, conditions, medications, clinical_notes) in a configured "
-                + "PostgreSQL source and load the synthetic dataset (dataset.* keys) into it. Rows that exist already are "
-                + "kept, so seeding twice changes nothing. For demonstrations and the docker-compose shape only: never "
-                + "point it at a real clinical database.", ""})
+        "Load the synthetic clinical dataset into a configured PostgreSQL source.",
+        "Creates the clinical schema (patients, encounters, conditions, medications, clinical_notes) and inserts the "
+                + "dataset (dataset.* keys). Rows that exist already are kept, so seeding twice changes nothing. For "
+                + "demonstrations and the docker-compose shape only: never point it at a real clinical database.", ""})
 public final class SeedCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

@@ -79,7 +79,7 @@ public final class ChartstreamConfig {
                 + " Allow-list fields per table with source[.<id>].fields.<table>=a,b,c"});
         k.put("index.partitions", new String[] {"1", "partitions of the index log chartstream.index (generation markers go to all of them)"});
         k.put("store.kind", new String[] {"lucene", "lucene (an index under the data directory, one per process) | documentdb (a DocumentDB server at store.documentdb.uri, shared by the processes naming it)"});
-        k.put("store.documentdb.uri", new String[] {"", "DocumentDB connection string with store.kind=documentdb, e.g. mongodb://documentdb:10260/?tls=true (credentials in the two keys below)"});
+        k.put("store.documentdb.uri", new String[] {"", "DocumentDB connection string with store.kind=documentdb, e.g. mongodb://documentdb:10260/?tls=true (credentials in store.documentdb.username / .password)"});
         k.put("store.documentdb.database", new String[] {"chartstream", "database holding the chunk collections"});
         k.put("store.documentdb.username", new String[] {"", "DocumentDB user (added to the connection string)"});
         k.put("store.documentdb.password", new String[] {"", "DocumentDB password (never printed)"});
