@@ -29,6 +29,8 @@ import org.chartstream.store.lucene.LuceneHybridStore;
  * directory, up to the log's end when the check began, and removed on close.
  */
 public final class CurrentIndex implements AutoCloseable {
+    private static final Duration REPLICA_TIMEOUT = Duration.ofMinutes(30);
+
     private final HybridStore store;
     private final Path replicaDir;
 
@@ -62,7 +64,12 @@ public final class CurrentIndex implements AutoCloseable {
         long start = System.nanoTime();
         try (IndexMaterializer materializer = new IndexMaterializer(bootstrapServers, clientOverrides, Topics.INDEX, replica, Duration.ofSeconds(1)).start()) {
             long lastReport = System.nanoTime();
+            long deadline = System.nanoTime() + REPLICA_TIMEOUT.toNanos();
             while (!caughtUp(materializer.committedPositions(), end)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the replica did not reach the end of " + Topics.INDEX + " within "
+                            + REPLICA_TIMEOUT.toMinutes() + " min (" + materializer.appliedEvents() + "/" + events + " records applied)");
+                }
                 if (materializer.failure() != null) {
                     throw new IllegalStateException("cannot materialize the index log: " + materializer.failure().getMessage(), materializer.failure());
                 }
