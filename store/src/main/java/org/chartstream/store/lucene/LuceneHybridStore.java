@@ -24,6 +24,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.miscellaneous.LimitTokenCountAnalyzer;
+import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
@@ -49,6 +51,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
@@ -113,6 +116,8 @@ public final class LuceneHybridStore implements HybridStore {
   static final String F_TEXT = "text";
   /** The whole row's text (chunks rejoined), indexed on the row's head chunk only: row-level BM25. */
   static final String F_ROW_TEXT = "row_text";
+  /** The row's opening (its first {@value #OPENING_TERMS} terms), on the head chunk: the row's title, as it were. */
+  static final String F_ROW_OPENING = "row_opening";
   static final String F_VECTOR = "vector";
   static final String F_SOURCE_POSITION = "source_position";
   static final String F_COMMIT_TS_MS = "commit_ts_ms";
@@ -136,6 +141,13 @@ public final class LuceneHybridStore implements HybridStore {
   private static final int HNSW_BEAM_WIDTH = 100;
   private static final int HNSW_MERGE_WORKERS = 2;
   private static final int MIN_CANDIDATES = 100;
+  /**
+   * Terms of a row's opening: the record type, and for a passage the question or heading it starts with. Measured on
+   * liveqa-med-clean (docs/EVALUATION.md): the opening as a second BM25 field lifts row-level BM25 from 0.69 to 0.8.
+   */
+  static final int OPENING_TERMS = 16;
+  /** Weight of the opening against the whole text in the lexical score. */
+  static final float OPENING_BOOST = 2f;
   /** Chunks looked at per row of a lexical result: a row's best chunks come first, the rest rarely make top k. */
   private static final int MAX_CHUNKS_PER_ROW_HIT = 8;
   private static final int CANDIDATES_PER_HIT = 5;
@@ -196,7 +208,8 @@ public final class LuceneHybridStore implements HybridStore {
       executor = Executors.newFixedThreadPool(HNSW_MERGE_WORKERS, mergeThreads());
       KnnVectorsFormat format =
           new Lucene99HnswVectorsFormat(HNSW_MAX_CONN, HNSW_BEAM_WIDTH, HNSW_MERGE_WORKERS, executor);
-      IndexWriterConfig config = new IndexWriterConfig(analyzer)
+      IndexWriterConfig config = new IndexWriterConfig(new PerFieldAnalyzerWrapper(analyzer,
+              Map.of(F_ROW_OPENING, new LimitTokenCountAnalyzer(analyzer, OPENING_TERMS))))
           .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
           .setCommitOnClose(false)
           .setRAMBufferSizeMB(64)
@@ -275,7 +288,9 @@ public final class LuceneHybridStore implements HybridStore {
       for (int i = 0; i < chunks.size(); i++) {
         docs.add(toDocument(chunks.get(i), i == 0));
       }
-      docs.get(0).add(new TextField(F_ROW_TEXT, rowText(chunks), Field.Store.NO));
+      String rowText = rowText(chunks);
+      docs.get(0).add(new TextField(F_ROW_TEXT, rowText, Field.Store.NO));
+      docs.get(0).add(new TextField(F_ROW_OPENING, rowText, Field.Store.NO));
       writer.updateDocuments(rowGen, docs);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -533,7 +548,8 @@ public final class LuceneHybridStore implements HybridStore {
   }
 
   /**
-   * Matching chunks ranked by their row's BM25 over the row's whole text, then by their own. A passage retriever
+   * Matching chunks ranked by their row's BM25 over the row's whole text plus its opening (boosted), then by their
+   * own. A passage retriever
    * scores a passage whole; a long row's terms are spread over its chunks, and chunk-level BM25 would rank each piece
    * alone, below shorter rows that happen to repeat a term. A hit's score is its row's. An index written before rows
    * carried their whole text falls back to chunk-level BM25.
@@ -545,7 +561,10 @@ public final class LuceneHybridStore implements HybridStore {
     if (chunkText == null) {
       return List.of();
     }
-    Query rowText = LexicalQueries.build(analyzer, F_ROW_TEXT, query);
+    Query rowText = new BooleanQuery.Builder()
+        .add(LexicalQueries.build(analyzer, F_ROW_TEXT, query), BooleanClause.Occur.SHOULD)
+        .add(new BoostQuery(LexicalQueries.build(analyzer, F_ROW_OPENING, query), OPENING_BOOST), BooleanClause.Occur.SHOULD)
+        .build();
     return withSnapshot(s -> {
       if (s.activeFilter() == null) {
         return List.of();

@@ -64,6 +64,22 @@ class LuceneHybridStoreTest extends HybridStoreContract {
   }
 
   @Test
+  void aRowWhoseOpeningNamesTheQueryTermsOutranksOneThatMentionsThemLater() {
+    store.publish(NOTES, 1);
+    RowRef aboutIt = new RowRef(NOTES, "about");
+    RowRef mentionsIt = new RowRef(NOTES, "mentions");
+    String filler = " The report lists findings, dates and follow-up plans for the clinic team.";
+    store.upsertRow(aboutIt, 1, chunks(aboutIt, 1, "p1", 0,
+        "What is Noonan syndrome? A genetic disorder." + filler.repeat(3)));
+    store.upsertRow(mentionsIt, 1, chunks(mentionsIt, 1, "p2", 1,
+        "Cardiology review of a murmur." + filler.repeat(2) + " Noonan syndrome was considered and excluded."));
+    store.commit(Map.of());
+
+    assertThat(store.lexicalSearch("noonan syndrome", 10, RetrievalFilter.NONE))
+        .extracting(h -> h.chunk().row().rowKey()).containsExactly("about", "mentions");
+  }
+
+  @Test
   void reopenAfterTheWritingProcessWasHaltedShowsTheLastCommitOnly() throws Exception {
     store.close();
     store = null;
