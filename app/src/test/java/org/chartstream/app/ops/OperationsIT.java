@@ -38,6 +38,8 @@ class OperationsIT {
     private static final String OTHER_PATIENT_ID = "8d2e3f4a-5b6c-4d7e-9f80-123456789012";
     private static final String REPLY_TOPIC = "ops.replies";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int ADMISSION_LIMIT = 1;
+    private static final int BURST = 6;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @TempDir
@@ -47,7 +49,8 @@ class OperationsIT {
     void healthReadinessAndMetricsFollowThePipelineFromStartToAnAnsweredQuestion() throws Exception {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
-                .with("source.tables", "patients,medications").with("ops.http.port", Integer.toString(freePort()));
+                .with("source.tables", "patients,medications").with("ops.http.port", Integer.toString(freePort()))
+                .with("query.admission-limit", Integer.toString(ADMISSION_LIMIT));
         try (Operations ops = Operations.start(config, line -> System.out.println("[ops] " + line))) {
             String base = "http://127.0.0.1:" + ops.port();
             assertThat(get(base + "/health").statusCode()).isEqualTo(200);
@@ -107,6 +110,50 @@ class OperationsIT {
                 assertSaneMetrics(metrics);
                 assertThat(get(base + "/ready").statusCode()).isEqualTo(200);
                 assertThat(get(base + "/health").statusCode()).isEqualTo(200);
+
+                long busy = burst(runtime);
+                System.out.printf("[ops] %d of %d simultaneous questions answered busy (admission limit %d)%n", busy, BURST, ADMISSION_LIMIT);
+                PrometheusText after = new PrometheusText(get(base + "/metrics").body());
+                assertThat(busy).as("busy replies to %d simultaneous questions with room for %d", BURST, ADMISSION_LIMIT).isPositive();
+                assertThat(after.value("chartstream_admission_rejected_total", Map.of())).isEqualTo((double) busy);
+                assertThat(after.value("chartstream_admission_in_flight", Map.of())).isEqualTo(0.0);
+                assertThat(after.value("chartstream_query_stage_seconds_count", Map.of("stage", "total"))).isEqualTo(1.0 + BURST - busy);
+            }
+        }
+    }
+
+    /** Asks {@link #BURST} questions at once, each from its own client; returns how many were answered busy. */
+    private static long burst(EmbeddedRuntime runtime) throws Exception {
+        List<QueryClient> clients = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(BURST);
+        try {
+            for (int i = 0; i < BURST; i++) {
+                clients.add(new QueryClient(runtime.bootstrapServers(), REPLY_TOPIC));
+            }
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<ReplyType>> outcomes = new ArrayList<>();
+            for (QueryClient client : clients) {
+                outcomes.add(pool.submit(() -> {
+                    go.await();
+                    QueryRequest request = QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString())
+                            .setConversationId(UUID.randomUUID().toString()).setUserId("it")
+                            .setQuestion("Who takes amlodipine for hypertension?").setTopK(3).build();
+                    List<ReplyEvent> events = client.ask(request, Duration.ofSeconds(60), e -> { });
+                    return events.get(events.size() - 1).getType();
+                }));
+            }
+            go.countDown();
+            long busy = 0;
+            for (var outcome : outcomes) {
+                ReplyType type = outcome.get();
+                assertThat(type).isIn(ReplyType.BUSY, ReplyType.ANSWER, ReplyType.REFUSED);
+                busy += type == ReplyType.BUSY ? 1 : 0;
+            }
+            return busy;
+        } finally {
+            pool.shutdownNow();
+            for (QueryClient client : clients) {
+                client.close();
             }
         }
     }
@@ -121,7 +168,7 @@ class OperationsIT {
         assertThat(m.value("chartstream_query_answers_total", Map.of("outcome", "answer"))).isEqualTo(1.0);
 
         assertThat(m.value("chartstream_admission_in_flight", Map.of())).isEqualTo(0.0);
-        assertThat(m.value("chartstream_admission_limit", Map.of())).isEqualTo(32.0);
+        assertThat(m.value("chartstream_admission_limit", Map.of())).isEqualTo((double) ADMISSION_LIMIT);
         assertThat(m.value("chartstream_admission_rejected_total", Map.of())).isEqualTo(0.0);
 
         // consumer lag: each group has committed up to the end of its inputs once the question is answered
