@@ -2,10 +2,12 @@ package org.chartstream.app.cli;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.chartstream.app.Main;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.config.ConfigException;
+import org.chartstream.app.config.TransportSecurity;
 import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.ingest.status.TableStatus;
@@ -50,10 +52,11 @@ public final class ReindexCommand implements Callable<Integer> {
         }
         String servers = bootstrap != null ? bootstrap : RunCommand.readBootstrap(config.dataDir());
         ReindexRequest request = new ReindexRequest(sourceId, table);
-        try (IngestStatusReader reader = new IngestStatusReader(servers)) {
+        Map<String, String> security = TransportSecurity.kafkaClientProperties(config);
+        try (IngestStatusReader reader = new IngestStatusReader(servers, security)) {
             TableStatus before = reader.latestTableStatus(Duration.ofSeconds(10)).get(request.tableKey());
             long activeBefore = before == null ? 0 : before.active();
-            IngestStatusReader.requestReindex(servers, request);
+            IngestStatusReader.requestReindex(servers, security, request);
             System.err.println("[chartstream] re-index of " + request.tableKey() + " requested (active generation " + activeBefore + ")");
             if (!await) {
                 return 0;

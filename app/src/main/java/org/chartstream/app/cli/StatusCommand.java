@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.chartstream.app.Main;
 import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.app.config.TransportSecurity;
 import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.app.pipeline.StatusReport;
 import org.chartstream.app.pipeline.StoreStatus;
@@ -44,7 +45,7 @@ public final class StatusCommand implements Callable<Integer> {
         StoreStatus store = StoreStatus.read(config.dataDir().resolve("run")).orElse(null);
         List<String> tables = new ArrayList<>();
         Map<String, String> topics = changeTopics(config, tables);
-        try (IngestStatusReader reader = new IngestStatusReader(servers)) {
+        try (IngestStatusReader reader = new IngestStatusReader(servers, TransportSecurity.kafkaClientProperties(config))) {
             Map<String, Long> lag = reader.ingestLag(EmbeddedRuntime.INGEST_APPLICATION_ID, new HashSet<>(topics.values()));
             long indexLag = store == null ? -1 : StatusReport.indexLag(reader.endOffsets(Topics.INDEX), store.committedPositions());
             List<StatusReport.Line> lines = StatusReport.lines(tables, topics, store, reader.latestTableStatus(Duration.ofSeconds(10)), lag);

@@ -12,7 +12,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -22,6 +21,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.chartstream.app.client.KafkaClientProperties;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.ingest.status.TableStatus;
@@ -29,11 +29,19 @@ import org.chartstream.ingest.status.TableStatus;
 /** Talks to a running pipeline through Kafka: its ingest status topic, consumer lag, and re-index requests. */
 public final class IngestStatusReader implements AutoCloseable {
     private final String bootstrapServers;
+    private final Map<String, ?> clientOverrides;
     private final Admin admin;
 
     public IngestStatusReader(String bootstrapServers) {
+        this(bootstrapServers, Map.of());
+    }
+
+    /** @param clientOverrides further client settings, e.g. the transport security of an external broker */
+    public IngestStatusReader(String bootstrapServers, Map<String, ?> clientOverrides) {
         this.bootstrapServers = bootstrapServers;
+        this.clientOverrides = clientOverrides;
         Properties p = new Properties();
+        p.putAll(clientOverrides);
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(AdminClientConfig.CLIENT_ID_CONFIG, "chartstream-status");
         this.admin = Admin.create(p);
@@ -41,10 +49,7 @@ public final class IngestStatusReader implements AutoCloseable {
 
     /** The latest status of every table, read from the compacted status topic up to its end. */
     public Map<String, TableStatus> latestTableStatus(Duration timeout) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Properties p = KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides, "chartstream-status-reader");
         Map<String, TableStatus> latest = new TreeMap<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
             List<TopicPartition> tps = consumer.partitionsFor(IngestSettings.STATUS_TOPIC, timeout).stream()
@@ -106,7 +111,13 @@ public final class IngestStatusReader implements AutoCloseable {
 
     /** Asks the running ingest topology to rebuild one table as a new generation. */
     public static void requestReindex(String bootstrapServers, ReindexRequest request) {
+        requestReindex(bootstrapServers, Map.of(), request);
+    }
+
+    /** The same through a broker that needs further client settings (transport security). */
+    public static void requestReindex(String bootstrapServers, Map<String, ?> clientOverrides, ReindexRequest request) {
         Properties p = new Properties();
+        p.putAll(clientOverrides);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {

@@ -18,9 +18,11 @@ import java.util.concurrent.Future;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.chartstream.app.client.QueryClient;
+import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.app.pipeline.PipelineTopics;
 import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.ingest.publish.IndexMaterializer;
+import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.store.lucene.LuceneHybridStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -110,6 +112,30 @@ class TransportSecurityClientsTest {
         }
         client.cancel(true);
         assertThat(firstBytes.size()).as("the query client connected").isGreaterThan(adminConnections);
+        assertAllTls();
+    }
+
+    @Test
+    void theStatusReaderAndTheReindexRequestSpeakTls() throws Exception {
+        Map<String, String> quick = new HashMap<>(security);
+        quick.put("request.timeout.ms", "2000");
+        quick.put("default.api.timeout.ms", "2000");
+        quick.put("max.block.ms", "2000");
+        Future<?> status = pool.submit(() -> {
+            try (IngestStatusReader reader = new IngestStatusReader(bootstrap, quick)) {
+                reader.latestTableStatus(Duration.ofSeconds(2));
+            }
+        });
+        awaitConnections();
+        status.cancel(true);
+        int statusConnections = firstBytes.size();
+        Future<?> reindex = pool.submit(() -> IngestStatusReader.requestReindex(bootstrap, quick, new ReindexRequest("ehr", "patients")));
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (firstBytes.size() == statusConnections && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        reindex.cancel(true);
+        assertThat(firstBytes.size()).as("the re-index request's producer connected").isGreaterThan(statusConnections);
         assertAllTls();
     }
 
