@@ -257,7 +257,7 @@ class QueryTopologyTest {
         RecordHeaders headers = new RecordHeaders();
         headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
         for (String id : List.of("r11a", "r11b", "r11c")) {
-            requests.pipeInput(new TestRecord<>("turns", REQUESTS.serialize(request(id, "metformin").setConversationId("turns").build()), headers));
+            requests.pipeInput(new TestRecord<>("turns", REQUESTS.serialize(request(id, "Which patient takes metformin?").setConversationId("turns").build()), headers));
         }
         awaitIdle();
         assertThat(replies.readValuesToList().stream().filter(e -> e.getType() == ReplyType.ANSWER).map(ReplyEvent::getRequestId))
