@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.chartstream.app.ChildJvmClassPath;
 import org.junit.jupiter.api.Test;
 
 /** Embedded PostgreSQL as a CDC source: logical WAL, persistence across restarts (also in place), and running as root. */
@@ -92,7 +93,7 @@ class EmbeddedPostgresSourceIT {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(ChildJvmClassPath.get());
         String binaries = System.getProperty(EmbeddedPostgresSource.BINARIES_DIR_PROPERTY);
         if (binaries != null) {
             cmd.add("-D" + EmbeddedPostgresSource.BINARIES_DIR_PROPERTY + "=" + binaries);

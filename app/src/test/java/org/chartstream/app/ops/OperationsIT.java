@@ -181,7 +181,9 @@ class OperationsIT {
         assertThat(m.value("chartstream_index_store_lag_records", Map.of("partition", "0"))).isEqualTo(0.0);
         Map<Map<String, String>, Double> fetchLag = m.samples("kafka_consumer_fetch_manager_records_lag",
                 Map.of("topology", "index-materializer", "topic", "chartstream.index"));
-        assertThat(fetchLag.values()).as("the materializer client's own fetch lag").containsExactly(0.0);
+        // Kafka's own per-partition gauge appears only once the binder has refreshed after the first fetch (up to
+        // 60 s): when it is there it must agree; the lag gauges above are the ones read from the broker every scrape
+        assertThat(fetchLag.values()).as("the materializer client's own fetch lag").allMatch(lag -> lag == 0.0);
 
         for (String table : List.of("patients", "medications")) {
             Map<String, String> tags = Map.of("source", "ehr", "table", table);

@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.chartstream.app.ChildJvmClassPath;
 
 /** Starts {@link PipelineChild} in a new JVM on this JVM's class path and kills it with SIGKILL. */
 final class ChildPipeline implements AutoCloseable {
@@ -25,25 +25,8 @@ final class ChildPipeline implements AutoCloseable {
         return new ChildPipeline(p);
     }
 
-    /**
-     * The test runner starts this JVM with {@code -jar <booter jar>} whose manifest carries the whole class path
-     * (java.class.path itself may have been shortened for ONNX Runtime); the child uses the same jar.
-     */
     static String classPath() {
-        Optional<String[]> args = ProcessHandle.current().info().arguments();
-        if (args.isPresent()) {
-            String[] a = args.get();
-            for (int i = 0; i < a.length - 1; i++) {
-                if (a[i].equals("-jar")) {
-                    return a[i + 1];
-                }
-            }
-        }
-        String cp = System.getProperty("java.class.path");
-        if (cp.startsWith("(shortened")) {
-            throw new IllegalStateException("cannot find this JVM's class path for a child JVM");
-        }
-        return cp;
+        return ChildJvmClassPath.get();
     }
 
     boolean isAlive() {
