@@ -42,15 +42,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 import org.bson.Document;
 import org.bson.conversions.Bson;
+import org.chartstream.store.ChunkChecks;
 import org.chartstream.store.HybridStore;
 import org.chartstream.store.RetrievalFilter;
 import org.chartstream.store.RowRef;
@@ -488,43 +487,11 @@ public final class DocumentDbHybridStore implements HybridStore {
   }
 
   private void validateChunks(RowRef row, long generation, List<StoredChunk> chunks) {
-    Set<Integer> indexes = new HashSet<>();
-    for (StoredChunk c : chunks) {
-      Objects.requireNonNull(c, "chunk");
-      if (!row.equals(c.row())) {
-        throw new IllegalArgumentException("chunk " + c.chunkId() + " belongs to another row than " + row.table()
-            + " row being upserted");
-      }
-      if (c.generation() != generation) {
-        throw new IllegalArgumentException("chunk " + c.chunkId() + " has generation " + c.generation()
-            + ", the upsert is for generation " + generation);
-      }
-      if (!indexes.add(c.chunkIndex())) {
-        throw new IllegalArgumentException("duplicate chunk index " + c.chunkIndex() + " in one upsert");
-      }
-      float[] v = c.vector();
-      if (v == null || v.length == 0) {
-        throw new IllegalArgumentException("chunk " + c.chunkId() + " has no vector");
-      }
-      if (v.length != settings.dimension()) {
-        throw new IllegalArgumentException("vector dimension " + v.length + " of row " + row.table()
-            + " does not match the store's vector dimension " + settings.dimension()
-            + "; an embedding model with another dimension needs another database");
-      }
-      checkVector(v, "chunk " + c.chunkId());
-    }
-  }
-
-  private static void checkVector(float[] v, String what) {
-    double norm = 0;
-    for (float f : v) {
-      if (!Float.isFinite(f)) {
-        throw new IllegalArgumentException(what + ": vector has a non-finite component");
-      }
-      norm += (double) f * f;
-    }
-    if (norm == 0) {
-      throw new IllegalArgumentException(what + ": zero vector has no cosine similarity");
+    int dim = ChunkChecks.rowUpsert(row, generation, chunks);
+    if (dim != 0 && dim != settings.dimension()) {
+      throw new IllegalArgumentException("vector dimension " + dim + " of row " + row.table()
+          + " does not match the store's vector dimension " + settings.dimension()
+          + "; an embedding model with another dimension needs another database");
     }
   }
 
@@ -626,7 +593,7 @@ public final class DocumentDbHybridStore implements HybridStore {
       throw new IllegalArgumentException("query vector dimension " + query.length
           + " does not match the store's vector dimension " + settings.dimension());
     }
-    checkVector(query, "query");
+    ChunkChecks.vector(query, "query");
     ReadView view = readView();
     if (view.active().isEmpty()) {
       return List.of();

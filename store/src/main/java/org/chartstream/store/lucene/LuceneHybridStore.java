@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +63,7 @@ import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.BytesRef;
+import org.chartstream.store.ChunkChecks;
 import org.chartstream.store.HybridStore;
 import org.chartstream.store.RetrievalFilter;
 import org.chartstream.store.RowRef;
@@ -300,51 +300,12 @@ public final class LuceneHybridStore implements HybridStore {
   }
 
   private int validateChunks(RowRef row, long generation, List<StoredChunk> chunks) {
-    int dim = 0;
-    Set<Integer> indexes = new HashSet<>();
-    for (StoredChunk c : chunks) {
-      Objects.requireNonNull(c, "chunk");
-      if (!row.equals(c.row())) {
-        throw new IllegalArgumentException("chunk " + c.chunkId() + " belongs to another row than " + row.table()
-            + " row being upserted");
-      }
-      if (c.generation() != generation) {
-        throw new IllegalArgumentException("chunk " + c.chunkId() + " has generation " + c.generation()
-            + ", the upsert is for generation " + generation);
-      }
-      if (!indexes.add(c.chunkIndex())) {
-        throw new IllegalArgumentException("duplicate chunk index " + c.chunkIndex() + " in one upsert");
-      }
-      float[] v = c.vector();
-      if (v == null || v.length == 0) {
-        throw new IllegalArgumentException("chunk " + c.chunkId() + " has no vector");
-      }
-      if (dim == 0) {
-        dim = v.length;
-      } else if (v.length != dim) {
-        throw new IllegalArgumentException("chunks of one row have different vector dimensions: " + dim + " and "
-            + v.length);
-      }
-      checkVector(v, "chunk " + c.chunkId());
-    }
+    int dim = ChunkChecks.rowUpsert(row, generation, chunks);
     int max = vectorsFormat.getMaxDimensions(F_VECTOR);
     if (dim > max) {
       throw new IllegalArgumentException("vector dimension " + dim + " exceeds Lucene's maximum of " + max);
     }
     return dim;
-  }
-
-  private static void checkVector(float[] v, String what) {
-    double norm = 0;
-    for (float f : v) {
-      if (!Float.isFinite(f)) {
-        throw new IllegalArgumentException(what + ": vector has a non-finite component");
-      }
-      norm += (double) f * f;
-    }
-    if (norm == 0) {
-      throw new IllegalArgumentException(what + ": zero vector has no cosine similarity");
-    }
   }
 
   private static String rowText(List<StoredChunk> chunks) {
@@ -538,7 +499,7 @@ public final class LuceneHybridStore implements HybridStore {
         throw new IllegalArgumentException("query vector dimension " + query.length
             + " does not match the store's vector dimension " + s.dimension());
       }
-      checkVector(query, "query");
+      ChunkChecks.vector(query, "query");
       Query restrict = restriction(s, filter);
       int candidates = Math.max(k * CANDIDATES_PER_HIT, MIN_CANDIDATES);
       TopDocs top = s.searcher().search(new KnnFloatVectorQuery(F_VECTOR, query, candidates, restrict), k);
