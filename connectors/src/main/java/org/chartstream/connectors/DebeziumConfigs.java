@@ -40,6 +40,10 @@ import java.util.stream.Collectors;
  *   <li>JSON converters with {@code schemas.enable=false} for key and value.</li>
  *   <li>Offsets in a file ({@code FileOffsetBackingStore}) under {@code offsetsDir}, flushed every 500 ms.
  *       {@code bootstrap.servers} is set as well: Kafka Connect 4.2+ requires it even with file offsets.</li>
+ *   <li>Notifications on the {@code sink} channel, to {@link #notificationTopic(String)}. The ingest side reads
+ *       the initial snapshot's {@code TABLE_SCAN_COMPLETED} notice (with {@code total_rows_scanned}) for the one case
+ *       the row markers cannot tell: a first table with a single row, whose only row is marked {@code first} and
+ *       never {@code last_in_data_collection}.</li>
  *   <li>{@link SourceConnection#extra()} is applied last and may override anything above.</li>
  * </ul>
  *
@@ -72,6 +76,9 @@ public final class DebeziumConfigs {
     public static final String OFFSET_FLUSH_INTERVAL_MS = "500";
     /** Base of the derived MariaDB/MySQL {@code database.server.id}. */
     public static final int SERVER_ID_BASE = 5400;
+
+    /** Suffix of {@link #notificationTopic(String)}; the ingest side names the same topic. */
+    public static final String NOTIFICATION_TOPIC_SUFFIX = "debezium-notifications";
 
     private static final Pattern TOPIC_PREFIX = Pattern.compile("[A-Za-z0-9._-]+");
 
@@ -121,6 +128,8 @@ public final class DebeziumConfigs {
         p.setProperty("snapshot.mode", "initial");
         p.setProperty("snapshot.max.threads", "1");
         p.setProperty("snapshot.tables.order.by.row.count", "disabled");
+        p.setProperty("notification.enabled.channels", "sink");
+        p.setProperty("notification.sink.topic.name", notificationTopic(topicPrefix));
         // value shapes
         p.setProperty("decimal.handling.mode", "string");
         p.setProperty("time.precision.mode", "isostring");
@@ -183,6 +192,15 @@ public final class DebeziumConfigs {
     public static String topicFor(SourceConnection src, String topicPrefix, String table) {
         requireTopicPrefix(topicPrefix);
         return topicPrefix + "." + src.namespace() + "." + table;
+    }
+
+    /**
+     * The topic Debezium's notifications (snapshot progress) go to: {@code <topicPrefix>.debezium-notifications}. It
+     * has one name part after the prefix, so no {@code <namespace>.<table>} topic can have the same name.
+     */
+    public static String notificationTopic(String topicPrefix) {
+        requireTopicPrefix(topicPrefix);
+        return topicPrefix + "." + NOTIFICATION_TOPIC_SUFFIX;
     }
 
     /** Every table's topic, in the configured table order. */

@@ -69,6 +69,8 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicLong recordsProduced = new AtomicLong();
     private final AtomicLong tombstonesProduced = new AtomicLong();
+    private final AtomicLong notificationsProduced = new AtomicLong();
+    private final String notificationTopic;
     private final AtomicLong batchesCommitted = new AtomicLong();
     private final CountDownLatch taskStarted = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -89,6 +91,7 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
         this.engineProperties = new Properties();
         this.engineProperties.putAll(engineProperties);
         this.name = required(engineProperties, "name");
+        this.notificationTopic = engineProperties.getProperty("notification.sink.topic.name", "");
         String bootstrap = required(engineProperties, "bootstrap.servers");
         this.producerProperties = producerProperties(name, bootstrap, producerOverrides == null ? Map.of() : producerOverrides);
     }
@@ -176,9 +179,14 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
         return Optional.ofNullable(failure.get());
     }
 
-    /** Records (including tombstones) acknowledged by Kafka and committed to Debezium. */
+    /** Change records (including tombstones) acknowledged by Kafka and committed to Debezium. */
     public long recordsProduced() {
         return recordsProduced.get();
+    }
+
+    /** Debezium notifications (snapshot progress) acknowledged by Kafka; not counted in {@link #recordsProduced()}. */
+    public long notificationsProduced() {
+        return notificationsProduced.get();
     }
 
     /** Tombstones among {@link #recordsProduced()}. */
@@ -318,6 +326,7 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
             KafkaProducer<String, String> p = producer;
             List<Future<RecordMetadata>> acks = new ArrayList<>(records.size());
             long tombstones = 0;
+            long notifications = 0;
             for (ChangeEvent<String, String> r : records) {
                 ProducerRecord<String, String> pr =
                         new ProducerRecord<>(r.destination(), r.partition(), r.key(), r.value());
@@ -328,6 +337,8 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
                 }
                 if (r.value() == null) {
                     tombstones++;
+                } else if (r.destination().equals(notificationTopic)) {
+                    notifications++;
                 }
                 acks.add(p.send(pr));
             }
@@ -346,8 +357,9 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
                 committer.markProcessed(r);
             }
             committer.markBatchFinished();
-            long total = recordsProduced.addAndGet(records.size());
+            long total = recordsProduced.addAndGet(records.size() - notifications);
             tombstonesProduced.addAndGet(tombstones);
+            notificationsProduced.addAndGet(notifications);
             batchesCommitted.incrementAndGet();
             if (last != null) {
                 lastAcknowledged = last.topic() + "-" + last.partition() + "@" + last.offset();

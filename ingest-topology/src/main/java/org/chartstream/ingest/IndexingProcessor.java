@@ -17,6 +17,7 @@ import org.chartstream.ingest.embed.EmbeddingBatch;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.embed.TextChunker;
 import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.ingest.normalize.TableScanCompleted;
 import org.chartstream.ingest.project.PatientIdentity;
 import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.RowImage;
@@ -114,6 +115,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             apply(change, record.timestamp());
         } else if (record.value() instanceof ReindexRequest request) {
             startReindex(request);
+        } else if (record.value() instanceof TableScanCompleted scan) {
+            scanCompleted(scan, record.timestamp());
         }
         if (pendingChunks >= batchChunks) {
             flush();
@@ -159,14 +162,32 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
                     status.chunks() + pieces.size() - (previous == null ? 0 : previous.chunks()));
         }
         if (plan.publish() > 0) {
-            if (change.getOp() == RowOp.SNAPSHOT) {
-                status = dropRowsNotIn(tableKey, plan.publish(), status);
-            }
-            append(marker(change.getSourceId(), change.getTableName(), plan.publish(), state.stagedRows() + 1, timestamp));
-            LOG.info("table {} generation {} complete, publishing", tableKey, plan.publish());
+            status = publishStaged(tableKey, change.getSourceId(), change.getTableName(), plan.publish(),
+                    change.getOp() == RowOp.SNAPSHOT, state.stagedRows() + 1, timestamp, status);
         }
         statuses.put(tableKey, status.encode());
         changedTables.add(tableKey);
+    }
+
+    private void scanCompleted(TableScanCompleted scan, long timestamp) {
+        TableGenerations state = TableGenerations.decode(generations.get(scan.tableKey()));
+        GenerationPlanner.Plan plan = GenerationPlanner.scanCompleted(state, scan.rows());
+        generations.put(scan.tableKey(), plan.next().encode());
+        if (plan.publish() > 0) {
+            TableStatus status = publishStaged(scan.tableKey(), scan.sourceId(), scan.table(), plan.publish(), true,
+                    state.stagedRows(), timestamp, status(scan.tableKey(), scan.sourceId(), scan.table()));
+            statuses.put(scan.tableKey(), status.encode());
+            changedTables.add(scan.tableKey());
+        }
+    }
+
+    /** Appends the publish marker of a complete generation; a snapshot's also retires the rows it did not see. */
+    private TableStatus publishStaged(String tableKey, String sourceId, String table, long generation, boolean snapshot,
+                                      long rowCount, long timestamp, TableStatus status) {
+        TableStatus after = snapshot ? dropRowsNotIn(tableKey, generation, status) : status;
+        append(marker(sourceId, table, generation, rowCount, timestamp));
+        LOG.info("table {} generation {} complete, publishing", tableKey, generation);
+        return after;
     }
 
     /**

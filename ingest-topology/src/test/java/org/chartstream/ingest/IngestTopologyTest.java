@@ -131,6 +131,41 @@ class IngestTopologyTest {
         assertThat(events.get(5).getMarker().getRows()).isEqualTo(2);
     }
 
+    private static String tableScanCompleted(String table, int rows) {
+        return "{\"id\":\"n-" + table + "\",\"type\":\"TABLE_SCAN_COMPLETED\",\"aggregate_type\":\"Initial Snapshot\","
+                + "\"additional_data\":{\"scanned_collection\":\"public." + table + "\",\"connector_name\":\"ehr\","
+                + "\"total_rows_scanned\":\"" + rows + "\",\"status\":\"SUCCEEDED\"},\"timestamp\":1700000000002}";
+    }
+
+    @Test
+    void aFirstTableWithOneRowIsPublishedWhenDebeziumReportsItsScanWhicheverIsReadFirst() {
+        TestInputTopic<String, String> notifications =
+                driver.createInputTopic("ehr.debezium-notifications", new StringSerializer(), new StringSerializer());
+        // row first: marked "first" (the whole snapshot's first record), never "last_in_data_collection"
+        patients.pipeInput("{\"patient_id\":\"p1\"}", event("r", "first",
+                "{\"patient_id\":\"p1\",\"patient_no\":\"MRN-1\",\"first_name\":\"Martha\",\"last_name\":\"Collins\"}", 10));
+        notifications.pipeInput("n1", "{\"id\":\"n0\",\"type\":\"STARTED\",\"aggregate_type\":\"Initial Snapshot\",\"additional_data\":{}}");
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+        assertThat(index.readValuesToList()).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.UPSERT_ROW);
+
+        notifications.pipeInput("n2", tableScanCompleted("patients", 1));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+        List<IndexEvent> published = index.readValuesToList();
+        assertThat(published).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.MARKER);
+        assertThat(published.get(0).getTableName()).isEqualTo("patients");
+        assertThat(published.get(0).getGeneration()).isEqualTo(1);
+        assertThat(published.get(0).getMarker().getRows()).isEqualTo(1);
+
+        // notice first: the row that reaches the reported count publishes
+        notifications.pipeInput("n3", tableScanCompleted("clinical_notes", 1));
+        notes.pipeInput("{\"note_id\":1}", event("r", "first_in_data_collection",
+                "{\"note_id\":1,\"patient_id\":\"p1\",\"note_text\":\"Stable angina.\"}", 10));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+        assertThat(index.readValuesToList()).extracting(IndexEvent::getKind)
+                .containsExactly(IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER);
+        assertThat(deadLetters.isEmpty()).isTrue();
+    }
+
     @Test
     void materialisedIntoLuceneTheRowsAreSearchableAndUpdatesAndDeletesApply() {
         snapshotTwoPatientsAndTheirNotes();

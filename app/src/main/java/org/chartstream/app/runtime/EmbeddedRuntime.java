@@ -228,6 +228,8 @@ public final class EmbeddedRuntime implements AutoCloseable {
                 specs.add(new PipelineTopics.Spec(topic, 1, false));
                 singlePartition.add(topic);
             }
+            // Debezium's snapshot notices: the ingest side publishes a single-row first table on them
+            specs.add(new PipelineTopics.Spec(source.notificationTopic(), 1, false));
         }
         PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, singlePartition);
     }

@@ -37,6 +37,7 @@ class EmbeddedCdcIT {
     private static final String PREFIX = "cdcit";
     private static final String PATIENTS_TOPIC = PREFIX + ".public.patients";
     private static final String ENCOUNTERS_TOPIC = PREFIX + ".public.encounters";
+    private static final String NOTIFICATIONS_TOPIC = DebeziumConfigs.notificationTopic(PREFIX);
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private final Map<String, Long> timings = new LinkedHashMap<>();
@@ -80,7 +81,7 @@ class EmbeddedCdcIT {
                             + "('10000000-0000-0000-0000-000000000002','" + ids[1] + "','2024-06-07',"
                             + "'2024-06-07 08:00:00','0.50')");
                 }
-                kafka.createTopics(Map.of(PATIENTS_TOPIC, 1, ENCOUNTERS_TOPIC, 1));
+                kafka.createTopics(Map.of(PATIENTS_TOPIC, 1, ENCOUNTERS_TOPIC, 1, NOTIFICATIONS_TOPIC, 1));
                 kafka.createTopics(Map.of(PATIENTS_TOPIC, 1, ENCOUNTERS_TOPIC, 1)); // idempotent
                 step("schema, 3 patients + 2 encounters, topics");
 
@@ -97,7 +98,13 @@ class EmbeddedCdcIT {
                     try {
                         runner.start();
                         pollUntil(consumer, seen, all -> count(all, PATIENTS_TOPIC) >= 3
-                                && count(all, ENCOUNTERS_TOPIC) >= 2, runner);
+                                && count(all, ENCOUNTERS_TOPIC) >= 2 && all.stream().anyMatch(r -> r.topic().equals(NOTIFICATIONS_TOPIC) && r.value().contains("\"COMPLETED\"")), runner);
+                        // the snapshot reports each table's scan with its row count (the ingest side relies on it)
+                        assertThat(values(seen, NOTIFICATIONS_TOPIC).stream()
+                                .filter(n -> n.path("type").asText().equals("TABLE_SCAN_COMPLETED"))
+                                .map(n -> n.path("additional_data").path("scanned_collection").asText() + "="
+                                        + n.path("additional_data").path("total_rows_scanned").asText()))
+                                .containsExactly("public.patients=3", "public.encounters=2");
                         step("debezium start + snapshot in kafka");
 
                         List<JsonNode> patients = values(seen, PATIENTS_TOPIC);
@@ -281,7 +288,7 @@ class EmbeddedCdcIT {
     }
 
     private static KafkaConsumer<String, String> consumer(String bootstrap) {
-        return consumer(bootstrap, PATIENTS_TOPIC, ENCOUNTERS_TOPIC);
+        return consumer(bootstrap, PATIENTS_TOPIC, ENCOUNTERS_TOPIC, NOTIFICATIONS_TOPIC);
     }
 
     private static KafkaConsumer<String, String> consumer(String bootstrap, String... topics) {

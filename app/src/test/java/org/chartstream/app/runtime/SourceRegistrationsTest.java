@@ -35,6 +35,13 @@ class SourceRegistrationsTest {
     }
 
     @Test
+    void theIngestSideReadsDebeziumNotificationsFromTheTopicTheConnectorWritesThemTo() {
+        SourceRegistration ehr = SourceRegistrations.all(ChartstreamConfig.defaults()).get(0);
+        assertThat(ehr.notificationTopic())
+                .isEqualTo(org.chartstream.connectors.DebeziumConfigs.notificationTopic(ehr.topicPrefix()));
+    }
+
+    @Test
     void severalSourcesEachWithConnectionAllowListsExclusionsAndPatientIdentity(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("c.properties");
         Files.writeString(file, """

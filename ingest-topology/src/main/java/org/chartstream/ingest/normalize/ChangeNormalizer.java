@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -19,15 +18,17 @@ import org.slf4j.LoggerFactory;
  * Debezium topic record → {@link RowChange} keyed by row, or a {@link DeadLetter} naming the problem
  * (malformed envelope, unregistered source or table). A column whose value cannot be rendered as text (binary,
  * struct, geometry) is left out of the row, which is still indexed, and named in a dead letter at stage
- * {@code ingest.normalize.column} when the projection would have let it through. Never throws: one bad event must
+ * {@code ingest.normalize.column} when the projection would have let it through. A Debezium notification that a
+ * registered table's snapshot scan completed becomes a {@link TableScanCompleted}; other notifications are dropped.
+ * Never throws: one bad event must
  * not stop the topology.
  */
-public final class ChangeNormalizer implements Processor<String, String, String, SpecificRecord> {
+public final class ChangeNormalizer implements Processor<String, String, String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeNormalizer.class);
     private final List<SourceRegistration> sources;
     private final String rowsChild;
     private final String deadLetterChild;
-    private ProcessorContext<String, SpecificRecord> context;
+    private ProcessorContext<String, Object> context;
 
     public ChangeNormalizer(List<SourceRegistration> sources, String rowsChild, String deadLetterChild) {
         // longest prefix first, so "ehr.v2" wins over "ehr"
@@ -37,7 +38,7 @@ public final class ChangeNormalizer implements Processor<String, String, String,
     }
 
     @Override
-    public void init(ProcessorContext<String, SpecificRecord> context) {
+    public void init(ProcessorContext<String, Object> context) {
         this.context = context;
     }
 
@@ -47,6 +48,11 @@ public final class ChangeNormalizer implements Processor<String, String, String,
         try {
             SourceRegistration source = sourceOf(topic)
                     .orElseThrow(() -> new MalformedChangeException("topic " + topic + " belongs to no registered source"));
+            if (topic.equals(source.notificationTopic())) {
+                DebeziumNotificationParser.tableScanCompleted(source, record.value()).ifPresent(scan ->
+                        context.forward(new Record<String, Object>(scan.tableKey(), scan, record.timestamp()), rowsChild));
+                return;
+            }
             DebeziumEnvelopeParser.Parsed parsed = DebeziumEnvelopeParser.read(source, topic, record.key(), record.value());
             RowChange change = parsed.change();
             TableProjection projection = source.table(change.getTableName()).orElseThrow(() -> new MalformedChangeException(
@@ -60,7 +66,7 @@ public final class ChangeNormalizer implements Processor<String, String, String,
                         + " cannot be rendered as text and was left out of the indexed row");
             }
             String key = change.getSourceId() + ":" + change.getTableName() + ":" + change.getRowKey();
-            context.forward(new Record<String, SpecificRecord>(key, change, record.timestamp()), rowsChild);
+            context.forward(new Record<String, Object>(key, change, record.timestamp()), rowsChild);
         } catch (MalformedChangeException | IllegalArgumentException e) {
             deadLetter(record, topic, "ingest.normalize", e.getMessage());
         }
@@ -74,7 +80,7 @@ public final class ChangeNormalizer implements Processor<String, String, String,
                 .setPartition(meta == null ? -1 : meta.partition()).setOffset(meta == null ? -1 : meta.offset())
                 .setKey(bytes(record.key())).setValue(bytes(record.value()))
                 .setStage(stage).setReason(reason).setTsMs(System.currentTimeMillis()).build();
-        context.forward(new Record<String, SpecificRecord>(record.key(), dl, record.timestamp()), deadLetterChild);
+        context.forward(new Record<String, Object>(record.key(), dl, record.timestamp()), deadLetterChild);
     }
 
     private Optional<SourceRegistration> sourceOf(String topic) {

@@ -12,9 +12,16 @@ import org.chartstream.ingest.project.TableProjection;
  */
 public record SourceRegistration(String sourceId, String kind, String topicPrefix,
                                  PatientIdentityColumns patientIdentity, Map<String, TableProjection> tables) {
+    /** The connector side's {@code DebeziumConfigs.NOTIFICATION_TOPIC_SUFFIX}; the app checks that both agree. */
+    public static final String NOTIFICATION_TOPIC_SUFFIX = "debezium-notifications";
 
     public SourceRegistration {
         tables = Map.copyOf(tables);
+    }
+
+    /** The topic this source's Debezium notifications (snapshot progress) arrive on. */
+    public String notificationTopic() {
+        return topicPrefix + "." + NOTIFICATION_TOPIC_SUFFIX;
     }
 
     public Optional<TableProjection> table(String name) {

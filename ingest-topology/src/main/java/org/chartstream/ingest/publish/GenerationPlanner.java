@@ -8,6 +8,11 @@ import org.chartstream.schemas.SnapshotMarker;
  * Decides, for one row change, which generations it is written to and whether a generation is published.
  * Snapshot rows build a staged generation that is published when the table's last snapshot row has been seen;
  * streaming changes go to the active generation and to a staged one (a re-index) if there is one.
+ *
+ * <p>The last row is the one Debezium marks {@code last} or {@code last_in_data_collection}, or, when Debezium's
+ * table-scan notice gave the row count, the row that reaches it. The count is what finishes a first table with a
+ * single row: Debezium marks that row {@code first} and nothing marks the table's end. The notice and the rows come
+ * on different topics, so either may be read first.
  */
 public final class GenerationPlanner {
 
@@ -22,8 +27,10 @@ public final class GenerationPlanner {
         if (op == RowOp.SNAPSHOT) {
             long staged = state.staged() > 0 ? state.staged() : Math.max(state.highest(), state.active()) + 1;
             TableGenerations next = new TableGenerations(state.active(), staged, Math.max(state.highest(), staged),
-                    (state.staged() > 0 ? state.stagedRows() : 0) + 1);
-            if (marker == SnapshotMarker.LAST || marker == SnapshotMarker.LAST_IN_TABLE) {
+                    (state.staged() > 0 ? state.stagedRows() : 0) + 1, state.scannedRows());
+            boolean lastRow = marker == SnapshotMarker.LAST || marker == SnapshotMarker.LAST_IN_TABLE
+                    || (next.scannedRows() > 0 && next.stagedRows() >= next.scannedRows());
+            if (lastRow) {
                 return new Plan(List.of(staged), staged, new TableGenerations(staged, 0, next.highest(), 0));
             }
             return new Plan(List.of(staged), 0, next);
@@ -55,6 +62,21 @@ public final class GenerationPlanner {
         }
         long next = Math.max(state.highest(), state.active()) + 1;
         return java.util.Optional.of(new TableGenerations(state.active(), next, next, 0));
+    }
+
+    /**
+     * Debezium's notice that the snapshot read {@code rows} rows of the table. Publishes the staged generation if
+     * they have all been written; otherwise remembers the count for the row that completes it. A notice for a table
+     * whose snapshot is already published (its last row was marked) changes nothing.
+     */
+    public static Plan scanCompleted(TableGenerations state, long rows) {
+        if (rows <= 0 || (state.staged() == 0 && state.active() > 0)) {
+            return new Plan(List.of(), 0, state);
+        }
+        if (state.staged() > 0 && state.stagedRows() >= rows) {
+            return new Plan(List.of(), state.staged(), published(state));
+        }
+        return new Plan(List.of(), 0, new TableGenerations(state.active(), state.staged(), state.highest(), state.stagedRows(), rows));
     }
 
     /** The state after the staged generation has been published. */

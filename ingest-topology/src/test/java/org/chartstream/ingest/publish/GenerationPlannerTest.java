@@ -58,4 +58,47 @@ class GenerationPlannerTest {
         assertThat(GenerationPlanner.startReindex(new TableGenerations(3, 4, 4, 10))).isEmpty();
         assertThat(GenerationPlanner.published(new TableGenerations(3, 6, 6, 0))).isEqualTo(new TableGenerations(6, 0, 6, 0));
     }
+
+    @Test
+    void aSingleRowFirstTableIsPublishedWhenDebeziumReportsItsScanAfterTheRow() {
+        // Debezium marks the only row of the snapshot's first table "first"; nothing marks the table's end
+        GenerationPlanner.Plan row = GenerationPlanner.plan(TableGenerations.NONE, RowOp.SNAPSHOT, SnapshotMarker.FIRST);
+        assertThat(row.publish()).isZero();
+
+        GenerationPlanner.Plan scan = GenerationPlanner.scanCompleted(row.next(), 1);
+        assertThat(scan.targets()).isEmpty();
+        assertThat(scan.publish()).isEqualTo(1L);
+        assertThat(scan.next()).isEqualTo(new TableGenerations(1, 0, 1, 0, 0));
+    }
+
+    @Test
+    void aScanReportReadBeforeTheRowsPublishesWithTheRowThatReachesItsCount() {
+        GenerationPlanner.Plan scan = GenerationPlanner.scanCompleted(TableGenerations.NONE, 2);
+        assertThat(scan.publish()).isZero();
+        assertThat(scan.next().scannedRows()).isEqualTo(2);
+
+        GenerationPlanner.Plan first = GenerationPlanner.plan(scan.next(), RowOp.SNAPSHOT, SnapshotMarker.FIRST);
+        assertThat(first.publish()).isZero();
+        GenerationPlanner.Plan second = GenerationPlanner.plan(first.next(), RowOp.SNAPSHOT, SnapshotMarker.MIDDLE);
+        assertThat(second.publish()).isEqualTo(1L);
+        assertThat(second.next()).isEqualTo(new TableGenerations(1, 0, 1, 0, 0));
+    }
+
+    @Test
+    void aScanReportAfterTheMarkedLastRowOrWithoutRowsChangesNothing() {
+        TableGenerations published = new TableGenerations(1, 0, 1, 0);
+        assertThat(GenerationPlanner.scanCompleted(published, 3))
+                .isEqualTo(new GenerationPlanner.Plan(java.util.List.of(), 0, published));
+        TableGenerations staged = new TableGenerations(0, 1, 1, 2);
+        assertThat(GenerationPlanner.scanCompleted(staged, 0).next()).isEqualTo(staged);
+        // fewer rows written than scanned: wait for the rest
+        assertThat(GenerationPlanner.scanCompleted(staged, 3).publish()).isZero();
+    }
+
+    @Test
+    void stateWrittenBeforeTheScanCountExistedStillDecodes() {
+        assertThat(TableGenerations.decode("2,3,3,7")).isEqualTo(new TableGenerations(2, 3, 3, 7, 0));
+        TableGenerations withCount = new TableGenerations(0, 1, 1, 4, 9);
+        assertThat(TableGenerations.decode(withCount.encode())).isEqualTo(withCount);
+    }
 }
