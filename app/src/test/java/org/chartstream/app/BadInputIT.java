@@ -182,10 +182,13 @@ class BadInputIT {
                         "field 'question' has 100000 characters; the limit is 4000"),
                 BadRequest.of(request("table", GOOD_QUESTION).setFilter(RetrievalFilterSpec.newBuilder().setTables(List.of("billing")).build()),
                         ReplyType.ERROR, "field 'filter.tables' names 'billing', which is not an indexed table (indexed: "),
-                // injection-shaped patient values are exact literals: they match no record, so the question is refused
+                // injection-shaped patient values are not patient identifiers
                 BadRequest.of(request("sql-shaped", GOOD_QUESTION).setFilter(RetrievalFilterSpec.newBuilder().setPatient("x' OR '1'='1").build()),
-                        ReplyType.REFUSED, null),
+                        ReplyType.ERROR, "field 'filter.patient' is not a patient identifier"),
                 BadRequest.of(request("mongo-shaped", GOOD_QUESTION).setFilter(RetrievalFilterSpec.newBuilder().setPatient("{\"$ne\":null}").build()),
+                        ReplyType.ERROR, "field 'filter.patient' is not a patient identifier"),
+                // an identifier-shaped value is an exact literal: it matches no record, so the question is refused
+                BadRequest.of(request("literal", GOOD_QUESTION).setFilter(RetrievalFilterSpec.newBuilder().setPatient("MRN-1 OR MRN-2").build()),
                         ReplyType.REFUSED, null),
                 new BadRequest("wrong-topic", UNKNOWN_TOPIC, REQUESTS.serialize(request("wrong-topic", GOOD_QUESTION).build()),
                         new Expectation(Topics.REPLIES, ReplyType.ERROR, "header 'reply-to' names topic '" + UNKNOWN_TOPIC + "', which does not exist")),

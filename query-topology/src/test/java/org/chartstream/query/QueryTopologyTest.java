@@ -330,18 +330,26 @@ class QueryTopologyTest {
     }
 
     @Test
-    void anInjectionShapedPatientFilterIsAnExactLiteralThatMatchesNoRecord() {
-        for (String value : List.of("x' OR '1'='1", "{\"$ne\":null}", "MRN-1 OR MRN-2", "*")) {
+    void anInjectionShapedPatientFilterIsRejectedAndAnIdentifierShapedOneIsAnExactLiteralThatMatchesNoRecord() {
+        for (String value : List.of("x' OR '1'='1", "{\"$ne\":null}", "*")) {
             String id = "r26-" + Integer.toHexString(value.hashCode());
             post("conv-" + id, REQUESTS.serialize(request(id, "hypothyroidism")
                     .setFilter(RetrievalFilterSpec.newBuilder().setPatient(value).build()).build()), "corr-" + id);
+            assertRejected(replies, id, "field 'filter.patient' is not a patient identifier: it must start with a letter or digit"
+                    + " and hold only letters, digits, spaces and . _ : / # -");
+        }
+        // shaped like an identifier but not one: matched as a literal, so nothing is found and the question is refused
+        for (RetrievalFilterSpec filter : List.of(RetrievalFilterSpec.newBuilder().setPatient("MRN-1 OR MRN-2").build(),
+                RetrievalFilterSpec.newBuilder().setRowKeys(List.of("{\"$ne\":null}")).build())) {
+            String id = "r26-" + Integer.toHexString(filter.hashCode());
+            post("conv-" + id, REQUESTS.serialize(request(id, "hypothyroidism").setFilter(filter).build()), "corr-" + id);
 
             List<ReplyEvent> events = replies.readValuesToList();
-            assertThat(events).as(value).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.REFUSED);
+            assertThat(events).as(filter.toString()).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.REFUSED);
             assertThat(events.get(1).getCitations()).isEmpty();
             AnswerAudit record = audit.readValue();
-            assertThat(record.getVectorHits()).as(value).isEmpty();
-            assertThat(record.getLexicalHits()).as(value).isEmpty();
+            assertThat(record.getVectorHits()).as(filter.toString()).isEmpty();
+            assertThat(record.getLexicalHits()).as(filter.toString()).isEmpty();
             assertThat(deadLetters.readValuesToList()).isEmpty();
         }
         assertStillServing("r26ok");

@@ -13,13 +13,17 @@ import org.chartstream.store.TableRef;
 /**
  * What is wrong with a request, named by field, or null when nothing is. Filter values are never interpreted: a
  * patient or row key is matched as an exact literal by both search sides, so a value shaped like an injection
- * ({@code x' OR '1'='1}, {@code {"$ne":null}}) simply matches no record. Tables and sources in a filter must be ones
- * the index holds (the projection's allow-list decides which tables reach the index).
+ * matches no record whatever it holds. A patient filter must in addition look like a patient identifier (letters,
+ * digits, spaces and {@code . _ : / # -}), so an injection-shaped one ({@code x' OR '1'='1}, {@code {"$ne":null}})
+ * is rejected and dead-lettered rather than quietly refused. Tables and sources in a filter must be ones the index
+ * holds (the projection's allow-list decides which tables reach the index).
  */
 public final class RequestCheck {
     /** Kafka's rule for topic names. */
     private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
     private static final int MAX_FILTER_VALUE_CHARS = 512;
+    /** Medical record numbers and patient ids: {@code MRN-700001}, a UUID, {@code 12/3456#A}. */
+    private static final Pattern PATIENT_IDENTIFIER = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} ._:/#-]*");
 
     private RequestCheck() {
     }
@@ -68,6 +72,11 @@ public final class RequestCheck {
         }
         if (f.getPatient() != null && (f.getPatient().isBlank() || f.getPatient().length() > MAX_FILTER_VALUE_CHARS)) {
             return new Problem("filter.patient", "field 'filter.patient' is " + (f.getPatient().isBlank() ? "empty" : "longer than " + MAX_FILTER_VALUE_CHARS + " characters"));
+        }
+        if (f.getPatient() != null && !PATIENT_IDENTIFIER.matcher(f.getPatient()).matches()) {
+            // the value is not echoed: it may be an identifier with a typo, and replies and dead letters are read by operators
+            return new Problem("filter.patient", "field 'filter.patient' is not a patient identifier: it must start with a letter or digit"
+                    + " and hold only letters, digits, spaces and . _ : / # -");
         }
         if (f.getTables().isEmpty() && f.getSourceIds().isEmpty()) {
             return null;

@@ -34,9 +34,21 @@ class RequestCheckTest {
     @Test
     void aGoodRequestHasNoProblemAndWithoutTableOrSourceFiltersTheIndexIsNotAsked() {
         assertThat(check(request())).isNull();
-        assertThat(check(RetrievalFilterSpec.newBuilder().setPatient("x' OR '1'='1").setRowKeys(List.of("{\"$ne\":null}")))).isNull();
+        assertThat(check(RetrievalFilterSpec.newBuilder().setPatient("MRN-700001").setRowKeys(List.of("{\"$ne\":null}")))).isNull();
+        assertThat(check(RetrievalFilterSpec.newBuilder().setPatient("8d2e3f4a-5b6c-4d7e-9f80-123456789012"))).isNull();
+        assertThat(check(RetrievalFilterSpec.newBuilder().setPatient("Zoë 12/3456#A"))).isNull();
         assertThat(indexAsked).hasValue(0);
         assertThat(check(RetrievalFilterSpec.newBuilder().setTables(List.of("results")).setSourceIds(List.of("ehr")))).isNull();
+    }
+
+    @Test
+    void anInjectionShapedPatientFilterIsNotAPatientIdentifier() {
+        for (String value : List.of("x' OR '1'='1", "{\"$ne\":null}", "*", "MRN-1; DROP TABLE patients", "-MRN-1", "MRN-1\n")) {
+            RequestCheck.Problem problem = check(RetrievalFilterSpec.newBuilder().setPatient(value));
+            assertThat(problem).as(value).isNotNull();
+            assertThat(problem.field()).isEqualTo("filter.patient");
+            assertThat(problem.message()).startsWith("field 'filter.patient' is not a patient identifier").doesNotContain(value);
+        }
     }
 
     @Test
