@@ -170,6 +170,9 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     }
 
     private void scanCompleted(TableScanCompleted scan, long timestamp) {
+        if (reindexes.get(scan.tableKey()) != null) {
+            return; // the staged generation is a re-index's: it is complete when its cursor reaches the end
+        }
         TableGenerations state = TableGenerations.decode(generations.get(scan.tableKey()));
         GenerationPlanner.Plan plan = GenerationPlanner.scanCompleted(state, scan.rows());
         generations.put(scan.tableKey(), plan.next().encode());

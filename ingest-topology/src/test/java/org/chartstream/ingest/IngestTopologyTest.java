@@ -167,6 +167,26 @@ class IngestTopologyTest {
     }
 
     @Test
+    void aTableTheSnapshotFoundEmptyIsPublishedEmptyAndALateNoticeChangesNothing() {
+        TestInputTopic<String, String> notifications =
+                driver.createInputTopic("ehr.debezium-notifications", new StringSerializer(), new StringSerializer());
+        notifications.pipeInput("n1", tableScanCompleted("clinical_notes", 0));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+        List<IndexEvent> published = index.readValuesToList();
+        assertThat(published).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.MARKER);
+        assertThat(published.get(0).getGeneration()).isEqualTo(1);
+        assertThat(published.get(0).getMarker().getRows()).isZero();
+
+        notes.pipeInput("{\"note_id\":1}", event("c", "false",
+                "{\"note_id\":1,\"patient_id\":\"p1\",\"note_text\":\"Stable angina.\"}", 20));
+        notifications.pipeInput("n2", tableScanCompleted("clinical_notes", 0));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+        List<IndexEvent> after = index.readValuesToList();
+        assertThat(after).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.UPSERT_ROW);
+        assertThat(after.get(0).getGeneration()).isEqualTo(1);
+    }
+
+    @Test
     void materialisedIntoLuceneTheRowsAreSearchableAndUpdatesAndDeletesApply() {
         snapshotTwoPatientsAndTheirNotes();
         notes.pipeInput("{\"note_id\":2}", event("u", "false",

@@ -66,12 +66,18 @@ public final class GenerationPlanner {
 
     /**
      * Debezium's notice that the snapshot read {@code rows} rows of the table. Publishes the staged generation if
-     * they have all been written; otherwise remembers the count for the row that completes it. A notice for a table
-     * whose snapshot is already published (its last row was marked) changes nothing.
+     * they have all been written; otherwise remembers the count for the row that completes it. A table the snapshot
+     * found empty gets an empty generation at once, so it counts as indexed before its first row arrives. A notice
+     * for a table whose snapshot is already published (its last row was marked, or a change arrived first) changes
+     * nothing.
      */
     public static Plan scanCompleted(TableGenerations state, long rows) {
-        if (rows <= 0 || (state.staged() == 0 && state.active() > 0)) {
+        if (rows < 0 || (state.staged() == 0 && state.active() > 0)) {
             return new Plan(List.of(), 0, state);
+        }
+        if (state.staged() == 0 && rows == 0) {
+            long empty = state.highest() + 1;
+            return new Plan(List.of(), empty, new TableGenerations(empty, 0, empty, 0));
         }
         if (state.staged() > 0 && state.stagedRows() >= rows) {
             return new Plan(List.of(), state.staged(), published(state));

@@ -85,14 +85,25 @@ class GenerationPlannerTest {
     }
 
     @Test
-    void aScanReportAfterTheMarkedLastRowOrWithoutRowsChangesNothing() {
+    void aScanReportAfterThePublicationChangesNothingAndFewerRowsThanScannedWaitForTheRest() {
         TableGenerations published = new TableGenerations(1, 0, 1, 0);
         assertThat(GenerationPlanner.scanCompleted(published, 3))
                 .isEqualTo(new GenerationPlanner.Plan(java.util.List.of(), 0, published));
+        assertThat(GenerationPlanner.scanCompleted(published, 0).next()).isEqualTo(published);
         TableGenerations staged = new TableGenerations(0, 1, 1, 2);
-        assertThat(GenerationPlanner.scanCompleted(staged, 0).next()).isEqualTo(staged);
-        // fewer rows written than scanned: wait for the rest
         assertThat(GenerationPlanner.scanCompleted(staged, 3).publish()).isZero();
+    }
+
+    @Test
+    void aTableTheSnapshotFoundEmptyGetsAnEmptyGenerationThatItsFirstChangeThenJoins() {
+        GenerationPlanner.Plan empty = GenerationPlanner.scanCompleted(TableGenerations.NONE, 0);
+        assertThat(empty.targets()).isEmpty();
+        assertThat(empty.publish()).isEqualTo(1L);
+        assertThat(empty.next()).isEqualTo(new TableGenerations(1, 0, 1, 0));
+
+        GenerationPlanner.Plan insert = GenerationPlanner.plan(empty.next(), RowOp.CREATE, SnapshotMarker.NONE);
+        assertThat(insert.targets()).containsExactly(1L);
+        assertThat(insert.publish()).isZero();
     }
 
     @Test
