@@ -18,6 +18,8 @@ import org.chartstream.app.client.QueryClient;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.data.ClinicalDatasetLoader;
 import org.chartstream.app.embedded.EmbeddedKafkaBroker;
+import org.chartstream.app.ops.Operations;
+import org.chartstream.app.ops.Readiness;
 import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.schemas.Citation;
@@ -103,6 +105,34 @@ class RoleSplitIT {
             ReplyEvent last = events.get(events.size() - 1);
             assertThat(last.getType()).isEqualTo(ReplyType.ANSWER);
             assertThat(last.getCitations()).extracting(Citation::getRowKey).contains("900201");
+        }
+    }
+
+    @Test
+    void eachRoleReportsItsOwnReadinessAndMetrics() throws Exception {
+        ChartstreamConfig noEndpoint = ChartstreamConfig.defaults().with("ops.http.port", "0");
+        try (Operations ingestOps = Operations.start(noEndpoint, line -> { });
+             Operations queryOps = Operations.start(noEndpoint, line -> { })) {
+            ingestOps.attach(ingest);
+            queryOps.attach(query);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!ingestOps.readiness().ready() || !queryOps.readiness().ready()) {
+                assertThat(System.nanoTime()).as("both roles ready within 60 s; ingest says %s, query says %s",
+                        ingestOps.readiness().json(), queryOps.readiness().json()).isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            // the ingest side checks what it runs; the query side's indexes include the tables the snapshot found empty
+            assertThat(ingestOps.readiness().checks()).extracting(Readiness.Check::name).containsExactly("models", "pipeline", "capture");
+            assertThat(queryOps.readiness().checks()).extracting(Readiness.Check::name)
+                    .containsExactly("store", "indexes", "models", "pipeline", "admission");
+            assertThat(query.store().activeGenerations()).containsKeys(new TableRef("ehr", "clinical_notes"), new TableRef("ehr", "conditions"));
+
+            String ingestMetrics = ingestOps.scrape();
+            assertThat(ingestMetrics).contains("chartstream_generation_staged{", "topology=\"ingest\"")
+                    .doesNotContain("chartstream_admission_limit", "topology=\"query\"", "chartstream_generation_active{");
+            String queryMetrics = queryOps.scrape();
+            assertThat(queryMetrics).contains("chartstream_admission_limit", "chartstream_generation_active{", "topology=\"query\"",
+                    "topology=\"index-materializer\"").doesNotContain("topology=\"ingest\"");
         }
     }
 

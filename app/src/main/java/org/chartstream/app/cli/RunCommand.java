@@ -53,7 +53,10 @@ public final class RunCommand implements Callable<Integer> {
                     ops.attach(runtime);
                     runtime.awaitStoreReady(Duration.ofMinutes(30));
                 }
-                case INGEST -> progress("ingest running: change data capture into " + org.chartstream.schemas.Topics.INDEX);
+                case INGEST -> {
+                    ops.attach(runtime);
+                    progress("ingest running: change data capture into " + org.chartstream.schemas.Topics.INDEX);
+                }
             }
             Properties p = new Properties();
             p.setProperty("bootstrap.servers", runtime.bootstrapServers());

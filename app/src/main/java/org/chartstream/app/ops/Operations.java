@@ -76,7 +76,22 @@ public final class Operations implements AutoCloseable {
 
     public Readiness.Report readiness() {
         EmbeddedRuntime r = runtime.get();
-        return r == null ? Readiness.starting() : Readiness.evaluate(inputs(r));
+        if (r == null) {
+            return Readiness.starting();
+        }
+        return r.role() == EmbeddedRuntime.Role.INGEST
+                ? Readiness.evaluateIngest(new Readiness.IngestInputs(pipelineProblem(r), r.captureProblem(),
+                        r.model() == null ? null : r.model().modelId()))
+                : Readiness.evaluate(inputs(r));
+    }
+
+    private static String pipelineProblem(EmbeddedRuntime r) {
+        try {
+            r.checkHealthy();
+            return null;
+        } catch (IllegalStateException e) {
+            return e.getMessage();
+        }
     }
 
     static Readiness.Inputs inputs(EmbeddedRuntime r) {
@@ -87,12 +102,7 @@ public final class Operations implements AutoCloseable {
         } catch (RuntimeException e) {
             storeProblem = "the index cannot be read: " + e.getClass().getSimpleName();
         }
-        String pipelineProblem = null;
-        try {
-            r.checkHealthy();
-        } catch (IllegalStateException e) {
-            pipelineProblem = e.getMessage();
-        }
+        String pipelineProblem = pipelineProblem(r);
         AdmissionControl admission = r.queryWiring().admission();
         return new Readiness.Inputs(storeProblem, pipelineProblem, active, r.model() == null ? null : r.model().modelId(),
                 r.queryWiring().reranker() == null ? null : r.queryWiring().reranker().name(), admission.inFlight(), admission.limit());

@@ -36,12 +36,21 @@ final class PipelineMetrics implements AutoCloseable {
         this.registry = registry;
     }
 
+    /** Binds what the runtime's role runs: an ingest-only process has no query side, store or materializer. */
     void bind(EmbeddedRuntime runtime) {
-        bindQuery(runtime.queryWiring().pipeline(), runtime.queryWiring().admission());
+        if (runtime.queryWiring() != null) {
+            bindQuery(runtime.queryWiring().pipeline(), runtime.queryWiring().admission());
+        }
         bindKafka(runtime);
-        lag = new ConsumerLag(registry, runtime.bootstrapServers(), runtime.kafkaClientProperties(),
-                List.of(EmbeddedRuntime.INGEST_APPLICATION_ID, EmbeddedRuntime.QUERY_APPLICATION_ID), Topics.INDEX,
-                () -> runtime.materializer().committedPositions());
+        List<String> groups = new java.util.ArrayList<>();
+        if (runtime.ingestStreams() != null) {
+            groups.add(EmbeddedRuntime.INGEST_APPLICATION_ID);
+        }
+        if (runtime.queryStreams() != null) {
+            groups.add(EmbeddedRuntime.QUERY_APPLICATION_ID);
+        }
+        lag = new ConsumerLag(registry, runtime.bootstrapServers(), runtime.kafkaClientProperties(), groups, Topics.INDEX,
+                () -> runtime.materializer() == null ? Map.of() : runtime.materializer().committedPositions());
         bound.add(lag);
         IngestStatusFollower status = new IngestStatusFollower(runtime.bootstrapServers(), runtime.kafkaClientProperties());
         bound.add(status);
@@ -72,33 +81,41 @@ final class PipelineMetrics implements AutoCloseable {
     }
 
     private void bindKafka(EmbeddedRuntime runtime) {
-        KafkaStreamsMetrics ingest = new KafkaStreamsMetrics(runtime.ingestStreams(), Tags.of("topology", "ingest"));
-        KafkaStreamsMetrics query = new KafkaStreamsMetrics(runtime.queryStreams(), Tags.of("topology", "query"));
-        KafkaClientMetrics materializer = new KafkaClientMetrics(runtime.materializer().consumer(), Tags.of("topology", "index-materializer"));
-        ingest.bindTo(registry);
-        query.bindTo(registry);
-        materializer.bindTo(registry);
-        bound.add(ingest);
-        bound.add(query);
-        bound.add(materializer);
+        if (runtime.ingestStreams() != null) {
+            bindKafkaClients(new KafkaStreamsMetrics(runtime.ingestStreams(), Tags.of("topology", "ingest")));
+        }
+        if (runtime.queryStreams() != null) {
+            bindKafkaClients(new KafkaStreamsMetrics(runtime.queryStreams(), Tags.of("topology", "query")));
+        }
+        if (runtime.materializer() != null) {
+            bindKafkaClients(new KafkaClientMetrics(runtime.materializer().consumer(), Tags.of("topology", "index-materializer")));
+        }
+    }
+
+    private <B extends io.micrometer.core.instrument.binder.MeterBinder & AutoCloseable> void bindKafkaClients(B binder) {
+        binder.bindTo(registry);
+        bound.add(binder);
     }
 
     /** @param ingestStatus the ingest side's latest status per {@code source:table} (where the staged generation lives) */
     void bindGenerations(HybridStore store, List<SourceRegistration> sources, java.util.function.Supplier<Map<String, TableStatus>> ingestStatus) {
+        // an ingest-only process holds no store: it reports the staged generations only
         for (SourceRegistration source : sources) {
             for (String table : source.tables().keySet()) {
                 TableRef ref = new TableRef(source.sourceId(), table);
                 String key = source.sourceId() + ":" + table;
                 Tags tags = Tags.of("source", source.sourceId(), "table", table);
-                Gauge.builder("chartstream.generation.active", store, s -> s.activeGenerations().getOrDefault(ref, 0L))
-                        .description("generation readers see (0: none published yet)").tags(tags).register(registry);
+                if (store != null) {
+                    Gauge.builder("chartstream.generation.active", store, s -> s.activeGenerations().getOrDefault(ref, 0L))
+                            .description("generation readers see (0: none published yet)").tags(tags).register(registry);
+                    Gauge.builder("chartstream.index.rows", store, s -> s.countRows(ref))
+                            .description("rows of the table in its active generation").tags(tags).register(registry);
+                }
                 Gauge.builder("chartstream.generation.staged", ingestStatus, s -> {
                     TableStatus t = s.get().get(key);
                     return t == null ? 0 : t.staged();
                 }).description("generation being built by a snapshot or re-index (0: none)").tags(tags)
                         .strongReference(true).register(registry); // the supplier is held by nothing else
-                Gauge.builder("chartstream.index.rows", store, s -> s.countRows(ref))
-                        .description("rows of the table in its active generation").tags(tags).register(registry);
             }
         }
     }

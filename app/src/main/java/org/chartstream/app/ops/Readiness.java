@@ -9,8 +9,10 @@ import java.util.TreeSet;
 
 /**
  * When the pipeline may take questions ({@code /ready}): the store answers reads, every registered table has an
- * active generation, the models are loaded, the pipeline's parts are running and admission has a free slot. Small
- * pure functions over what a probe read from the running pipeline.
+ * active generation, the models are loaded, the pipeline's parts are running and admission has a free slot. An
+ * ingest-only process ({@code run --role ingest}) takes no questions: it is ready when its embedding model is loaded,
+ * change data capture has started reading every source and the ingest topology is running. Small pure functions over
+ * what a probe read from the running pipeline.
  */
 public final class Readiness {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -30,6 +32,17 @@ public final class Readiness {
      */
     public record Inputs(String storeProblem, String pipelineProblem, Map<String, Long> activeGenerations,
                          String embeddingModel, String reranker, int inFlight, int admissionLimit) {
+    }
+
+    /**
+     * What a probe read from an ingest-only process.
+     *
+     * @param pipelineProblem null when CDC and the ingest topology have not failed, else the first failure
+     * @param captureProblem  null when every source's Debezium task has started and the ingest topology is running,
+     *                        else what is still starting
+     * @param embeddingModel  the loaded embedding model's id, or null
+     */
+    public record IngestInputs(String pipelineProblem, String captureProblem, String embeddingModel) {
     }
 
     /** All checks and the verdict. */
@@ -67,6 +80,16 @@ public final class Readiness {
         return new Report(List.of(store(in.storeProblem()), indexes(in.activeGenerations()),
                 models(in.embeddingModel(), in.reranker()), pipeline(in.pipelineProblem()),
                 admission(in.inFlight(), in.admissionLimit())));
+    }
+
+    public static Report evaluateIngest(IngestInputs in) {
+        return new Report(List.of(
+                in.embeddingModel() == null ? new Check("models", false, "the embedding model is not loaded")
+                        : new Check("models", true, "embedding " + in.embeddingModel()),
+                in.pipelineProblem() == null ? new Check("pipeline", true, "CDC and the ingest topology have not failed")
+                        : new Check("pipeline", false, in.pipelineProblem()),
+                in.captureProblem() == null ? new Check("capture", true, "every source is captured and the ingest topology runs")
+                        : new Check("capture", false, in.captureProblem())));
     }
 
     static Check store(String problem) {

@@ -404,6 +404,30 @@ public final class EmbeddedRuntime implements AutoCloseable {
         }
     }
 
+    public Role role() {
+        return role;
+    }
+
+    /**
+     * Null when every Debezium task this process runs has started and the ingest topology is running (an ingest
+     * process is then doing its work), else what is still starting. Null on a query-only runtime. Sources captured
+     * by a Kafka Connect worker elsewhere have no task here.
+     */
+    public String captureProblem() {
+        if (!role.ingests()) {
+            return null;
+        }
+        for (EmbeddedDebeziumRunner debezium : debeziumRunners) {
+            if (debezium.state() != EmbeddedDebeziumRunner.State.RUNNING) {
+                return "change data capture is " + debezium.state().name().toLowerCase(java.util.Locale.ROOT);
+            }
+        }
+        if (ingest == null || ingest.state() != KafkaStreams.State.RUNNING) {
+            return "the ingest topology is " + (ingest == null ? "not started" : ingest.state().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return null;
+    }
+
     /** Creates topics on the embedded broker (idempotent), e.g. a caller's own reply topic. */
     public void createTopics(Map<String, Integer> nameToPartitions) {
         List<PipelineTopics.Spec> specs = new ArrayList<>();

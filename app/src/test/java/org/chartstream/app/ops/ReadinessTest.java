@@ -25,6 +25,19 @@ class ReadinessTest {
     }
 
     @Test
+    void anIngestProcessIsReadyOnceItsModelIsLoadedAndCaptureRunsWithoutFailure() {
+        Readiness.Report ready = Readiness.evaluateIngest(new Readiness.IngestInputs(null, null, "all-minilm-l6-v2"));
+        assertThat(ready.ready()).isTrue();
+        assertThat(ready.checks()).extracting(Readiness.Check::name).containsExactly("models", "pipeline", "capture");
+
+        Readiness.Report starting = Readiness.evaluateIngest(new Readiness.IngestInputs(null, "change data capture is starting", null));
+        assertThat(starting.failing()).containsExactly("models", "capture");
+        assertThat(starting.json()).contains("change data capture is starting");
+        assertThat(Readiness.evaluateIngest(new Readiness.IngestInputs("a Kafka Streams topology stopped (state ERROR)", null,
+                "all-minilm-l6-v2")).failing()).containsExactly("pipeline");
+    }
+
+    @Test
     void aTableWithoutAnActiveGenerationIsNamed() {
         Readiness.Check check = Readiness.indexes(Map.of("ehr:patients", 3L, "ehr:clinical_notes", 0L, "ehr:conditions", 0L));
         assertThat(check.ok()).isFalse();
