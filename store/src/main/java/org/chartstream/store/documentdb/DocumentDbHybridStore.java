@@ -50,6 +50,7 @@ import java.util.TreeMap;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.chartstream.store.ChunkChecks;
+import org.chartstream.store.GenerationSwitch;
 import org.chartstream.store.HybridStore;
 import org.chartstream.store.RetrievalFilter;
 import org.chartstream.store.RowRef;
@@ -294,13 +295,7 @@ public final class DocumentDbHybridStore implements HybridStore {
     Objects.requireNonNull(table, "table");
     ensureOpen();
     Long active = writerActive.get(table);
-    if (active != null && active == generation) {
-      LOG.debug("generation {} of {} is already active: no-op", generation, table);
-      return;
-    }
-    if (active != null && generation < active) {
-      LOG.warn("ignoring publication of generation {} of {}: generation {} is newer and already active",
-          generation, table, active);
+    if (!GenerationSwitch.changesActive(table, active, generation)) {
       return;
     }
     writerActive.put(table, generation);

@@ -64,6 +64,7 @@ import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.BytesRef;
 import org.chartstream.store.ChunkChecks;
+import org.chartstream.store.GenerationSwitch;
 import org.chartstream.store.HybridStore;
 import org.chartstream.store.RetrievalFilter;
 import org.chartstream.store.RowRef;
@@ -374,13 +375,7 @@ public final class LuceneHybridStore implements HybridStore {
     try {
       ensureOpen();
       Long active = pendingActive.get(table);
-      if (active != null && active == generation) {
-        LOG.debug("generation {} of {} is already active: no-op", generation, table);
-        return;
-      }
-      if (active != null && generation < active) {
-        LOG.warn("ignoring publication of generation {} of {}: generation {} is newer and already active",
-            generation, table, active);
+      if (!GenerationSwitch.changesActive(table, active, generation)) {
         return;
       }
       pendingActive.put(table, generation);
