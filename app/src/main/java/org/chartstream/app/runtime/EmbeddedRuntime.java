@@ -228,8 +228,10 @@ public final class EmbeddedRuntime implements AutoCloseable {
                 specs.add(new PipelineTopics.Spec(topic, 1, false));
                 singlePartition.add(topic);
             }
-            // Debezium's snapshot notices: the ingest side publishes a single-row first table on them
+            // Debezium's snapshot notices: the ingest side publishes a single-row first table on them. One partition,
+            // like the change topics, so the notices reach the task that holds the tables' generation state.
             specs.add(new PipelineTopics.Spec(source.notificationTopic(), 1, false));
+            singlePartition.add(source.notificationTopic());
         }
         PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, singlePartition);
     }
