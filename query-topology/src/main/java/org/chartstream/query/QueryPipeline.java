@@ -15,6 +15,7 @@ import org.chartstream.query.embed.QueryEmbedder;
 import org.chartstream.query.fusion.FusedCandidate;
 import org.chartstream.query.fusion.RowFusion;
 import org.chartstream.query.gate.GateDecision;
+import org.chartstream.query.gate.QuestionAnchors;
 import org.chartstream.query.gate.ScopedEvidenceGate;
 import org.chartstream.query.gate.ScopedGateDecision;
 import org.chartstream.query.gate.TailTrim;
@@ -149,7 +150,9 @@ public final class QueryPipeline {
         List<RerankedCandidate> top = reranked.ranked().subList(0, Math.min(topK, reranked.ranked().size()));
         List<RerankedCandidate> kept = TailTrim.trim(top, RerankedCandidate::score, stages.gate().threshold());
         double best = kept.stream().mapToDouble(RerankedCandidate::score).max().orElse(Double.NEGATIVE_INFINITY);
-        ScopedGateDecision gate = stages.gate().decide(question, best, kept.size());
+        List<QuestionAnchors.Anchor> unmentioned = QuestionAnchors.unmentioned(QuestionAnchors.of(question),
+                top.stream().map(r -> r.candidate().text()).toList());
+        ScopedGateDecision gate = stages.gate().decide(question, best, kept.size(), unmentioned);
         t = lap(stageMs, "gate", t);
 
         List<Passage> passages = new ArrayList<>();

@@ -30,7 +30,7 @@ public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold
     public enum Fusion { RRF, SCORE }
 
     public static QuerySettings defaults() {
-        return new QuerySettings(50, 60, 0.54, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, 30, 32, 2,
+        return new QuerySettings(50, 60, 0.43, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, 30, 32, 2,
                 Fusion.SCORE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT);
     }
 

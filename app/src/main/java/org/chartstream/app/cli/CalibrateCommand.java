@@ -20,6 +20,7 @@ import org.chartstream.app.eval.EvaluationRuntime;
 import org.chartstream.app.eval.GateCalibration;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.query.QueryPipeline;
+import org.chartstream.query.gate.QuestionAnchors;
 import org.chartstream.query.gate.QuestionScope;
 import org.chartstream.query.gate.QuestionScopeClassifier;
 import org.chartstream.query.rerank.RerankedCandidate;
@@ -66,6 +67,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         int topK = (int) config.integer("query.top-k");
         List<GateCalibration.Observation> singleTurn = new ArrayList<>();
         List<GateCalibration.Observation> followUps = new ArrayList<>();
+        List<String> singleTurnKinds = new ArrayList<>();
         int answerableWithAnsweringRowInTopK = 0;
         String scorer;
         String reranker;
@@ -81,8 +83,13 @@ public final class CalibrateCommand implements Callable<Integer> {
                 List<RerankedCandidate> top = result.reranked().subList(0, Math.min(topK, result.reranked().size()));
                 double best = top.stream().mapToDouble(RerankedCandidate::score).max().orElse(Double.NEGATIVE_INFINITY);
                 boolean pointed = QuestionScopeClassifier.classify(q.text()).scope() == QuestionScope.POINTED;
-                GateCalibration.Observation o = new GateCalibration.Observation(q.answerable(), pointed, top.size(), best);
+                boolean unmentioned = !QuestionAnchors.unmentioned(QuestionAnchors.of(q.text()),
+                        top.stream().map(r -> r.candidate().text()).toList()).isEmpty();
+                GateCalibration.Observation o = new GateCalibration.Observation(q.answerable(), pointed, top.size(), best, unmentioned);
                 (q.followUp() ? followUps : singleTurn).add(o);
+                if (!q.followUp()) {
+                    singleTurnKinds.add(q.kind());
+                }
                 if (q.answerable() && !q.followUp() && top.stream().anyMatch(r -> q.judgments().containsKey(documentId(r)))) {
                     answerableWithAnsweringRowInTopK++;
                 }
@@ -116,6 +123,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         report.put("follow_ups_at_recommended", Map.of("false_refusal_rate", round(followUpsAtRecommended.falseRefusalRate()),
                 "false_refusals", followUpsAtRecommended.falseRefusals()));
         report.put("answerable_with_answering_row_in_top_k", answerableWithAnsweringRowInTopK);
+        report.put("refused_for_unmentioned_anchor", Map.of(
+                "answerable", singleTurn.stream().filter(o -> o.answerable() && o.unmentionedAnchor() && o.passages() > 0).count(),
+                "unanswerable", singleTurn.stream().filter(o -> !o.answerable() && o.unmentionedAnchor() && o.passages() > 0).count()));
+        report.put("wrong_at_recommended_by_kind", wrongByKind(singleTurn, singleTurnKinds, result.recommended().threshold()));
         report.put("sweep", result.sweep().stream().map(CalibrateCommand::point).toList());
         if (json != null) {
             Files.writeString(json, new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report) + "\n");
@@ -123,6 +134,16 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         System.out.print(text(report, result, atConfigured, followUpsAtRecommended));
         return 0;
+    }
+
+    /** Per question kind, how many the gate gets wrong at {@code threshold} (false refusals or false answers). */
+    private static Map<String, Long> wrongByKind(List<GateCalibration.Observation> observations, List<String> kinds, double threshold) {
+        Map<String, Long> wrong = new java.util.TreeMap<>();
+        for (int i = 0; i < observations.size(); i++) {
+            GateCalibration.Observation o = observations.get(i);
+            wrong.merge(kinds.get(i), GateCalibration.refused(o, threshold) == o.answerable() ? 1L : 0L, Long::sum);
+        }
+        return wrong;
     }
 
     private static String documentId(RerankedCandidate r) {

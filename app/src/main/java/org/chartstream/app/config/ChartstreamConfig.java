@@ -95,7 +95,7 @@ public final class ChartstreamConfig {
         k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in score fusion (lexical gets the rest)"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
         k.put("query.top-k", new String[] {"6", "passages cited by default"});
-        k.put("gate.threshold.bi-encoder", new String[] {"0.54", "refuse a pointed question when the best bi-encoder cosine is lower (the scorer when no cross-encoder is configured; calibrated for all-minilm-l6-v2 by `chartstream calibrate`, docs/EVALUATION.md)"});
+        k.put("gate.threshold.bi-encoder", new String[] {"0.43", "refuse a pointed question when the best bi-encoder cosine is lower (the scorer when no cross-encoder is configured; calibrated for all-minilm-l6-v2 by `chartstream calibrate`, docs/EVALUATION.md)"});
         k.put("gate.threshold.cross-encoder", new String[] {"0.30", "the same on a cross-encoder's sigmoid score"});
         k.put("rerank.model-dir", new String[] {"", "folder with a cross-encoder's model.onnx and tokenizer.json (e.g. models/bge-reranker-v2-m3); empty: bi-encoder cosine fallback"});
         k.put("llm.base-url", new String[] {"", "local OpenAI-compatible endpoint (Foundry Local, Ollama, llama.cpp server, vLLM), e.g. http://127.0.0.1:11434/v1; empty: no rewrite, extractive answers"});

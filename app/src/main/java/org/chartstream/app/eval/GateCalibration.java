@@ -6,15 +6,23 @@ import java.util.Objects;
 
 /**
  * Refusal precision and recall of the pointed/broad gate over a sweep of thresholds, from each question's best
- * score under the scorer in use. A question is refused at threshold t when nothing was retrieved, or when it is
- * pointed and its best score is below t (broad questions are answered whatever the score: the gate's rule).
+ * score under the scorer in use. A question is refused at threshold t when nothing was retrieved, when it names a
+ * code or person that no retrieved record mentions (at any threshold), or when it is pointed and its best score is
+ * below t (broad questions are answered whatever the score: the gate's rule).
  *
  * <p>The recommended threshold maximises the F1 of refusal (unanswerable questions are the positive class); among
  * equal F1 the lowest threshold wins, as it refuses fewer answerable questions.
  */
 public final class GateCalibration {
-    /** One question's gate inputs. */
-    public record Observation(boolean answerable, boolean pointed, int passages, double bestScore) {
+    /**
+     * One question's gate inputs.
+     *
+     * @param unmentionedAnchor the question names a code or person that none of its retrieved records mentions
+     */
+    public record Observation(boolean answerable, boolean pointed, int passages, double bestScore, boolean unmentionedAnchor) {
+        public Observation(boolean answerable, boolean pointed, int passages, double bestScore) {
+            this(answerable, pointed, passages, bestScore, false);
+        }
     }
 
     /** The gate's outcome at one threshold. */
@@ -41,7 +49,7 @@ public final class GateCalibration {
     }
 
     public static boolean refused(Observation o, double threshold) {
-        return o.passages() <= 0 || (o.pointed() && o.bestScore() < threshold);
+        return o.passages() <= 0 || o.unmentionedAnchor() || (o.pointed() && o.bestScore() < threshold);
     }
 
     /** Sweeps thresholds from {@code from} to {@code to} in {@code step}s. */

@@ -1,10 +1,12 @@
 package org.chartstream.query.gate;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
  * The pointed-versus-broad gate (DESIGN.md §5): a pointed question is refused when its best passage scores below the
- * threshold; a broad question is refused only when nothing was retrieved. Both refuse with no passage.
+ * threshold; a broad question is refused only when nothing was retrieved. Both refuse with no passage, and both
+ * refuse when the question names a code or a full name that no retrieved passage mentions ({@link QuestionAnchors}).
  *
  * <p>The threshold belongs to the scorer that produced the scores: {@value #DEFAULT_CROSS_ENCODER_THRESHOLD} is the
  * default for a cross-encoder's sigmoid; a bi-encoder's cosine needs its own, calibrated value.
@@ -41,9 +43,29 @@ public final class ScopedEvidenceGate {
     }
 
     public ScopedGateDecision decide(QuestionScopeClassifier.Classification scope, double bestScore, int passages) {
+        return decide(scope, bestScore, passages, List.of());
+    }
+
+    /**
+     * Classifies {@code question} and decides.
+     *
+     * @param unmentioned the question's anchors that no retrieved passage mentions ({@link QuestionAnchors#unmentioned})
+     */
+    public ScopedGateDecision decide(String question, double bestScore, int passages, List<QuestionAnchors.Anchor> unmentioned) {
+        return decide(QuestionScopeClassifier.classify(Objects.requireNonNull(question, "question")), bestScore, passages, unmentioned);
+    }
+
+    public ScopedGateDecision decide(QuestionScopeClassifier.Classification scope, double bestScore, int passages,
+                                     List<QuestionAnchors.Anchor> unmentioned) {
         Objects.requireNonNull(scope, "scope");
         if (passages <= 0) {
             return decision(false, scope, Double.NEGATIVE_INFINITY, 0, "nothing retrieved");
+        }
+        if (!unmentioned.isEmpty()) {
+            // the anchors are not named: the reason reaches the audit and the reply, never the log, but says only how many
+            return decision(false, scope, bestScore, passages, unmentioned.size() == 1
+                    ? "the question names a code or person that no retrieved record mentions"
+                    : "the question names " + unmentioned.size() + " codes or persons that no retrieved record mentions");
         }
         if (bestScore >= threshold) {
             return decision(true, scope, bestScore, passages, "evidence at or above threshold");

@@ -3,6 +3,7 @@ package org.chartstream.query.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ScopedEvidenceGateTest {
@@ -32,6 +33,21 @@ class ScopedEvidenceGateTest {
         assertThat(weak.answer()).isTrue();
         assertThat(weak.scope()).isEqualTo(QuestionScope.BROAD);
         assertThat(weak.describe()).startsWith("answer (broad by rule 'cohort', cross-encoder-sigmoid best=0.050");
+    }
+
+    @Test
+    void aQuestionNamingACodeOrPersonNoRetrievedRecordMentionsIsRefusedWhateverItsScopeAndScore() {
+        String absent = "What medications is Thaddeus Fairweather taking?";
+        List<QuestionAnchors.Anchor> unmentioned = QuestionAnchors.unmentioned(QuestionAnchors.of(absent),
+                List.of("patient: Ana Ruiz (MRN-7)\nmedication: Lisinopril 10 MG"));
+
+        ScopedGateDecision refused = gate.decide(absent, 0.99, 3, unmentioned);
+
+        assertThat(refused.answer()).isFalse();
+        assertThat(refused.scope()).isEqualTo(QuestionScope.BROAD);
+        assertThat(refused.reason()).isEqualTo("the question names a code or person that no retrieved record mentions");
+        assertThat(refused.describe()).doesNotContain("Thaddeus", "Fairweather");
+        assertThat(gate.decide(POINTED, 0.99, 3, List.of()).answer()).isTrue();
     }
 
     @Test
