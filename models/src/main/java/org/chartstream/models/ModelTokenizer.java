@@ -1,7 +1,6 @@
 package org.chartstream.models;
 
 import ai.djl.huggingface.tokenizers.Encoding;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.djl.huggingface.tokenizers.jni.CharSpan;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A model's own HuggingFace tokenizer ({@code tokenizer.json} through DJL's native binding), loaded once and shared
@@ -32,35 +30,28 @@ public final class ModelTokenizer implements AutoCloseable {
     }
 
     /** Model input for one text: token ids and token type ids, special tokens included, already truncated. */
-    record ModelInput(long[] ids, long[] typeIds) {
-        int length() {
-            return ids.length;
-        }
+    record ModelInput(long[] ids, long[] typeIds) implements EncoderSession.Input {
     }
 
-    private final HuggingFaceTokenizer hf;
+    private final NativeTokenizer tokenizer;
     private final String modelId;
     private final int specialTokenCount;
-    private final long padId;
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private boolean closed;
 
-    private ModelTokenizer(HuggingFaceTokenizer hf, String modelId) {
-        this.hf = hf;
+    private ModelTokenizer(NativeTokenizer tokenizer, String modelId) {
+        this.tokenizer = tokenizer;
         this.modelId = modelId;
-        Encoding probe = hf.encode("hello", true, false);
+        Encoding probe = tokenizer.use(hf -> hf.encode("hello", true, false));
         this.specialTokenCount = (int) Arrays.stream(probe.getSpecialTokenMask()).filter(m -> m != 0).count();
-        this.padId = probePadId(hf);
     }
 
     /** Loads the tokenizer named by {@code d.tokenizerResource()}. The caller closes it. */
     public static ModelTokenizer load(ModelDescriptor d) {
         Objects.requireNonNull(d, "descriptor");
-        DjlOffline.ensure();
         try (InputStream in = ModelResources.open(d.tokenizerResource(), d)) {
-            HuggingFaceTokenizer hf = HuggingFaceTokenizer.newInstance(in,
-                    Map.of("padding", "false", "truncation", "false", "addSpecialTokens", "true"));
-            return new ModelTokenizer(hf, d.id());
+            NativeTokenizer tokenizer = NativeTokenizer.load(in,
+                    Map.of("padding", "false", "truncation", "false", "addSpecialTokens", "true"),
+                    "tokenizer of model '" + d.id() + "'");
+            return new ModelTokenizer(tokenizer, d.id());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load tokenizer " + d.tokenizerResource() + " of model '"
                     + d.id() + "'", e);
@@ -80,13 +71,13 @@ public final class ModelTokenizer implements AutoCloseable {
     /** Number of tokens the model's tokenizer makes of {@code text}, special tokens excluded. Never truncates. */
     public int countTokens(String text) {
         Objects.requireNonNull(text, "text");
-        return withTokenizer(() -> hf.encode(text, false, false).getIds().length);
+        return tokenizer.use(hf -> hf.encode(text, false, false).getIds().length);
     }
 
     /** Ids, UTF-16 character offsets and word ids of every token of {@code text}, special tokens excluded. */
     Tokens tokenize(String text) {
         Objects.requireNonNull(text, "text");
-        Encoding e = withTokenizer(() -> hf.encode(text, false, false));
+        Encoding e = tokenizer.use(hf -> hf.encode(text, false, false));
         long[] ids = e.getIds();
         CharSpan[] spans = e.getCharTokenSpans();
         long[] words = e.getWordIds();
@@ -115,7 +106,7 @@ public final class ModelTokenizer implements AutoCloseable {
      */
     ModelInput encodeForModel(String text, int maxTokens) {
         Objects.requireNonNull(text, "text");
-        Encoding e = withTokenizer(() -> hf.encode(text, true, false));
+        Encoding e = tokenizer.use(hf -> hf.encode(text, true, false));
         long[] ids = e.getIds();
         long[] types = e.getTypeIds();
         if (ids.length <= maxTokens) {
@@ -139,43 +130,13 @@ public final class ModelTokenizer implements AutoCloseable {
 
     /** Id used for padding positions (masked out, so it does not change the result; kept for hygiene). */
     long padId() {
-        return padId;
+        return tokenizer.padId();
     }
 
     /** Frees the native tokenizer; waits for running calls. Idempotent. */
     @Override
     public void close() {
-        lock.writeLock().lock();
-        try {
-            if (!closed) {
-                closed = true;
-                hf.close();
-            }
-        } finally {
-            lock.writeLock().unlock();
-        }
-    }
-
-    private <T> T withTokenizer(java.util.function.Supplier<T> call) {
-        lock.readLock().lock();
-        try {
-            if (closed) {
-                throw new IllegalStateException("tokenizer of model '" + modelId + "' is closed");
-            }
-            return call.get();
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    private static long probePadId(HuggingFaceTokenizer hf) {
-        for (String candidate : new String[] {"[PAD]", "<pad>"}) {
-            long[] ids = hf.encode(candidate, false, false).getIds();
-            if (ids.length == 1) {
-                return ids[0];
-            }
-        }
-        return 0;
+        tokenizer.close();
     }
 
     /** Maps code point offsets (what the native tokenizer reports) to UTF-16 indices; null when they coincide. */

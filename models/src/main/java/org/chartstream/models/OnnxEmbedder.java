@@ -1,23 +1,10 @@
 package org.chartstream.models;
 
-import ai.onnxruntime.NodeInfo;
-import ai.onnxruntime.OnnxTensor;
-import ai.onnxruntime.OnnxValue;
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import java.nio.FloatBuffer;
-import java.nio.LongBuffer;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,42 +31,23 @@ public final class OnnxEmbedder implements Embedder {
     public static final int DEFAULT_BATCH_SIZE = 32;
 
     private static final Logger LOG = LoggerFactory.getLogger(OnnxEmbedder.class);
-    private static final String INPUT_IDS = "input_ids";
-    private static final String ATTENTION_MASK = "attention_mask";
-    private static final String TOKEN_TYPE_IDS = "token_type_ids";
     private static final String LAST_HIDDEN_STATE = "last_hidden_state";
 
     private final ModelDescriptor descriptor;
     private final ModelTokenizer tokenizer;
-    private final OrtEnvironment env;
-    private final OrtSession session;
+    private final EncoderSession session;
     private final int batchSize;
-    private final boolean feedTokenTypes;
-    private final String outputName;
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private boolean closed;
 
-    private OnnxEmbedder(ModelDescriptor descriptor, ModelTokenizer tokenizer, OrtEnvironment env,
-            OrtSession session, int batchSize) throws OrtException {
+    private OnnxEmbedder(ModelDescriptor descriptor, ModelTokenizer tokenizer, EncoderSession session, int batchSize) {
         this.descriptor = descriptor;
         this.tokenizer = tokenizer;
-        this.env = env;
         this.session = session;
         this.batchSize = batchSize;
-        Set<String> inputs = session.getInputNames();
-        if (!inputs.contains(INPUT_IDS) || !inputs.contains(ATTENTION_MASK)) {
-            throw new IllegalStateException("model '" + descriptor.id() + "' (" + descriptor.onnxResource()
-                    + ") has inputs " + inputs + "; expected input_ids and attention_mask");
-        }
-        this.feedTokenTypes = inputs.contains(TOKEN_TYPE_IDS);
-        Map<String, NodeInfo> outputs = session.getOutputInfo();
-        this.outputName = outputs.containsKey(LAST_HIDDEN_STATE) ? LAST_HIDDEN_STATE
-                : outputs.keySet().iterator().next();
-        if (outputs.get(outputName).getInfo() instanceof TensorInfo ti) {
+        if (session.outputInfo() instanceof TensorInfo ti) {
             long[] shape = ti.getShape();
             long last = shape.length == 0 ? -1 : shape[shape.length - 1];
             if (last > 0 && last != descriptor.dimension()) {
-                throw new IllegalStateException("model '" + descriptor.id() + "' output " + outputName
+                throw new IllegalStateException("model '" + descriptor.id() + "' output " + session.outputName()
                         + " has dimension " + last + " but the descriptor says " + descriptor.dimension());
             }
         }
@@ -109,24 +77,18 @@ public final class OnnxEmbedder implements Embedder {
         ModelResources.requireAvailable(d.tokenizerResource(), d);
         long t0 = System.nanoTime();
         ModelTokenizer tokenizer = ModelTokenizer.load(d);
-        OrtSession session = null;
+        EncoderSession session = EncoderSession.open(env -> OnnxSessions.create(env, intraOpThreads,
+                        ModelResources.isFile(d.onnxResource()) ? ModelResources.existingFile(d.onnxResource(), d) : null,
+                        () -> ModelResources.readAll(d.onnxResource(), d)),
+                LAST_HIDDEN_STATE, "model '" + d.id() + "'",
+                "ONNX model " + d.onnxResource() + " of model '" + d.id() + "'", tokenizer::close);
         try {
-            OrtEnvironment env = OrtEnvironment.getEnvironment();
-            session = OnnxSessions.create(env, intraOpThreads,
-                    ModelResources.isFile(d.onnxResource()) ? ModelResources.existingFile(d.onnxResource(), d) : null,
-                    () -> ModelResources.readAll(d.onnxResource(), d));
-            OnnxEmbedder e = new OnnxEmbedder(d, tokenizer, env, session, batchSize);
+            OnnxEmbedder e = new OnnxEmbedder(d, tokenizer, session, batchSize);
             LOG.info("loaded embedding model {} ({} dims, {} tokens, {} pooling) in {} ms", d.id(), d.dimension(),
                     d.maxTokens(), d.pooling(), (System.nanoTime() - t0) / 1_000_000);
             return e;
-        } catch (OrtException e) {
-            OnnxSessions.closeQuietly(session);
-            tokenizer.close();
-            throw new IllegalStateException("cannot load ONNX model " + d.onnxResource() + " of model '" + d.id()
-                    + "': " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            OnnxSessions.closeQuietly(session);
-            tokenizer.close();
+            session.close();
             throw e;
         }
     }
@@ -189,20 +151,13 @@ public final class OnnxEmbedder implements Embedder {
         if (n == 0) {
             return out;
         }
-        lock.readLock().lock();
-        try {
-            if (closed) {
-                throw new IllegalStateException("embedder for model '" + descriptor.id() + "' is closed");
-            }
+        return session.whileOpen(() -> {
             ModelTokenizer.ModelInput[] inputs = new ModelTokenizer.ModelInput[n];
             for (int i = 0; i < n; i++) {
                 String text = Objects.requireNonNull(texts.get(i), "texts[" + i + "]");
                 inputs[i] = tokenizer.encodeForModel(prefix + text, descriptor.maxTokens());
             }
-            // longest first, ties in input order: sub-batches of similar length pad little
-            int[] order = IntStream.range(0, n).boxed()
-                    .sorted(Comparator.comparingInt((Integer i) -> -inputs[i].length()).thenComparingInt(i -> i))
-                    .mapToInt(Integer::intValue).toArray();
+            int[] order = EncoderSession.longestFirst(inputs);
             int from = 0;
             while (from < n) {
                 int longest = inputs[order[from]].length();
@@ -211,27 +166,12 @@ public final class OnnxEmbedder implements Embedder {
                 while (to < n && to - from < batchSize && 2 * inputs[order[to]].length() >= longest) {
                     to++;
                 }
-                run(inputs, Arrays.copyOfRange(order, from, to), out);
+                int[] sub = Arrays.copyOfRange(order, from, to);
+                session.run(inputs, sub, tokenizer.padId(), (shape, hidden) -> pool(hidden, shape, inputs, sub, out));
                 from = to;
             }
             return out;
-        } catch (OrtException e) {
-            throw new IllegalStateException("ONNX Runtime failed on model '" + descriptor.id() + "': "
-                    + e.getMessage(), e);
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    private void run(ModelTokenizer.ModelInput[] inputs, int[] sub, float[][] out) throws OrtException {
-        java.util.List<long[]> ids = new java.util.ArrayList<>(sub.length);
-        java.util.List<long[]> types = new java.util.ArrayList<>(sub.length);
-        for (int i : sub) {
-            ids.add(inputs[i].ids());
-            types.add(inputs[i].typeIds());
-        }
-        OnnxSessions.runPadded(env, session, outputName, "model '" + descriptor.id() + "'", ids, types, tokenizer.padId(),
-                feedTokenTypes, (shape, hidden) -> pool(hidden, shape, inputs, sub, out));
+        });
     }
 
     private void pool(FloatBuffer h, long[] shape, ModelTokenizer.ModelInput[] inputs, int[] sub, float[][] out) {
@@ -278,17 +218,7 @@ public final class OnnxEmbedder implements Embedder {
     /** Closes the ONNX session and the tokenizer after running calls finish. Idempotent. */
     @Override
     public void close() {
-        lock.writeLock().lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            OnnxSessions.closeQuietly(session);
-            tokenizer.close();
-        } finally {
-            lock.writeLock().unlock();
-        }
+        session.close();
     }
 
     @Override

@@ -44,63 +44,6 @@ public final class OnnxSessions {
         }
     }
 
-    /** What a batch run hands to its reader: the output tensor's shape and values, valid only during the call. */
-    @FunctionalInterface
-    public interface OutputReader {
-        void read(long[] shape, java.nio.FloatBuffer values);
-    }
-
-    /**
-     * Runs one padded batch of BERT-style inputs: {@code input_ids}, {@code attention_mask} and (when the graph has
-     * it) {@code token_type_ids}, each int64 [B, T] with T the longest row, padding masked out.
-     */
-    public static void runPadded(OrtEnvironment env, OrtSession session, String outputName, String modelLabel,
-                                 java.util.List<long[]> ids, java.util.List<long[]> typeIds, long padId,
-                                 boolean feedTokenTypes, OutputReader reader) throws OrtException {
-        int b = ids.size();
-        int t = 0;
-        for (long[] row : ids) {
-            t = Math.max(t, row.length);
-        }
-        long[] shape = {b, t};
-        java.nio.LongBuffer idBuf = java.nio.LongBuffer.allocate(b * t);
-        java.nio.LongBuffer maskBuf = java.nio.LongBuffer.allocate(b * t);
-        java.nio.LongBuffer typeBuf = java.nio.LongBuffer.allocate(b * t);
-        for (int r = 0; r < b; r++) {
-            long[] row = ids.get(r);
-            idBuf.put(row);
-            typeBuf.put(typeIds.get(r));
-            for (int k = 0; k < row.length; k++) {
-                maskBuf.put(1L);
-            }
-            for (int k = row.length; k < t; k++) {
-                idBuf.put(padId);
-                typeBuf.put(0L);
-                maskBuf.put(0L);
-            }
-        }
-        idBuf.flip();
-        maskBuf.flip();
-        typeBuf.flip();
-        try (ai.onnxruntime.OnnxTensor idsT = ai.onnxruntime.OnnxTensor.createTensor(env, idBuf, shape);
-                ai.onnxruntime.OnnxTensor maskT = ai.onnxruntime.OnnxTensor.createTensor(env, maskBuf, shape);
-                ai.onnxruntime.OnnxTensor typesT = feedTokenTypes ? ai.onnxruntime.OnnxTensor.createTensor(env, typeBuf, shape) : null) {
-            java.util.Map<String, ai.onnxruntime.OnnxTensor> feed = new java.util.HashMap<>();
-            feed.put("input_ids", idsT);
-            feed.put("attention_mask", maskT);
-            if (typesT != null) {
-                feed.put("token_type_ids", typesT);
-            }
-            try (OrtSession.Result result = session.run(feed, java.util.Set.of(outputName))) {
-                ai.onnxruntime.OnnxValue value = result.get(0);
-                if (!(value instanceof ai.onnxruntime.OnnxTensor tensor)) {
-                    throw new IllegalStateException("output " + outputName + " of " + modelLabel + " is not a tensor");
-                }
-                reader.read(tensor.getInfo().getShape(), tensor.getFloatBuffer());
-            }
-        }
-    }
-
     public static void closeQuietly(OrtSession s) {
         if (s != null) {
             try {

@@ -1,25 +1,12 @@
 package org.chartstream.models.rerank;
 
-import ai.onnxruntime.OnnxTensor;
-import ai.onnxruntime.OnnxValue;
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
-import java.io.InputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.FloatBuffer;
-import java.nio.LongBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.stream.IntStream;
+import org.chartstream.models.EncoderSession;
 import org.chartstream.models.OnnxSessions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,36 +28,19 @@ public final class OnnxCrossEncoder implements Reranker {
     public static final int DEFAULT_BATCH_SIZE = 16;
 
     private static final Logger LOG = LoggerFactory.getLogger(OnnxCrossEncoder.class);
-    private static final String INPUT_IDS = "input_ids";
-    private static final String ATTENTION_MASK = "attention_mask";
-    private static final String TOKEN_TYPE_IDS = "token_type_ids";
     private static final String LOGITS = "logits";
 
     private final CrossEncoderDescriptor descriptor;
     private final PairTokenizer tokenizer;
-    private final OrtEnvironment env;
-    private final OrtSession session;
+    private final EncoderSession session;
     private final int batchSize;
-    private final boolean feedTokenTypes;
-    private final String outputName;
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private boolean closed;
 
-    private OnnxCrossEncoder(CrossEncoderDescriptor descriptor, PairTokenizer tokenizer, OrtEnvironment env,
-            OrtSession session, int batchSize) {
+    private OnnxCrossEncoder(CrossEncoderDescriptor descriptor, PairTokenizer tokenizer, EncoderSession session,
+            int batchSize) {
         this.descriptor = descriptor;
         this.tokenizer = tokenizer;
-        this.env = env;
         this.session = session;
         this.batchSize = batchSize;
-        Set<String> inputs = session.getInputNames();
-        if (!inputs.contains(INPUT_IDS) || !inputs.contains(ATTENTION_MASK)) {
-            throw new IllegalStateException("cross-encoder '" + descriptor.id() + "' has inputs " + inputs
-                    + "; expected input_ids and attention_mask");
-        }
-        this.feedTokenTypes = inputs.contains(TOKEN_TYPE_IDS);
-        Set<String> outputs = session.getOutputNames();
-        this.outputName = outputs.contains(LOGITS) ? LOGITS : outputs.iterator().next();
     }
 
     /** Loads with the {@linkplain #DEFAULT_BATCH_SIZE default} sub-batch size. */
@@ -101,26 +71,14 @@ public final class OnnxCrossEncoder implements Reranker {
             throw new UncheckedIOException("cannot read tokenizer " + d.tokenizerResource() + " of cross-encoder '"
                     + d.id() + "'", e);
         }
-        OrtSession session = null;
-        try {
-            OrtEnvironment env = OrtEnvironment.getEnvironment();
-            session = OnnxSessions.create(env, intraOpThreads,
-                    CrossEncoderResources.isFile(d.onnxResource()) ? CrossEncoderResources.existingFile(d.onnxResource(), d) : null,
-                    () -> CrossEncoderResources.readAll(d.onnxResource(), d));
-            OnnxCrossEncoder encoder = new OnnxCrossEncoder(d, tokenizer, env, session, batchSize);
-            LOG.info("loaded cross-encoder {} ({} tokens per pair, batch {}) in {} ms", d.id(), d.maxTokens(), batchSize,
-                    (System.nanoTime() - t0) / 1_000_000);
-            return encoder;
-        } catch (OrtException e) {
-            OnnxSessions.closeQuietly(session);
-            tokenizer.close();
-            throw new IllegalStateException("cannot load ONNX graph " + d.onnxResource() + " of cross-encoder '"
-                    + d.id() + "': " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            OnnxSessions.closeQuietly(session);
-            tokenizer.close();
-            throw e;
-        }
+        EncoderSession session = EncoderSession.open(env -> OnnxSessions.create(env, intraOpThreads,
+                        CrossEncoderResources.isFile(d.onnxResource()) ? CrossEncoderResources.existingFile(d.onnxResource(), d) : null,
+                        () -> CrossEncoderResources.readAll(d.onnxResource(), d)),
+                LOGITS, "cross-encoder '" + d.id() + "'",
+                "ONNX graph " + d.onnxResource() + " of cross-encoder '" + d.id() + "'", tokenizer::close);
+        LOG.info("loaded cross-encoder {} ({} tokens per pair, batch {}) in {} ms", d.id(), d.maxTokens(), batchSize,
+                (System.nanoTime() - t0) / 1_000_000);
+        return new OnnxCrossEncoder(d, tokenizer, session, batchSize);
     }
 
     @Override
@@ -151,45 +109,23 @@ public final class OnnxCrossEncoder implements Reranker {
         if (n == 0) {
             return scores;
         }
-        lock.readLock().lock();
-        try {
-            if (closed) {
-                throw new IllegalStateException("cross-encoder '" + descriptor.id() + "' is closed");
-            }
+        return session.whileOpen(() -> {
             PairTokenizer.PairEncoding[] pairs = new PairTokenizer.PairEncoding[n];
             for (int i = 0; i < n; i++) {
                 pairs[i] = tokenizer.encode(query, Objects.requireNonNull(passages.get(i), "passages[" + i + "]"));
             }
-            // longest first: each sub-batch pads to pairs of similar length
-            int[] order = IntStream.range(0, n).boxed()
-                    .sorted(Comparator.comparingInt((Integer i) -> -pairs[i].length()).thenComparingInt(i -> i))
-                    .mapToInt(Integer::intValue).toArray();
+            int[] order = EncoderSession.longestFirst(pairs);
             for (int from = 0; from < n; from += batchSize) {
-                run(pairs, Arrays.copyOfRange(order, from, Math.min(n, from + batchSize)), scores);
-            }
-            return scores;
-        } catch (OrtException e) {
-            throw new IllegalStateException("ONNX Runtime failed on cross-encoder '" + descriptor.id() + "': "
-                    + e.getMessage(), e);
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    private void run(PairTokenizer.PairEncoding[] pairs, int[] sub, double[] scores) throws OrtException {
-        List<long[]> ids = new ArrayList<>(sub.length);
-        List<long[]> types = new ArrayList<>(sub.length);
-        for (int i : sub) {
-            ids.add(pairs[i].ids());
-            types.add(pairs[i].typeIds());
-        }
-        OnnxSessions.runPadded(env, session, outputName, "cross-encoder '" + descriptor.id() + "'", ids, types,
-                tokenizer.padId(), feedTokenTypes, (shape, logits) -> {
+                int[] sub = Arrays.copyOfRange(order, from, Math.min(n, from + batchSize));
+                session.run(pairs, sub, tokenizer.padId(), (shape, logits) -> {
                     int columns = relevanceColumns(shape, sub.length);
                     for (int r = 0; r < sub.length; r++) {
                         scores[sub[r]] = sigmoid(logits.get(r * columns + columns - 1));
                     }
                 });
+            }
+            return scores;
+        });
     }
 
     private int relevanceColumns(long[] shape, int batch) {
@@ -199,8 +135,8 @@ public final class OnnxCrossEncoder implements Reranker {
         if (shape.length == 2 && shape[0] == batch && shape[1] >= 1) {
             return (int) shape[1];
         }
-        throw new IllegalStateException("cross-encoder '" + descriptor.id() + "' output " + outputName + " has shape "
-                + Arrays.toString(shape) + " for a batch of " + batch + "; expected [B], [B,1] or [B,C]");
+        throw new IllegalStateException("cross-encoder '" + descriptor.id() + "' output " + session.outputName()
+                + " has shape " + Arrays.toString(shape) + " for a batch of " + batch + "; expected [B], [B,1] or [B,C]");
     }
 
     static double sigmoid(double x) {
@@ -209,17 +145,7 @@ public final class OnnxCrossEncoder implements Reranker {
 
     @Override
     public void close() {
-        lock.writeLock().lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            OnnxSessions.closeQuietly(session);
-            tokenizer.close();
-        } finally {
-            lock.writeLock().unlock();
-        }
+        session.close();
     }
 
     @Override

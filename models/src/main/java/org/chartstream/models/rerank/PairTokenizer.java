@@ -1,14 +1,13 @@
 package org.chartstream.models.rerank;
 
 import ai.djl.huggingface.tokenizers.Encoding;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.Supplier;
+import org.chartstream.models.EncoderSession;
+import org.chartstream.models.NativeTokenizer;
 
 /**
  * A cross-encoder's own HuggingFace tokenizer encoding (query, passage) pairs with the model's pair template: for
@@ -25,33 +24,25 @@ import java.util.function.Supplier;
 public final class PairTokenizer implements AutoCloseable {
 
     /** One encoded pair, special tokens included, already truncated; every position is a real token. */
-    public record PairEncoding(long[] ids, long[] typeIds) {
-        public int length() {
-            return ids.length;
-        }
+    public record PairEncoding(long[] ids, long[] typeIds) implements EncoderSession.Input {
     }
 
-    private final HuggingFaceTokenizer hf;
+    private final NativeTokenizer tokenizer;
     private final int maxTokens;
-    private final long padId;
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private boolean closed;
 
-    private PairTokenizer(HuggingFaceTokenizer hf, int maxTokens) {
-        this.hf = hf;
+    private PairTokenizer(NativeTokenizer tokenizer, int maxTokens) {
+        this.tokenizer = tokenizer;
         this.maxTokens = maxTokens;
-        this.padId = probePadId(hf);
     }
 
     /** Reads a {@code tokenizer.json}; the caller closes the stream and the returned tokenizer. */
     public static PairTokenizer load(InputStream tokenizerJson, int maxTokens) {
         Objects.requireNonNull(tokenizerJson, "tokenizerJson");
-        org.chartstream.models.DjlOffline.ensure();
         try {
-            HuggingFaceTokenizer hf = HuggingFaceTokenizer.newInstance(tokenizerJson, Map.of(
+            NativeTokenizer tokenizer = NativeTokenizer.load(tokenizerJson, Map.of(
                     "padding", "false", "truncation", "true", "maxLength", Integer.toString(maxTokens),
-                    "addSpecialTokens", "true"));
-            return new PairTokenizer(hf, maxTokens);
+                    "addSpecialTokens", "true"), "cross-encoder tokenizer");
+            return new PairTokenizer(tokenizer, maxTokens);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load a cross-encoder tokenizer", e);
         }
@@ -63,48 +54,18 @@ public final class PairTokenizer implements AutoCloseable {
 
     /** Id written into padding positions; they are masked out, so its value does not change a score. */
     public long padId() {
-        return padId;
+        return tokenizer.padId();
     }
 
     public PairEncoding encode(String query, String passage) {
         Objects.requireNonNull(query, "query");
         Objects.requireNonNull(passage, "passage");
-        Encoding e = withTokenizer(() -> hf.encode(query, passage));
+        Encoding e = tokenizer.use(hf -> hf.encode(query, passage));
         return new PairEncoding(e.getIds(), e.getTypeIds());
     }
 
     @Override
     public void close() {
-        lock.writeLock().lock();
-        try {
-            if (!closed) {
-                closed = true;
-                hf.close();
-            }
-        } finally {
-            lock.writeLock().unlock();
-        }
-    }
-
-    private <T> T withTokenizer(Supplier<T> call) {
-        lock.readLock().lock();
-        try {
-            if (closed) {
-                throw new IllegalStateException("cross-encoder tokenizer is closed");
-            }
-            return call.get();
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    private static long probePadId(HuggingFaceTokenizer hf) {
-        for (String candidate : new String[] {"[PAD]", "<pad>"}) {
-            long[] ids = hf.encode(candidate, false, false).getIds();
-            if (ids.length == 1) {
-                return ids[0];
-            }
-        }
-        return 0;
+        tokenizer.close();
     }
 }
