@@ -47,6 +47,9 @@ class ComposeFileTest {
         assertThat(services.get("ingest").get("command").toString()).isEqualTo("[\"run\",\"--role\",\"ingest\"]");
         assertThat(services.get("query").get("command").toString()).isEqualTo("[\"run\",\"--role\",\"query\"]");
         assertThat(services.get("ingest").get("build").asText()).isEqualTo(".");
+        for (String role : List.of("ingest", "query")) {
+            assertThat(services.get(role).at("/healthcheck/test").toString()).as(role).contains("/ready");
+        }
         assertThat(Files.readString(ROOT.resolve("Dockerfile"))).contains("COPY app/target/chartstream-app.jar", "COPY app/target/lib/");
     }
 
