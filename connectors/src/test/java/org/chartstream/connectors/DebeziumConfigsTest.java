@@ -100,6 +100,7 @@ class DebeziumConfigsTest {
                     .containsEntry("schema.history.internal.file.filename",
                             OFFSETS.resolve("ehr-main.schema-history.dat").toString())
                     .containsEntry("database.port", "3306")
+                    .containsEntry("connect.keep.alive.interval.ms", "5000")
                     .containsEntry("table.include.list",
                             "clinic\\.patients,clinic\\.encounters,clinic\\.conditions,clinic\\.allergies");
             int serverId = Integer.parseInt(p.getProperty("database.server.id"));

@@ -28,7 +28,7 @@ public final class MariaDbServer implements AutoCloseable {
     private final Path dir;
     private final int port;
     private final String database;
-    private final Process process;
+    private Process process;
 
     private MariaDbServer(Path dir, int port, String database, Process process) {
         this.dir = dir;
@@ -76,11 +76,8 @@ public final class MariaDbServer implements AutoCloseable {
                 + "innodb_buffer_pool_size=64M\n"
                 + "innodb_flush_log_at_trx_commit=2\n"
                 + "log-error=" + dir.resolve("error.log") + "\n";
-        Path cnfFile = dir.resolve("my.cnf");
-        Files.writeString(cnfFile, cnf);
-        Process p = new ProcessBuilder("mariadbd", "--defaults-file=" + cnfFile)
-                .redirectErrorStream(true).redirectOutput(dir.resolve("mariadbd.out").toFile()).start();
-        MariaDbServer server = new MariaDbServer(dir, port, database, p);
+        Files.writeString(dir.resolve("my.cnf"), cnf);
+        MariaDbServer server = new MariaDbServer(dir, port, database, startProcess(dir));
         try {
             server.awaitReady(socket);
             server.createDatabaseAndUser(socket);
@@ -89,6 +86,21 @@ public final class MariaDbServer implements AutoCloseable {
             server.close();
             throw e;
         }
+    }
+
+    private static Process startProcess(Path dir) throws IOException {
+        return new ProcessBuilder("mariadbd", "--defaults-file=" + dir.resolve("my.cnf"))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("mariadbd.out").toFile())).start();
+    }
+
+    /**
+     * Stops the server the way an operator's restart does (SIGTERM: a clean shutdown that closes the binlog) and
+     * starts it again on the same data directory, binlog and port.
+     */
+    public synchronized void restart() throws IOException, InterruptedException {
+        stopProcess();
+        process = startProcess(dir);
+        awaitReady(dir.resolve("mysqld.sock"));
     }
 
     private void awaitReady(Path socket) throws IOException, InterruptedException {
@@ -153,12 +165,8 @@ public final class MariaDbServer implements AutoCloseable {
     /** Stops the server and deletes its directory (data, binlogs, logs). */
     @Override
     public void close() {
-        process.destroy();
         try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
+            stopProcess();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
@@ -169,6 +177,14 @@ public final class MariaDbServer implements AutoCloseable {
             }
         } catch (IOException e) {
             System.err.println("could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private synchronized void stopProcess() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
         }
     }
 

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * The pipeline runs in a child JVM against a broker and a database that outlive it. It is killed with SIGKILL
  * mid-snapshot, started again, killed again mid-stream while a writer keeps inserting, updating, deleting and
  * re-keying rows (and adding a column), and finally restarted here: {@link FaultInvariants} must hold with generation
- * 1 still active (the restart resumed from Debezium offsets and Streams state instead of snapshotting again).
+ * 1 still active (the restart resumed from Debezium offsets and Streams state instead of snapshotting again). Then
+ * the source database itself is restarted under the streaming pipeline, more changes follow, and the invariants must
+ * hold again.
  */
 abstract class AbruptStopConvergence {
     static final int SNAPSHOT_ROWS = 1500;
@@ -35,6 +37,9 @@ abstract class AbruptStopConvergence {
 
         /** The source.* configuration keys that point the pipeline at it. */
         Map<String, String> configuration();
+
+        /** Stops the database cleanly and starts it again on the same data and port. */
+        void restart() throws Exception;
     }
 
     abstract SourceKind kind();
@@ -94,6 +99,24 @@ abstract class AbruptStopConvergence {
                     runtime.createTopics(Map.of(REPLIES, 1));
                     FaultInvariants.assertHold(runtime, SOURCE, db::open, writer.goneIds(), 1, REPLIES, Duration.ofSeconds(180));
                     log(t0, "converged after the restart");
+
+                    // the source database restarts under a streaming pipeline: Debezium reconnects and loses nothing
+                    db.restart();
+                    log(t0, "source database restarted");
+                    ChangeWriter afterRestart = new ChangeWriter(db::open, 43, SNAPSHOT_ROWS + 10_000, 15).withoutSchemaChange().start();
+                    try {
+                        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                        while (afterRestart.changes() < 40) {
+                            assertThat(System.nanoTime()).as("40 changes after the database restart within 60 s").isLessThan(deadline);
+                            Thread.sleep(20);
+                        }
+                    } finally {
+                        afterRestart.close();
+                    }
+                    List<Integer> gone = new java.util.ArrayList<>(writer.goneIds());
+                    gone.addAll(afterRestart.goneIds());
+                    FaultInvariants.assertHold(runtime, SOURCE, db::open, gone, 1, REPLIES, Duration.ofSeconds(180));
+                    log(t0, "converged after the source database restart (" + afterRestart.changes() + " changes after it)");
                     try (Connection c = db.open()) {
                         assertThat(NotesTable.rows(c).values()).as("rows filled the column added by the schema change")
                                 .anyMatch(row -> row.get("triage") != null);

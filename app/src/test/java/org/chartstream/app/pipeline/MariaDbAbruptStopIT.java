@@ -30,6 +30,11 @@ class MariaDbAbruptStopIT extends AbruptStopConvergence {
             }
 
             @Override
+            public void restart() throws Exception {
+                server.restart();
+            }
+
+            @Override
             public void close() {
                 server.close();
             }

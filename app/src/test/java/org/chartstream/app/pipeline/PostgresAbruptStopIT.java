@@ -22,21 +22,27 @@ class PostgresAbruptStopIT extends AbruptStopConvergence {
 
     @Override
     SourceDatabase startDatabase(Path dir) throws Exception {
-        EmbeddedPostgresSource pg = EmbeddedPostgresSource.start(dir.resolve("pg"));
+        java.util.concurrent.atomic.AtomicReference<EmbeddedPostgresSource> pg =
+                new java.util.concurrent.atomic.AtomicReference<>(EmbeddedPostgresSource.start(dir.resolve("pg")));
         return new SourceDatabase() {
             @Override
             public Connection open() throws SQLException {
-                return pg.connection();
+                return pg.get().connection();
             }
 
             @Override
             public Map<String, String> configuration() {
-                return sourceConfiguration(pg);
+                return sourceConfiguration(pg.get());
+            }
+
+            @Override
+            public void restart() throws Exception {
+                pg.set(pg.get().restart());
             }
 
             @Override
             public void close() throws Exception {
-                pg.close();
+                pg.get().close();
             }
         };
     }
