@@ -37,7 +37,9 @@ import picocli.CommandLine.ParentCommand;
         "clinical dataset through the real pipeline, asks the generated answerable and",
         "unanswerable questions (hybrid, top_k = query.top-k) and prints refusal",
         "precision and recall over a sweep of thresholds, and the recommended one:",
-        "the highest F1 of refusal, ties to the lowest threshold. Follow-up turns are",
+        "the highest F1 of refusal, ties to the lowest threshold. The gate's anchor",
+        "check (a question naming a code or person no retrieved record mentions is",
+        "refused at every threshold) is part of what is measured. Follow-up turns are",
         "reported apart: without an LLM endpoint they are searched as asked."})
 public final class CalibrateCommand implements Callable<Integer> {
     @ParentCommand
