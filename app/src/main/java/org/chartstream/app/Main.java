@@ -38,6 +38,11 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        java.util.Optional<java.util.List<String>> relaunch = TelemetrySwitch.relaunchCommand(System.getenv(),
+                System.getProperty("java.home"), TelemetrySwitch.currentJvmOptions(), System.getProperty("java.class.path"), args);
+        if (relaunch.isPresent()) {
+            System.exit(TelemetrySwitch.run(relaunch.get()));
+        }
         org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
         org.slf4j.bridge.SLF4JBridgeHandler.install();
         CommandLine cli = new CommandLine(new Main());
