@@ -20,8 +20,7 @@ import org.slf4j.LoggerFactory;
  * struct, geometry) is left out of the row, which is still indexed, and named in a dead letter at stage
  * {@code ingest.normalize.column} when the projection would have let it through. A Debezium notification that a
  * registered table's snapshot scan completed becomes a {@link TableScanCompleted}; other notifications are dropped.
- * Never throws: one bad event must
- * not stop the topology.
+ * Never throws: one bad event must not stop the topology.
  */
 public final class ChangeNormalizer implements Processor<String, String, String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeNormalizer.class);

@@ -26,6 +26,11 @@ public final class QuestionAnchors {
     private static final String CAPITALISED = "\\p{Lu}\\p{Ll}+(?:-\\p{Lu}\\p{Ll}+)*";
     private static final Pattern FULL_NAME = Pattern.compile("(?<![\\w-])" + CAPITALISED + "(?:\\s+" + CAPITALISED + ")+(?![\\w-])");
     private static final Pattern FIRST_WORD = Pattern.compile("^\\W*\\S+\\s+");
+    // the passage side runs on every retrieved passage of every question: patterns compiled once
+    private static final Pattern TOKEN_SEPARATOR = Pattern.compile("[^\\p{L}\\p{N}.]+");
+    private static final Pattern EDGE_DOTS = Pattern.compile("^\\.+|\\.+$");
+    private static final Pattern LOWER_CASE_CODE = Pattern.compile("[a-z]\\d{2}\\.\\d+");
+    private static final Pattern DOTS = Pattern.compile("\\.+");
 
     /** A code or a name, and the tokens a record must hold to mention it. */
     public record Anchor(String text, List<String> tokens) {
@@ -68,12 +73,12 @@ public final class QuestionAnchors {
     private static Set<String> tokens(String text) {
         Set<String> tokens = new java.util.HashSet<>();
         // codes keep their dot (E11.319); a sentence-final dot is not part of a token
-        for (String token : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}.]+")) {
-            String trimmed = token.replaceAll("^\\.+|\\.+$", "");
+        for (String token : TOKEN_SEPARATOR.split(text.toLowerCase(Locale.ROOT))) {
+            String trimmed = token.indexOf('.') < 0 ? token : EDGE_DOTS.matcher(token).replaceAll("");
             if (!trimmed.isEmpty()) {
                 tokens.add(trimmed);
-                if (trimmed.indexOf('.') >= 0 && !trimmed.matches("[a-z]\\d{2}\\.\\d+")) {
-                    tokens.addAll(List.of(trimmed.split("\\.+"))); // "Collins.Martha" or "a.m." are words, not codes
+                if (trimmed.indexOf('.') >= 0 && !LOWER_CASE_CODE.matcher(trimmed).matches()) {
+                    tokens.addAll(List.of(DOTS.split(trimmed))); // "Collins.Martha" or "a.m." are words, not codes
                 }
             }
         }
