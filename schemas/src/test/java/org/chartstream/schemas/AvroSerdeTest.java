@@ -12,6 +12,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.kafka.common.errors.SerializationException;
 import org.chartstream.schemas.serde.AvroSerde;
+import org.chartstream.schemas.serde.KnownSchemas;
 import org.junit.jupiter.api.Test;
 
 class AvroSerdeTest {
@@ -91,6 +92,68 @@ class AvroSerdeTest {
         assertThat(read.getRequestId()).isEqualTo("r-old");
         assertThat(read.getCited().get(0).getChunkId()).isEqualTo("ehr:medications:1:0:2");
         assertThat(read.getCited().get(0).getContentSha256()).isEmpty();
+    }
+
+    @Test
+    void readsReplyEventsWrittenBeforeTimeoutExistedThroughTheNewerReader() throws Exception {
+        Schema v1 = history("ReplyEvent-v1.avsc");
+        assertThat(v1.getField("type").schema().getEnumSymbols()).doesNotContain("TIMEOUT");
+        GenericRecord old = new org.apache.avro.generic.GenericRecordBuilder(v1).set("request_id", "r-old").set("seq", 2)
+                .set("type", new GenericData.EnumSymbol(v1.getField("type").schema(), "REFUSED")).set("ts_ms", 9L).build();
+
+        ReplyEvent read = AvroSerde.of(ReplyEvent.class).deserialize("chartstream.replies", encode(v1, old));
+
+        assertThat(read.getRequestId()).isEqualTo("r-old");
+        assertThat(read.getType()).isEqualTo(ReplyType.REFUSED);
+        assertThat(read.getCitations()).isEmpty();
+    }
+
+    @Test
+    void readsAuditRecordsWrittenBeforeTimeoutExistedThroughTheNewerReader() throws Exception {
+        Schema v2 = history("AnswerAudit-v2.avsc");
+        assertThat(v2.getField("outcome").schema().getEnumSymbols()).doesNotContain("TIMEOUT");
+        GenericRecord old = new org.apache.avro.generic.GenericRecordBuilder(v2).set("request_id", "r-v2").set("conversation_id", "c")
+                .set("user_id", "u").set("ts_ms", 5L).set("outcome", new GenericData.EnumSymbol(v2.getField("outcome").schema(), "BUSY"))
+                .set("embedding_model", "m").build();
+
+        AnswerAudit read = AvroSerde.of(AnswerAudit.class).deserialize("chartstream.audit", encode(v2, old));
+
+        assertThat(read.getRequestId()).isEqualTo("r-v2");
+        assertThat(read.getOutcome()).isEqualTo(ReplyType.BUSY);
+    }
+
+    @Test
+    void aTimeoutRoundTripsAndAReplyTypeThisReaderDoesNotKnowReadsAsError() throws Exception {
+        ReplyEvent timeout = ReplyEvent.newBuilder().setRequestId("r").setSeq(1).setType(ReplyType.TIMEOUT)
+                .setError("field 'deadline_ms' passed").setTsMs(3L).build();
+        AvroSerde<ReplyEvent> serde = AvroSerde.of(ReplyEvent.class);
+        assertThat(serde.deserialize("t", serde.serialize("t", timeout))).isEqualTo(timeout);
+
+        // a later writer with a symbol this version does not have: the enum default of this version resolves it
+        Schema later = new Schema.Parser().parse(ReplyEvent.getClassSchema().toString().replace("\"TIMEOUT\"]", "\"TIMEOUT\",\"CANCELLED\"]"));
+        assertThat(later.getField("type").schema().getEnumSymbols()).endsWith("CANCELLED");
+        GenericRecord written = new org.apache.avro.generic.GenericRecordBuilder(later).set("request_id", "r-later").set("seq", 4)
+                .set("type", new GenericData.EnumSymbol(later.getField("type").schema(), "CANCELLED")).set("ts_ms", 1L).build();
+        org.apache.avro.message.BinaryMessageDecoder<ReplyEvent> reader = ReplyEvent.createDecoder(KnownSchemas.store());
+        reader.addSchema(later);
+
+        ReplyEvent read = reader.decode(encode(later, written));
+
+        assertThat(read.getRequestId()).isEqualTo("r-later");
+        assertThat(read.getType()).isEqualTo(ReplyType.ERROR);
+    }
+
+    private static Schema history(String file) throws java.io.IOException {
+        try (InputStream in = AvroSerdeTest.class.getResourceAsStream("/avro-history/" + file)) {
+            return new Schema.Parser().parse(in);
+        }
+    }
+
+    private static byte[] encode(Schema writer, GenericRecord record) throws java.io.IOException {
+        ByteBuffer written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), writer).encode(record);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+        return bytes;
     }
 
     @Test
