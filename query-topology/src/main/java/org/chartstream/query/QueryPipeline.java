@@ -116,17 +116,36 @@ public final class QueryPipeline {
      */
     public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter, ConversationMemory memory,
                       Listener listener) {
+        return run(question, mode, topK, filter, memory, listener, Long.MAX_VALUE);
+    }
+
+    /** The request's deadline passed while it was being answered: no answer is wanted any more. */
+    public static final class DeadlinePassedException extends RuntimeException {
+        DeadlinePassedException(String stage) {
+            super("deadline passed before stage " + stage, null, false, false);
+        }
+    }
+
+    /**
+     * @param deadlineMs epoch millis after which no answer is wanted: checked before every stage, so the work stops
+     *                   with a {@link DeadlinePassedException} instead of producing a late answer
+     */
+    public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter, ConversationMemory memory,
+                      Listener listener, long deadlineMs) {
         Map<String, Long> stageMs = new LinkedHashMap<>();
         long start = System.nanoTime();
         long t = start;
 
+        before("rewrite", deadlineMs);
         RewriteResult rewrite = stages.rewriter().rewrite(question, history(memory));
         List<String> variants = rewrite.queries();
         t = lap(stageMs, "rewrite", t);
 
+        before("embed", deadlineMs);
         List<float[]> vectors = mode == SearchMode.LEXICAL ? null : List.of(stages.embedder().embedQueries(variants));
         t = lap(stageMs, "embed", t);
 
+        before("search", deadlineMs);
         List<String> lexicalQueries = variants.stream().map(ExactTerms::lexicalQuery).toList();
         List<SideResults> sides = stages.searcher().searchAll(mode, vectors, lexicalQueries, filter);
         t = lap(stageMs, "search", t);
@@ -144,6 +163,7 @@ public final class QueryPipeline {
             StoredChunk chunk = byId.get(c.id()).chunk();
             return new RerankCandidate(c.id(), chunk.row().id(), chunk.text(), c.score());
         }).toList();
+        before("rerank", deadlineMs);
         RerankOutcome reranked = stages.reranker().rerank(rewrite.primary(), candidates, topK);
         t = lap(stageMs, "rerank", t);
 
@@ -158,13 +178,15 @@ public final class QueryPipeline {
         List<Passage> passages = new ArrayList<>();
         GenerationResult generation = null;
         if (gate.answer()) {
+            before("context", deadlineMs);
             List<RankedChunk> ranked = kept.stream()
                     .map(r -> new RankedChunk(byId.get(r.candidate().chunkId()).chunk(), r.score())).toList();
-            List<ContextPassage> context = stages.context().build(ranked);
+            List<ContextPassage> context = stages.context().build(ranked, topK);
             for (ContextPassage p : context) {
                 passages.add(new Passage(p.index(), p.anchor(), p.score(), p.text()));
             }
             t = lap(stageMs, "context", t);
+            before("generate", deadlineMs);
             listener.onCitations(passages);
             generation = stages.generator().generate(rewrite.primary(), context, listener::onToken);
             lap(stageMs, "generate", t);
@@ -218,6 +240,12 @@ public final class QueryPipeline {
         }
         return new ConversationHistory(memory.getSummary(),
                 memory.getTurns().stream().map(t -> new RecentTurn(t.getQuestion(), t.getAnswer())).toList());
+    }
+
+    private static void before(String stage, long deadlineMs) {
+        if (System.currentTimeMillis() > deadlineMs) {
+            throw new DeadlinePassedException(stage);
+        }
     }
 
     private static long lap(Map<String, Long> stageMs, String stage, long since) {

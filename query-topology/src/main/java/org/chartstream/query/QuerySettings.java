@@ -13,7 +13,8 @@ import org.chartstream.query.gate.ScopedEvidenceGate;
  * @param crossEncoderGateThreshold the same for a cross-encoder's sigmoid score
  * @param maxPassageChars           longest passage quoted in an extractive answer
  * @param maxQuestionChars          longer questions are rejected with an error reply
- * @param maxTopK                   largest top_k a request may ask for
+ * @param maxTopK                   largest top_k a request may ask for ({@link #MAX_TOP_K}); larger ones are rejected naming
+ *                                  top_k, up to it every passage is cited (the context budget is shared among them)
  * @param admissionLimit            requests in flight (running or waiting) before new ones get a busy reply
  * @param workers                   threads running the pipeline
  * @param fusion                    how the sides' rankings are fused
@@ -29,8 +30,11 @@ public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold
      */
     public enum Fusion { RRF, SCORE }
 
+    /** The documented maximum of a request's top_k: the rerank prefix's ceiling (DESIGN.md §5). */
+    public static final int MAX_TOP_K = 30;
+
     public static QuerySettings defaults() {
-        return new QuerySettings(50, 60, 0.43, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, 30, 32, 2,
+        return new QuerySettings(50, 60, 0.43, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, MAX_TOP_K, 32, 2,
                 Fusion.SCORE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT);
     }
 

@@ -1,32 +1,32 @@
 package org.chartstream.query;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.processor.TopicNameExtractor;
 import org.apache.kafka.streams.state.Stores;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.request.KafkaReplyTopics;
 import org.chartstream.query.request.ReplyTopics;
+import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.PendingRequest;
 import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.RequestIdEntry;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
 
 /**
  * {@code chartstream.requests} (key = conversation id, so one conversation's turns are answered in order) →
- * {@link QueryProcessor} (validation, admission, pending requests and conversation memory in changelogged stores)
- * → reply events on each request's {@code reply-to} topic, audit records on
+ * {@link QueryProcessor} (validation, duplicate request ids, admission, pending requests and conversation memory in
+ * changelogged stores) → reply events on each request's checked reply topic, audit records on
  * {@code chartstream.audit}, bad requests on the dead-letter topic.
  */
 public final class QueryTopology {
@@ -37,12 +37,28 @@ public final class QueryTopology {
     private QueryTopology() {
     }
 
+    /** A reply event and the topic it goes to: the destination travels with the value, never as a record header. */
+    record AddressedReply(String topic, ReplyEvent event) {
+    }
+
+    /** With the default reply-topic policy and request-id window, reply topics checked against the broker. */
+    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission) {
+        return build(pipeline, settings, workers, admission, RequestIntegrity.defaults());
+    }
+
     /**
      * @param workers   threads that run the pipeline (the stream thread only validates, admits and delivers)
      * @param admission the in-flight bound shared by every task of this instance
      */
-    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission) {
-        return build(pipeline, settings, workers, admission, KafkaReplyTopics::fromStreamsConfig);
+    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
+                                 RequestIntegrity integrity) {
+        return build(pipeline, settings, workers, admission, integrity, KafkaReplyTopics::fromStreamsConfig);
+    }
+
+    /** With the default reply-topic policy and request-id window. */
+    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
+                                 Function<Map<String, Object>, ReplyTopics> replyTopics) {
+        return build(pipeline, settings, workers, admission, RequestIntegrity.defaults(), replyTopics);
     }
 
     /**
@@ -50,19 +66,19 @@ public final class QueryTopology {
      *                    request naming a missing one gets its error reply on {@code chartstream.replies})
      */
     public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
-                                 Function<Map<String, Object>, ReplyTopics> replyTopics) {
+                                 RequestIntegrity integrity, Function<Map<String, Object>, ReplyTopics> replyTopics) {
         Topology topology = new Topology();
         topology.addSource("requests", new StringDeserializer(), new ByteArrayDeserializer(), Topics.REQUESTS);
-        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings, workers, admission, replyTopics), "requests");
+        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings, integrity, workers, admission, replyTopics), "requests");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.PENDING_STORE),
                 Serdes.String(), AvroSerde.of(PendingRequest.class)), "answer");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.MEMORY_STORE),
                 Serdes.String(), AvroSerde.of(ConversationMemory.class)), "answer");
-        TopicNameExtractor<String, ReplyEvent> replyTopic = (key, value, ctx) -> {
-            Header h = ctx.headers().lastHeader(Topics.HEADER_REPLY_TO);
-            return h == null ? Topics.REPLIES : new String(h.value(), StandardCharsets.UTF_8);
-        };
-        topology.addSink(REPLY_SINK, replyTopic, new StringSerializer(), AvroSerde.of(ReplyEvent.class), "answer");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.REQUEST_ID_STORE),
+                Serdes.String(), AvroSerde.of(RequestIdEntry.class)), "answer");
+        AvroSerde<ReplyEvent> replies = AvroSerde.of(ReplyEvent.class);
+        Serializer<AddressedReply> reply = (topic, addressed) -> replies.serialize(topic, addressed.event());
+        topology.addSink(REPLY_SINK, (key, addressed, ctx) -> addressed.topic(), new StringSerializer(), reply, "answer");
         topology.addSink(AUDIT_SINK, Topics.AUDIT, new StringSerializer(), AvroSerde.of(AnswerAudit.class), "answer");
         topology.addSink(DEAD_LETTER_SINK, Topics.DEAD_LETTER, new StringSerializer(), AvroSerde.of(DeadLetter.class), "answer");
         return topology;

@@ -50,7 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * else is real (ONNX model, Lucene store, the query topology).
  */
 class GroundedAnswerTopologyTest {
-    private static final String REPLY_TOPIC = "grounded.replies";
+    private static final String REPLY_TOPIC = "chartstream.replies.grounded";
     private static final AvroSerde<QueryRequest> REQUESTS = AvroSerde.of(QueryRequest.class);
 
     @TempDir

@@ -42,8 +42,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Configure a real Lucene store and the real ONNX model, produce requests, verify reply events and audit. */
 class QueryTopologyTest {
-    private static final String REPLY_TOPIC = "test.replies";
-    private static final java.util.Set<String> EXISTING_TOPICS = java.util.Set.of(REPLY_TOPIC, Topics.REPLIES);
+    private static final String REPLY_TOPIC = "chartstream.replies.test";
+    private static final String RETRY_TOPIC = "chartstream.replies.retry";
+    private static final java.util.Set<String> EXISTING_TOPICS = java.util.Set.of(REPLY_TOPIC, RETRY_TOPIC, Topics.REPLIES,
+            Topics.INDEX, Topics.REQUESTS, "elsewhere.replies", "query-test-pending-requests-changelog", "ehr.public.patients");
     private static final String[][] ROWS = {
             {"medications", "m1", "MRN-1", "record: medications\npatient: Martha Collins (MRN-1)\nrxnorm code: 860975\ndescription: metformin hydrochloride 500 MG Extended Release Oral Tablet\nreason description: Diabetes mellitus type 2"},
             {"conditions", "c1", "MRN-1", "record: conditions\npatient: Martha Collins (MRN-1)\nicd10 code: I10\ndescription: Essential hypertension"},
@@ -62,6 +64,9 @@ class QueryTopologyTest {
     private static TestInputTopic<String, byte[]> requests;
     private static TestOutputTopic<String, ReplyEvent> replies;
     private static TestOutputTopic<String, ReplyEvent> defaultReplies;
+    private static TestOutputTopic<String, ReplyEvent> retryReplies;
+    private static TestOutputTopic<String, byte[]> requestTopic;
+    private static TestOutputTopic<String, byte[]> indexTopic;
     private static TestOutputTopic<String, AnswerAudit> audit;
     private static TestOutputTopic<String, DeadLetter> deadLetters;
     private static final AvroSerde<QueryRequest> REQUESTS = AvroSerde.of(QueryRequest.class);
@@ -91,11 +96,18 @@ class QueryTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
         // the test driver has no broker to list topics: a fixed set of existing topics stands in for its metadata
-        driver = new TopologyTestDriver(QueryTopology.build(pipeline, settings, workers, admission,
+        org.chartstream.query.request.RequestIntegrity integrity = new org.chartstream.query.request.RequestIntegrity(
+                new org.chartstream.query.request.ReplyTopicPolicy(List.of("chartstream.replies", "chartstream.replies.*",
+                        "chartstream.index", "chartstream.requests", "query-test-*", "ehr.*"), java.util.Set.of("ehr"),
+                        java.util.Set.of("query-test")), java.time.Duration.ofDays(1));
+        driver = new TopologyTestDriver(QueryTopology.build(pipeline, settings, workers, admission, integrity,
                 streamsConfig -> EXISTING_TOPICS::contains), props);
         requests = driver.createInputTopic(Topics.REQUESTS, new StringSerializer(), new ByteArraySerializer());
         replies = driver.createOutputTopic(REPLY_TOPIC, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
         defaultReplies = driver.createOutputTopic(Topics.REPLIES, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
+        retryReplies = driver.createOutputTopic(RETRY_TOPIC, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
+        requestTopic = driver.createOutputTopic(Topics.REQUESTS, new StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+        indexTopic = driver.createOutputTopic(Topics.INDEX, new StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
         audit = driver.createOutputTopic(Topics.AUDIT, new StringDeserializer(), AvroSerde.of(AnswerAudit.class));
         deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new StringDeserializer(), AvroSerde.of(DeadLetter.class));
     }
@@ -113,6 +125,7 @@ class QueryTopologyTest {
     void drainOutputs() {
         replies.readRecordsToList();
         defaultReplies.readRecordsToList();
+        retryReplies.readRecordsToList();
         audit.readRecordsToList();
         deadLetters.readRecordsToList();
     }
@@ -358,11 +371,11 @@ class QueryTopologyTest {
     @Test
     void anUnknownOrIllegalReplyTopicGetsItsErrorOnTheDefaultReplyTopic() {
         RecordHeaders headers = new RecordHeaders();
-        headers.add(Topics.HEADER_REPLY_TO, "nobody.listens.here".getBytes(StandardCharsets.UTF_8));
+        headers.add(Topics.HEADER_REPLY_TO, "chartstream.replies.nobody".getBytes(StandardCharsets.UTF_8));
         headers.add(Topics.HEADER_CORRELATION_ID, "corr-27".getBytes(StandardCharsets.UTF_8));
         requests.pipeInput(new TestRecord<>("conv-27", REQUESTS.serialize(request("r27", "hypothyroidism").build()), headers));
         awaitIdle();
-        assertRejected(defaultReplies, "r27", "header 'reply-to' names topic 'nobody.listens.here', which does not exist");
+        assertRejected(defaultReplies, "r27", "header 'reply-to' names topic 'chartstream.replies.nobody', which does not exist");
         assertThat(replies.readValuesToList()).isEmpty();
         assertStillServing("r27ok");
 
@@ -383,9 +396,141 @@ class QueryTopologyTest {
     }
 
     @Test
-    void aDeadlineAlreadyPastIsRejected() {
+    void aDeadlineAlreadyPastGetsATimeoutAndNoAnswer() {
         post("conv-30", REQUESTS.serialize(request("r30", "hypothyroidism").setDeadlineMs(System.currentTimeMillis() - 1_000).build()), "corr-30");
-        assertRejected(replies, "r30", "field 'deadline_ms' is already past");
+        List<ReplyEvent> events = replies.readValuesToList();
+        assertThat(events).extracting(ReplyEvent::getType).containsExactly(ReplyType.TIMEOUT);
+        assertThat(events.get(0).getError()).startsWith("field 'deadline_ms' was already past");
+        assertThat(audit.readValue().getOutcome()).isEqualTo(ReplyType.TIMEOUT);
+        assertThat(deadLetters.readValuesToList()).as("a late request is not bad input").isEmpty();
         assertStillServing("r30ok");
+    }
+
+    /** Occupies both worker threads until the returned latch is counted down. */
+    private static java.util.concurrent.CountDownLatch holdWorkers() {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(2);
+        for (int i = 0; i < 2; i++) {
+            workers.execute(() -> {
+                held.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        try {
+            assertThat(held.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+        return release;
+    }
+
+    @Test
+    void aDeadlineThatPassesWhileTheRequestWaitsForAWorkerGetsATimeoutAndTheLateAnswerIsNeverSent() throws Exception {
+        java.util.concurrent.CountDownLatch release = holdWorkers();
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
+        requests.pipeInput(new TestRecord<>("conv-31", REQUESTS.serialize(request("r31", "hypothyroidism")
+                .setDeadlineMs(System.currentTimeMillis() + 300).build()), headers));
+        Thread.sleep(400);
+        driver.advanceWallClockTime(java.time.Duration.ofMillis(20));
+        assertThat(replies.readValuesToList()).as("the timeout comes while the worker is still busy")
+                .extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.TIMEOUT);
+        release.countDown();
+        awaitIdle();
+        assertThat(replies.readValuesToList()).as("nothing after the timeout").isEmpty();
+        assertThat(audit.readValuesToList()).extracting(AnswerAudit::getOutcome).containsExactly(ReplyType.TIMEOUT);
+        assertStillServing("r31ok");
+    }
+
+    @Test
+    void thePipelinesOwnTopicsAreRefusedEvenWhenAllowListedAndNothingIsWrittenThere() {
+        for (String topic : List.of(Topics.INDEX, Topics.REQUESTS, "query-test-pending-requests-changelog", "ehr.public.patients")) {
+            RecordHeaders headers = new RecordHeaders();
+            headers.add(Topics.HEADER_REPLY_TO, topic.getBytes(StandardCharsets.UTF_8));
+            String id = "r32-" + topic;
+            requests.pipeInput(new TestRecord<>("conv-32", REQUESTS.serialize(request(id, "hypothyroidism").build()), headers));
+            awaitIdle();
+            assertRejected(defaultReplies, id, "header 'reply-to' names '" + topic + "', a topic of the pipeline itself (index log, requests,"
+                    + " audit, dead letter, status, control, Kafka Streams, Debezium or Kafka internal topics): replies never go there");
+        }
+        RecordHeaders notListed = new RecordHeaders();
+        notListed.add(Topics.HEADER_REPLY_TO, "elsewhere.replies".getBytes(StandardCharsets.UTF_8));
+        requests.pipeInput(new TestRecord<>("conv-32", REQUESTS.serialize(request("r32-elsewhere", "hypothyroidism").build()), notListed));
+        awaitIdle();
+        assertRejected(defaultReplies, "r32-elsewhere", "header 'reply-to' names topic 'elsewhere.replies', which is not an allowed reply"
+                + " topic (query.reply-topics: chartstream.replies, chartstream.replies.*, chartstream.index, chartstream.requests, query-test-*, ehr.*)");
+        assertThat(requestTopic.isEmpty()).isTrue();
+        assertThat(indexTopic.isEmpty()).isTrue();
+        assertStillServing("r32ok");
+    }
+
+    @Test
+    void repliesCarryTheCorrelationIdButNoRoutingHeader() {
+        post("conv-33", REQUESTS.serialize(request("r33", "hypothyroidism").build()), "corr-33");
+        List<TestRecord<String, ReplyEvent>> events = replies.readRecordsToList();
+        assertThat(events).hasSize(3).allSatisfy(e -> {
+            assertThat(e.headers().lastHeader(Topics.HEADER_REPLY_TO)).isNull();
+            assertThat(new String(e.headers().lastHeader(Topics.HEADER_CORRELATION_ID).value(), StandardCharsets.UTF_8)).isEqualTo("corr-33");
+        });
+        audit.readValuesToList();
+    }
+
+    @Test
+    void aRepeatedRequestIdGetsTheOriginalOutcomeAgainAndOtherContentUnderItIsAnError() {
+        post("conv-34", REQUESTS.serialize(request("r34", "Which patient takes metformin?").build()), "corr-34");
+        List<ReplyEvent> first = replies.readValuesToList();
+        assertThat(first).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);
+        assertThat(audit.readValuesToList()).hasSize(1);
+
+        post("conv-34", REQUESTS.serialize(request("r34", "Which patient takes metformin?").setDeadlineMs(System.currentTimeMillis() + 60_000)
+                .build()), "corr-34-retry");
+        List<ReplyEvent> again = replies.readValuesToList();
+        assertThat(again).as("only the final reply, not a second run").extracting(ReplyEvent::getType).containsExactly(ReplyType.ANSWER);
+        assertThat(again.get(0).getText()).isEqualTo(first.get(2).getText());
+        assertThat(again.get(0).getCitations()).isEqualTo(first.get(2).getCitations());
+        assertThat(again.get(0).getSeq()).isEqualTo(first.get(2).getSeq());
+        assertThat(again.get(0).getCorrelationId()).isEqualTo("corr-34-retry");
+        assertThat(audit.readValuesToList()).as("no second audit record under the id").isEmpty();
+        assertThat(deadLetters.readValuesToList()).isEmpty();
+
+        post("conv-34", REQUESTS.serialize(request("r34", "Which patient has hypothyroidism?").build()), "corr-34-other");
+        List<TestRecord<String, ReplyEvent>> conflict = replies.readRecordsToList();
+        assertThat(conflict).hasSize(1);
+        assertThat(conflict.get(0).key()).isEqualTo("r34");
+        assertThat(conflict.get(0).value().getType()).isEqualTo(ReplyType.ERROR);
+        assertThat(conflict.get(0).value().getError()).isEqualTo("duplicate request id: 'r34' was taken within the last 24 h by a request"
+                + " with different content; send a new request id");
+        List<DeadLetter> dead = deadLetters.readValuesToList();
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0).getStage()).isEqualTo("query.validate");
+        assertThat(dead.get(0).getReason()).isEqualTo(conflict.get(0).value().getError());
+        assertThat(audit.readValuesToList()).as("the audit trail under r34 stays the first request's").isEmpty();
+        assertStillServing("r34ok");
+    }
+
+    @Test
+    void aRepeatWhileTheFirstIsStillRunningGetsTheOneAnswerOnItsOwnReplyTopic() {
+        java.util.concurrent.CountDownLatch release = holdWorkers();
+        RecordHeaders original = new RecordHeaders();
+        original.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
+        requests.pipeInput(new TestRecord<>("conv-35", REQUESTS.serialize(request("r35", "hypothyroidism").build()), original));
+        requests.pipeInput(new TestRecord<>("conv-35", REQUESTS.serialize(request("r35", "hypothyroidism").build()), original));
+        RecordHeaders retry = new RecordHeaders();
+        retry.add(Topics.HEADER_REPLY_TO, RETRY_TOPIC.getBytes(StandardCharsets.UTF_8));
+        retry.add(Topics.HEADER_CORRELATION_ID, "corr-35-retry".getBytes(StandardCharsets.UTF_8));
+        requests.pipeInput(new TestRecord<>("conv-35", REQUESTS.serialize(request("r35", "hypothyroidism").build()), retry));
+        release.countDown();
+        awaitIdle();
+        assertThat(replies.readValuesToList()).extracting(ReplyEvent::getType)
+                .containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);
+        List<ReplyEvent> onRetryTopic = retryReplies.readValuesToList();
+        assertThat(onRetryTopic).extracting(ReplyEvent::getType).containsExactly(ReplyType.ANSWER);
+        assertThat(onRetryTopic.get(0).getCorrelationId()).isEqualTo("corr-35-retry");
+        assertThat(audit.readValuesToList()).hasSize(1);
+        assertThat(deadLetters.readValuesToList()).isEmpty();
     }
 }

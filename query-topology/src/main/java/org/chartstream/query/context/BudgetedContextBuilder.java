@@ -29,19 +29,28 @@ public final class BudgetedContextBuilder implements ContextBuilder {
         this.siblings = Objects.requireNonNull(siblings, "siblings");
     }
 
-    @Override
+    /** With the configured budget's number of passages. */
     public List<ContextPassage> build(List<RankedChunk> gated) {
+        return build(gated, budget);
+    }
+
+    @Override
+    public List<ContextPassage> build(List<RankedChunk> gated, int passages) {
+        return build(gated, budget.forPassages(passages));
+    }
+
+    private List<ContextPassage> build(List<RankedChunk> gated, ContextBudget applied) {
         List<ContextPassage> passages = new ArrayList<>();
         Set<String> rows = new HashSet<>();
-        int left = budget.totalTokens();
+        int left = applied.totalTokens();
         for (RankedChunk ranked : gated) {
-            if (passages.size() == budget.maxPassages() || left < budget.minUsefulTokens()) {
+            if (passages.size() == applied.maxPassages() || left < applied.minUsefulTokens()) {
                 break;
             }
             if (!rows.add(ranked.chunk().row().id())) {
                 continue;
             }
-            ContextPassage passage = expand(passages.size() + 1, ranked, Math.min(budget.perRowTokens(), left));
+            ContextPassage passage = expand(passages.size() + 1, ranked, Math.min(applied.perRowTokens(), left));
             passages.add(passage);
             left -= passage.tokens();
         }

@@ -17,6 +17,17 @@ public record ContextBudget(int maxPassages, int perRowTokens, int totalTokens, 
         }
     }
 
+    /**
+     * The budget for a request that wants {@code passages} passages (its top_k): the total stays, and each row's share
+     * shrinks to {@code totalTokens / passages} when that is less than {@code perRowTokens}, so all of them fit.
+     */
+    public ContextBudget forPassages(int passages) {
+        if (passages < 1) {
+            throw new IllegalArgumentException("passages must be positive, was " + passages);
+        }
+        return new ContextBudget(passages, Math.max(minUsefulTokens, Math.min(perRowTokens, totalTokens / passages)), totalTokens, minUsefulTokens);
+    }
+
     /** 6 passages, 512 tokens per row, 2,400 in total, no passage squeezed below 32 tokens. */
     public static ContextBudget defaults() {
         return new ContextBudget(6, 512, 2400, 32);

@@ -19,8 +19,6 @@ import org.chartstream.store.TableRef;
  * holds (the projection's allow-list decides which tables reach the index).
  */
 public final class RequestCheck {
-    /** Kafka's rule for topic names. */
-    private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
     private static final int MAX_FILTER_VALUE_CHARS = 512;
     /** Medical record numbers and patient ids: {@code MRN-700001}, a UUID, {@code 12/3456#A}. */
     private static final Pattern PATIENT_IDENTIFIER = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} ._:/#-]*");
@@ -38,7 +36,7 @@ public final class RequestCheck {
     /**
      * @param indexed the tables the index holds; asked only when the filter names tables or sources
      */
-    public static Problem problem(QueryRequest r, int maxQuestionChars, int maxTopK, long nowMs, Supplier<Set<TableRef>> indexed) {
+    public static Problem problem(QueryRequest r, int maxQuestionChars, int maxTopK, Supplier<Set<TableRef>> indexed) {
         if (r.getRequestId() == null || r.getRequestId().isBlank()) {
             return new Problem("request_id", "field 'request_id' is empty");
         }
@@ -51,16 +49,22 @@ public final class RequestCheck {
         if (r.getQuestion() == null || r.getQuestion().isBlank()) {
             return new Problem("question", "field 'question' is empty");
         }
-        if (r.getQuestion().length() > maxQuestionChars) {
-            return new Problem("question", "field 'question' has " + r.getQuestion().length() + " characters; the limit is " + maxQuestionChars);
+        int length = QuestionText.length(r.getQuestion());
+        if (length > maxQuestionChars) {
+            return new Problem("question", "field 'question' has " + length + " characters; the limit is " + maxQuestionChars);
+        }
+        if (QuestionText.normalise(r.getQuestion()).isEmpty()) {
+            return new Problem("question", "field 'question' is empty: it holds only white space, control or invisible format characters");
         }
         if (r.getTopK() < 1 || r.getTopK() > maxTopK) {
             return new Problem("top_k", "field 'top_k' is " + r.getTopK() + "; it must be between 1 and " + maxTopK);
         }
-        if (r.getDeadlineMs() != null && r.getDeadlineMs() < nowMs) {
-            return new Problem("deadline_ms", "field 'deadline_ms' is already past");
-        }
         return r.getFilter() == null ? null : filterProblem(r.getFilter(), indexed);
+    }
+
+    /** Whether the request's {@code deadline_ms} has passed: it then gets a {@code timeout} reply, not an answer. */
+    public static boolean pastDeadline(QueryRequest r, long nowMs) {
+        return r.getDeadlineMs() != null && r.getDeadlineMs() < nowMs;
     }
 
     static Problem filterProblem(RetrievalFilterSpec f, Supplier<Set<TableRef>> indexed) {
@@ -111,10 +115,14 @@ public final class RequestCheck {
         return null;
     }
 
-    /** What is wrong with a {@code reply-to} header value as a topic name, or null. */
-    public static Problem replyTopicProblem(String topic, ReplyTopics topics) {
-        if (!LEGAL_TOPIC.matcher(topic).matches()) {
-            return new Problem("reply-to", "header 'reply-to' is not a legal topic name (letters, digits, '.', '_', '-'; at most 249)");
+    /**
+     * What is wrong with a {@code reply-to} header value, or null: not a legal name, one of the pipeline's own topics,
+     * not on the allow-list ({@link ReplyTopicPolicy}), or a topic the broker does not have.
+     */
+    public static Problem replyTopicProblem(String topic, ReplyTopicPolicy policy, ReplyTopics topics) {
+        Problem refused = policy.problem(topic);
+        if (refused != null) {
+            return refused;
         }
         if (!topics.exists(topic)) {
             return new Problem("reply-to", "header 'reply-to' names topic '" + topic + "', which does not exist");

@@ -37,6 +37,24 @@ class BudgetedContextBuilderTest {
     }
 
     @Test
+    void aRequestsTopKIsHonouredUpToItsMaximumWithTheTotalBudgetSharedAmongThePassages() {
+        // rows of 200 tokens: with the default 512 per row, 2,400 in total would stop at 12 of them
+        List<RankedChunk> rows = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            rows.add(new RankedChunk(TestChunks.row("big" + i, HEADER, List.of("w ".repeat(198).strip())).get(0), 1.0 - i * 0.01));
+        }
+        BudgetedContextBuilder builder = new BudgetedContextBuilder(WORDS, ContextBudget.defaults(), SiblingChunks.NONE);
+
+        List<ContextPassage> thirty = builder.build(rows, 30);
+        assertThat(thirty).hasSize(30);
+        assertThat(thirty).allSatisfy(p -> assertThat(p.tokens()).isLessThanOrEqualTo(2400 / 30));
+        assertThat(thirty.stream().mapToInt(ContextPassage::tokens).sum()).isLessThanOrEqualTo(2400);
+        assertThat(builder.build(rows, 10)).hasSize(10);
+        assertThat(builder.build(rows, 3)).hasSize(3).allSatisfy(p -> assertThat(p.tokens()).isEqualTo(200));
+        assertThat(ContextBudget.defaults().forPassages(6)).isEqualTo(new ContextBudget(6, 400, 2400, 32));
+    }
+
+    @Test
     void expandsToNeighbouringChunksOnBothSidesWithinTheRowBudget() {
         ContextBudget budget = new ContextBudget(6, 17, 1000, 1);
         List<ContextPassage> passages = new BudgetedContextBuilder(WORDS, budget, row -> LONG_ROW)

@@ -24,7 +24,7 @@ class RequestCheckTest {
     }
 
     private RequestCheck.Problem check(QueryRequest.Builder r) {
-        return RequestCheck.problem(r.build(), 100, 30, NOW, indexed);
+        return RequestCheck.problem(r.build(), 100, 30, indexed);
     }
 
     private RequestCheck.Problem check(RetrievalFilterSpec.Builder f) {
@@ -56,8 +56,10 @@ class RequestCheckTest {
         assertThat(check(request().setConversationId(" "))).isEqualTo(new RequestCheck.Problem("conversation_id", "field 'conversation_id' is empty"));
         assertThat(check(request().setQuestion("q".repeat(101))).message()).isEqualTo("field 'question' has 101 characters; the limit is 100");
         assertThat(check(request().setTopK(31)).message()).isEqualTo("field 'top_k' is 31; it must be between 1 and 30");
-        assertThat(check(request().setDeadlineMs(NOW - 1)).field()).isEqualTo("deadline_ms");
-        assertThat(check(request().setDeadlineMs(NOW + 1))).isNull();
+        assertThat(check(request().setDeadlineMs(NOW - 1))).as("a past deadline is a timeout, not bad input").isNull();
+        assertThat(RequestCheck.pastDeadline(request().setDeadlineMs(NOW - 1).build(), NOW)).isTrue();
+        assertThat(RequestCheck.pastDeadline(request().setDeadlineMs(NOW + 1).build(), NOW)).isFalse();
+        assertThat(RequestCheck.pastDeadline(request().build(), NOW)).isFalse();
         assertThat(check(RetrievalFilterSpec.newBuilder().setPatient(""))).isEqualTo(new RequestCheck.Problem("filter.patient", "field 'filter.patient' is empty"));
         assertThat(check(RetrievalFilterSpec.newBuilder().setPatient("p".repeat(513))).message()).isEqualTo("field 'filter.patient' is longer than 512 characters");
         assertThat(check(RetrievalFilterSpec.newBuilder().setRowKeys(List.of("1", " "))).message()).isEqualTo("field 'filter.row_keys' has an empty entry");
@@ -66,12 +68,31 @@ class RequestCheckTest {
     }
 
     @Test
-    void aReplyTopicMustBeALegalNameOfAnExistingTopic() {
-        ReplyTopics existing = Set.of("chartstream.replies")::contains;
-        assertThat(RequestCheck.replyTopicProblem("chartstream.replies", existing)).isNull();
-        assertThat(RequestCheck.replyTopicProblem("other.replies", existing).message())
-                .isEqualTo("header 'reply-to' names topic 'other.replies', which does not exist");
-        assertThat(RequestCheck.replyTopicProblem("", existing).field()).isEqualTo("reply-to");
-        assertThat(RequestCheck.replyTopicProblem("t".repeat(250), existing).message()).contains("not a legal topic name");
+    void aQuestionIsMeasuredInCodePointsAndIsEmptyWhenNothingVisibleIsLeft() {
+        String emoji = "\uD83E\uDE7A"; // one code point, two UTF-16 units
+        assertThat(check(request().setQuestion(emoji.repeat(100)))).as("100 characters, 200 UTF-16 units").isNull();
+        assertThat(check(request().setQuestion(emoji.repeat(101))).message()).isEqualTo("field 'question' has 101 characters; the limit is 100");
+        for (String invisible : List.of("\u0000\u0000", "\u200B\u200C\u200D\u2060\uFEFF", " \t\n\u00A0\u3000", "\u00AD\u202E\u0007")) {
+            RequestCheck.Problem problem = check(request().setQuestion(invisible));
+            assertThat(problem).as("%s", invisible.codePoints().mapToObj(Integer::toHexString).toList()).isNotNull();
+            assertThat(problem.field()).isEqualTo("question");
+            assertThat(problem.message()).startsWith("field 'question' is empty");
+        }
+        assertThat(check(request().setQuestion("\u200Bwhy\u0000?"))).isNull();
+    }
+
+    @Test
+    void aReplyTopicMustBeAllowedNotThePipelinesOwnAndExist() {
+        ReplyTopics existing = Set.of("chartstream.replies", "chartstream.index", "other.replies")::contains;
+        ReplyTopicPolicy policy = ReplyTopicPolicy.defaults();
+        assertThat(RequestCheck.replyTopicProblem("chartstream.replies", policy, existing)).isNull();
+        assertThat(RequestCheck.replyTopicProblem("chartstream.replies.absent", policy, existing).message())
+                .isEqualTo("header 'reply-to' names topic 'chartstream.replies.absent', which does not exist");
+        assertThat(RequestCheck.replyTopicProblem("other.replies", policy, existing).message())
+                .startsWith("header 'reply-to' names topic 'other.replies', which is not an allowed reply topic");
+        assertThat(RequestCheck.replyTopicProblem("chartstream.index", policy, existing).message())
+                .startsWith("header 'reply-to' names 'chartstream.index', a topic of the pipeline itself");
+        assertThat(RequestCheck.replyTopicProblem("", policy, existing).field()).isEqualTo("reply-to");
+        assertThat(RequestCheck.replyTopicProblem("t".repeat(250), policy, existing).message()).contains("not a legal topic name");
     }
 }
