@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * through CDC and is cited in the reply to a question posted on the request topic; once deleted it is no longer cited.
  */
 class EndToEndIT {
-    private static final String REPLY_TOPIC = "e2e.replies";
+    private static final String REPLY_TOPIC = "chartstream.replies.e2e";
     private static final String PATIENT_ID = "5b0c0c59-8a1e-4a3c-9d0e-6f1f2f3a4b5c";
 
     @TempDir

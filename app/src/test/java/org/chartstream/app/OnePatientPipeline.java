@@ -19,8 +19,16 @@ final class OnePatientPipeline {
      *                      birth_date, gender, city, state)
      */
     static EmbeddedRuntime start(Path dir, String name, String patientValues, String replyTopic) {
+        return start(dir, name, patientValues, replyTopic, Map.of());
+    }
+
+    /** @param settings configuration keys set over the defaults */
+    static EmbeddedRuntime start(Path dir, String name, String patientValues, String replyTopic, Map<String, String> settings) {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString());
+        for (Map.Entry<String, String> setting : settings.entrySet()) {
+            config = config.with(setting.getKey(), setting.getValue());
+        }
         EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir.resolve(name), c -> {
             ClinicalDatasetLoader.createSchema(c);
             try (Statement s = c.createStatement()) {

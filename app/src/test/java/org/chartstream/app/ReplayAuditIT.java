@@ -40,7 +40,7 @@ import picocli.CommandLine;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReplayAuditIT {
-    private static final String REPLY_TOPIC = "audit-it.replies";
+    private static final String REPLY_TOPIC = "chartstream.replies.audit-it";
     private static final String PATIENT_ID = "6c1d1d6a-9b2f-4b4d-8e1f-7a2b3c4d5e6f";
     private static final String ZOLMITRIPTAN_QUESTION = "Which patient takes zolmitriptan for migraine?";
     private static final RowRef UPDATED = new RowRef("ehr", "medications", "900101");

@@ -41,7 +41,7 @@ import picocli.CommandLine;
  * as into the compose PostgreSQL, and a second seed inserts nothing.
  */
 class RoleSplitIT {
-    private static final String REPLY_TOPIC = "roles-it.replies";
+    private static final String REPLY_TOPIC = "chartstream.replies.roles-it";
     private static final String PATIENT_ID = "7d2e2e7b-0c3a-4c5e-9f20-8b3c4d5e6f70";
 
     @TempDir

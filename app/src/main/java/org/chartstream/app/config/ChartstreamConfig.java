@@ -105,7 +105,12 @@ public final class ChartstreamConfig {
         k.put("llm.deadline-ms", new String[] {"120000", "longest time for one call"});
         k.put("query.admission-limit", new String[] {"32", "requests in flight (running or waiting) before new ones get a busy reply"});
         k.put("query.workers", new String[] {"2", "threads running the retrieval pipeline"});
-        k.put("query.max-question-chars", new String[] {"4000", "longer questions get an error reply"});
+        k.put("query.max-question-chars", new String[] {"4000", "longer questions (in Unicode code points) get an error reply"});
+        k.put("query.reply-topics", new String[] {"chartstream.replies,chartstream.replies.*,chartstream.replay.*", "topics a request's reply-to header may name:"
+                + " exact names, or prefixes ending in *; the pipeline's own topics (chartstream.* outside the reply namespaces, changelog and"
+                + " repartition topics, the sources' Debezium topics, __*) are refused even when listed"});
+        k.put("query.request-id-window-ms", new String[] {"86400000", "how long an admitted request id is remembered: a repeat with the same"
+                + " content gets the original final reply again, one with other content an error"});
         k.put("dataset.seed", new String[] {"42", "seed of the synthetic clinical data (Synthea + aci-bench notes)"});
         k.put("dataset.patients", new String[] {"50", "synthetic patients loaded by demo and run"});
         k.put("dataset.aci-bench-dir", new String[] {"", "aci-bench folder with challenge_data/*.csv; empty: $CHARTSTREAM_ACI_BENCH_DIR, else the copy in data/aci-bench"});
@@ -186,6 +191,10 @@ public final class ChartstreamConfig {
         positive("query.per-side");
         positive("query.rrf-k");
         positive("query.top-k");
+        if (integer("query.top-k") > org.chartstream.query.QuerySettings.MAX_TOP_K) {
+            throw bad("query.top-k", "must be at most " + org.chartstream.query.QuerySettings.MAX_TOP_K);
+        }
+        positive("query.request-id-window-ms");
         positive("query.max-question-chars");
         positive("query.admission-limit");
         positive("query.workers");

@@ -3,6 +3,8 @@ package org.chartstream.app.runtime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -24,6 +26,8 @@ import org.chartstream.query.embed.QueryEmbedder;
 import org.chartstream.query.llm.ChatModel;
 import org.chartstream.query.llm.LlmEndpoint;
 import org.chartstream.query.llm.OpenAiCompatibleChatClient;
+import org.chartstream.query.request.ReplyTopicPolicy;
+import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.store.HybridStore;
 
 /**
@@ -38,15 +42,17 @@ public final class QueryWiring implements AutoCloseable {
     private final AdmissionControl admission;
     private final QueryPipeline pipeline;
     private final QuerySettings settings;
+    private final RequestIntegrity integrity;
 
     private QueryWiring(ExecutorService searchExecutor, ExecutorService workers, Reranker reranker, QueryPipeline pipeline,
-                        QuerySettings settings) {
+                        QuerySettings settings, RequestIntegrity integrity) {
         this.searchExecutor = searchExecutor;
         this.workers = workers;
         this.reranker = reranker;
         this.admission = new AdmissionControl(settings.admissionLimit());
         this.pipeline = pipeline;
         this.settings = settings;
+        this.integrity = integrity;
     }
 
     public static QueryWiring create(ChartstreamConfig config, OnnxEmbedder model, HybridStore store) {
@@ -57,7 +63,23 @@ public final class QueryWiring implements AutoCloseable {
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(model), CachingQueryEmbedder.DEFAULT_CAPACITY);
         QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, store, search, settings, reranker,
                 model.tokenizer()::countTokens, chatModel(config)), settings);
-        return new QueryWiring(search, workers, reranker, pipeline, settings);
+        return new QueryWiring(search, workers, reranker, pipeline, settings, integrity(config));
+    }
+
+    /**
+     * Where replies may go ({@code query.reply-topics}, never the pipeline's own topics: those of the configured
+     * sources' Debezium prefixes and of both Streams applications included) and how long request ids stay taken.
+     */
+    public static RequestIntegrity integrity(ChartstreamConfig config) {
+        Set<String> prefixes = new TreeSet<>();
+        SourceRegistrations.all(config).forEach(source -> prefixes.add(source.topicPrefix()));
+        try {
+            ReplyTopicPolicy policy = new ReplyTopicPolicy(config.list("query.reply-topics"), prefixes,
+                    Set.of(EmbeddedRuntime.INGEST_APPLICATION_ID, EmbeddedRuntime.QUERY_APPLICATION_ID));
+            return new RequestIntegrity(policy, Duration.ofMillis(config.integer("query.request-id-window-ms")));
+        } catch (IllegalArgumentException e) {
+            throw config.invalid("query.reply-topics", e.getMessage());
+        }
     }
 
     public static QuerySettings settings(ChartstreamConfig config) {
@@ -122,7 +144,7 @@ public final class QueryWiring implements AutoCloseable {
     }
 
     public Topology topology() {
-        return QueryTopology.build(pipeline, settings, workers, admission);
+        return QueryTopology.build(pipeline, settings, workers, admission, integrity);
     }
 
     @Override

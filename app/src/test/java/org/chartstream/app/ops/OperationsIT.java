@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OperationsIT {
     private static final String PATIENT_ID = "7c1d2e3f-4a5b-4c6d-8e7f-901234567890";
-    private static final String REPLY_TOPIC = "ops.replies";
+    private static final String REPLY_TOPIC = "chartstream.replies.ops";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int ADMISSION_LIMIT = 1;
     private static final int BURST = 6;

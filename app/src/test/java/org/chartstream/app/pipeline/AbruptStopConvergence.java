@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 abstract class AbruptStopConvergence {
     static final int SNAPSHOT_ROWS = 1500;
     static final String SOURCE = "ehr";
-    static final String REPLIES = "abrupt-stop.replies";
+    static final String REPLIES = "chartstream.replies.abrupt-stop";
 
     /** A database that a test starts and that outlives the pipeline processes. */
     interface SourceDatabase extends AutoCloseable {

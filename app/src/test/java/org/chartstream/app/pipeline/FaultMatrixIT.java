@@ -47,7 +47,7 @@ class FaultMatrixIT {
     static final int ROWS = 300;
     static final String SOURCE = "ehr";
     static final TableRef NOTES = new TableRef(SOURCE, NotesTable.TABLE);
-    static final String REPLIES = "fault.replies";
+    static final String REPLIES = "chartstream.replies.fault";
     static final Duration CONVERGENCE = Duration.ofSeconds(150);
     private static final List<Integer> GONE = Collections.synchronizedList(new ArrayList<>());
     private static long t0;
