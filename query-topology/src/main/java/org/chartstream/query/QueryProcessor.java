@@ -170,37 +170,9 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         }
         String id = request.getRequestId();
         String fingerprint = RequestFingerprint.of(request);
-        RequestIdEntry taken = requestIds.get(id);
         long now = System.currentTimeMillis();
-        switch (RequestIds.classify(taken, fingerprint, now, integrity.requestIdWindow())) {
-            case CONFLICT -> {
-                // no audit record: the audit trail and replays are keyed by request id and belong to the first request
-                reject(record, replyTo, correlationId, id, request.getConversationId(), request.getUserId(),
-                        RequestIds.conflict(id, integrity.requestIdWindow()), false);
-                return;
-            }
-            case REPEAT -> {
-                ReplyEvent original = ReplyEvent.newBuilder(taken.getOutcome()).setCorrelationId(correlationId)
-                        .setTsMs(now).build();
-                forwardReply(replyTo, original);
-                LOG.info("request {} repeated: its final reply ({}) sent again", id, original.getType());
-                return;
-            }
-            case IN_FLIGHT -> {
-                PendingRequest running = pending.get(id);
-                if (running == null || !running.getReplyTo().equals(replyTo)) {
-                    List<ReplyAddress> retries = new ArrayList<>(taken.getRetries());
-                    ReplyAddress address = new ReplyAddress(replyTo, correlationId);
-                    if (!retries.contains(address)) {
-                        retries.add(address);
-                        requestIds.put(id, RequestIdEntry.newBuilder(taken).setRetries(retries).build());
-                    }
-                }
-                LOG.info("request {} repeated while in flight: it gets the one answer", id);
-                return;
-            }
-            case FIRST -> {
-            }
+        if (answeredAsRepeat(record, request, fingerprint, replyTo, correlationId, now)) {
+            return;
         }
         if (RequestCheck.pastDeadline(request, now)) {
             send(id, replyTo, correlationId, 0, ReplyType.TIMEOUT, null, List.of(), false,
@@ -225,6 +197,45 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         pending.put(id, p);
         requestIds.put(id, RequestIdEntry.newBuilder().setFingerprint(fingerprint).setFirstSeenMs(now).setOutcome(null).build());
         enqueue(p);
+    }
+
+    /**
+     * Whether the request's id was taken already (within the window), and its repeat is answered: the same content
+     * gets the final reply again (or, while in flight, the one answer when it comes), other content an error.
+     */
+    private boolean answeredAsRepeat(Record<String, byte[]> record, QueryRequest request, String fingerprint, String replyTo,
+                                     String correlationId, long now) {
+        String id = request.getRequestId();
+        RequestIdEntry taken = requestIds.get(id);
+        return switch (RequestIds.classify(taken, fingerprint, now, integrity.requestIdWindow())) {
+            case CONFLICT -> {
+                // no audit record: the audit trail and replays are keyed by request id and belong to the first request
+                reject(record, replyTo, correlationId, id, request.getConversationId(), request.getUserId(),
+                        RequestIds.conflict(id, integrity.requestIdWindow()), false);
+                yield true;
+            }
+            case REPEAT -> {
+                ReplyEvent original = ReplyEvent.newBuilder(taken.getOutcome()).setCorrelationId(correlationId)
+                        .setTsMs(now).build();
+                forwardReply(replyTo, original);
+                LOG.info("request {} repeated: its final reply ({}) sent again", id, original.getType());
+                yield true;
+            }
+            case IN_FLIGHT -> {
+                PendingRequest running = pending.get(id);
+                if (running == null || !running.getReplyTo().equals(replyTo)) {
+                    List<ReplyAddress> retries = new ArrayList<>(taken.getRetries());
+                    ReplyAddress address = new ReplyAddress(replyTo, correlationId);
+                    if (!retries.contains(address)) {
+                        retries.add(address);
+                        requestIds.put(id, RequestIdEntry.newBuilder(taken).setRetries(retries).build());
+                    }
+                }
+                LOG.info("request {} repeated while in flight: it gets the one answer", id);
+                yield true;
+            }
+            case FIRST -> false;
+        };
     }
 
     private QueryRequest decode(byte[] value) {
