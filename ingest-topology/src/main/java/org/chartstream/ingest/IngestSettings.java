@@ -10,9 +10,14 @@ import org.chartstream.schemas.Topics;
  * @param linger       longest time a pending chunk waits for its batch to fill
  * @param controlTopic operator requests (re-index a table); one partition, read by the task that owns the tables
  * @param statusTopic  per-table ingest status (compacted, key {@code source:table}), for {@code chartstream status}
+ * @param maxFieldBytes the most UTF-8 bytes a field of a change keeps ({@code ingest.max-field-bytes}); longer values
+ *                      are truncated (and named in a dead letter)
  */
 public record IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
-                             String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic) {
+                             String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic,
+                             int maxFieldBytes) {
+    /** The default {@code ingest.max-field-bytes}: 1 MiB. */
+    public static final int DEFAULT_MAX_FIELD_BYTES = 1 << 20;
     public static final String CONTROL_TOPIC = "chartstream.ingest.control";
     public static final String STATUS_TOPIC = "chartstream.ingest.status";
 
@@ -21,6 +26,19 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
         if (batchChunks < 1) {
             throw new IllegalArgumentException("ingest batch size must be at least 1, got " + batchChunks);
         }
+        if (maxFieldBytes < 1) {
+            throw new IllegalArgumentException("the field cap must be at least 1 byte, got " + maxFieldBytes);
+        }
+    }
+
+    public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
+                          String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic) {
+        this(sources, batchChunks, linger, indexTopic, deadLetterTopic, controlTopic, statusTopic, DEFAULT_MAX_FIELD_BYTES);
+    }
+
+    /** The same settings with another field cap. */
+    public IngestSettings withMaxFieldBytes(int bytes) {
+        return new IngestSettings(sources, batchChunks, linger, indexTopic, deadLetterTopic, controlTopic, statusTopic, bytes);
     }
 
     public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
