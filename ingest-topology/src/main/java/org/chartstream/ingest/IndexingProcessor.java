@@ -27,6 +27,7 @@ import org.chartstream.ingest.project.RowImage;
 import org.chartstream.ingest.project.RowProjector;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.ingest.publish.GenerationPlanner;
+import org.chartstream.ingest.publish.IndexRecordSize;
 import org.chartstream.ingest.publish.TableGenerations;
 import org.chartstream.ingest.reindex.ReindexCursor;
 import org.chartstream.ingest.reindex.ReindexRequest;
@@ -66,6 +67,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     static final String COLUMNS_STORE = "table-columns";
     static final String DEAD_LETTER_CHILD = "dead-letters";
     static final String STAGE_NEW_COLUMN = "ingest.project.new-column";
+    static final String STAGE_WRITE = "ingest.write";
     static final String INDEX_CHILD = "index-log";
     static final String STATUS_CHILD = "ingest-status";
     private static final Logger LOG = LoggerFactory.getLogger(IndexingProcessor.class);
@@ -75,6 +77,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private final PassageEmbedder embedder;
     private final int batchChunks;
     private final Duration linger;
+    private final int maxRecordBytes;
 
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, String> patients;
@@ -89,7 +92,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private int pendingChunks;
 
     IndexingProcessor(Map<String, SourceRegistration> sources, TextChunker chunker, PassageEmbedder embedder,
-                      int batchChunks, Duration linger) {
+                      int batchChunks, Duration linger, int maxRecordBytes) {
+        this.maxRecordBytes = maxRecordBytes;
         this.sources = sources;
         this.chunker = chunker;
         this.embedder = embedder;
@@ -160,25 +164,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         if (change.getOp() == RowOp.DELETE) {
             status = removeRow(change, rowStoreKey, previous, status);
         } else {
-            ColumnPolicy.Admitted admitted = admittedColumns(tableKey, projection, change.getAfter());
-            status = noticeNewColumns(status, change, projection, admitted.newColumns());
-            RowImage image = RowImage.of(0, 0, change.getSourcePosition(), change.getCommitTsMs(), admitted.row(), projection);
-            String body = RowProjector.body(projection, image.row());
-            if (body.isEmpty()) {
-                // every allowed field is NULL: nothing to cite, so the row is not indexed (and leaves if it was)
-                status = (previous == null ? status : removeRow(change, rowStoreKey, previous, status)).withSkippedEmptyRow();
-            } else {
-                PatientIdentity patient = patientOf(change.getSourceId(), image.row(), projection);
-                List<String> pieces = chunker.chunk(RowProjector.header(projection, patient), body);
-                for (long generation : plan.targets()) {
-                    append(upsert(change.getSourceId(), change.getTableName(), change.getRowKey(), generation, pieces, patient,
-                            image.position(), image.commitTsMs()));
-                }
-                long newest = plan.targets().stream().mapToLong(Long::longValue).max().orElse(0);
-                rows.put(rowStoreKey, image.writtenTo(pieces.size(), newest).encode());
-                status = status.withCounts(status.rows() + (previous == null ? 1 : 0),
-                        status.chunks() + pieces.size() - (previous == null ? 0 : previous.chunks()));
-            }
+            status = indexRow(change, projection, plan, previous, status);
         }
         if (plan.publish() > 0) {
             status = publishStaged(tableKey, change.getSourceId(), change.getTableName(), plan.publish(),
@@ -186,6 +172,43 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         }
         statuses.put(tableKey, status.encode());
         changedTables.add(tableKey);
+    }
+
+    /**
+     * Writes a row's chunks to the plan's generations and keeps its image. A row with nothing to index is removed
+     * instead; a row too large for one index record is not written (dead letter): that would abort the transaction
+     * on every retry. The index then keeps the row's previous version.
+     */
+    private TableStatus indexRow(RowChange change, TableProjection projection, GenerationPlanner.Plan plan, RowImage previous,
+                                 TableStatus status) {
+        String tableKey = change.getSourceId() + ":" + change.getTableName();
+        String rowStoreKey = tableKey + ":" + change.getRowKey();
+        ColumnPolicy.Admitted admitted = admittedColumns(tableKey, projection, change.getAfter());
+        TableStatus noticed = noticeNewColumns(status, change, projection, admitted.newColumns());
+        RowImage image = RowImage.of(0, 0, change.getSourcePosition(), change.getCommitTsMs(), admitted.row(), projection);
+        String body = RowProjector.body(projection, image.row());
+        if (body.isEmpty()) {
+            // every allowed field is NULL: nothing to cite, so the row is not indexed (and leaves if it was)
+            return (previous == null ? noticed : removeRow(change, rowStoreKey, previous, noticed)).withSkippedEmptyRow();
+        }
+        PatientIdentity patient = patientOf(change.getSourceId(), image.row(), projection);
+        List<String> pieces = chunker.chunk(RowProjector.header(projection, patient), body);
+        long size = IndexRecordSize.upperBound(change.getRowKey(), pieces, embedder.dimension());
+        if (size > maxRecordBytes) {
+            deadLetter(tableKey, STAGE_WRITE, "table " + change.getSchemaName() + "." + change.getTableName() + " of source "
+                    + change.getSourceId() + " row " + change.getRowKey() + ": " + pieces.size() + " chunks make an index record of up to "
+                    + size + " bytes, more than kafka.max-record-bytes (" + maxRecordBytes + "); this version of the row is not indexed");
+            LOG.error("table {}: a row too large for one index record was not indexed (dead letter written)", tableKey);
+            return noticed;
+        }
+        for (long generation : plan.targets()) {
+            append(upsert(change.getSourceId(), change.getTableName(), change.getRowKey(), generation, pieces, patient,
+                    image.position(), image.commitTsMs()));
+        }
+        long newest = plan.targets().stream().mapToLong(Long::longValue).max().orElse(0);
+        rows.put(rowStoreKey, image.writtenTo(pieces.size(), newest).encode());
+        return noticed.withCounts(noticed.rows() + (previous == null ? 1 : 0),
+                noticed.chunks() + pieces.size() - (previous == null ? 0 : previous.chunks()));
     }
 
     /** Removes a row from every generation and from the kept images (a delete, or a row with nothing to index). */

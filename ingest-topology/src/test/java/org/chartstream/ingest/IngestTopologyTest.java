@@ -378,7 +378,7 @@ class IngestTopologyTest {
         driver.close();
         SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr", null,
                 Map.of("clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id")));
-        start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER).withMaxFieldBytes(300));
+        start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER).withLimits(300, 16 << 20));
         String longText = "Shortness of breath on exertion. ".repeat(40); // 1,320 bytes
         notes.pipeInput("{\"note_id\":9}", event("c", "false",
                 "{\"note_id\":9,\"patient_id\":\"p1\",\"chief_complaint\":\"dyspnoea\",\"note_text\":\"" + longText + "\"}", 80));
@@ -435,5 +435,32 @@ class IngestTopologyTest {
         control.pipeInput("ehr:billing", "reindex");
         driver.advanceWallClockTime(Duration.ofMillis(200));
         assertThat(index.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void aRowTooLargeForOneIndexRecordIsDeadLetteredAndTheIndexKeepsItsPreviousVersion() {
+        driver.close();
+        SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr", null,
+                Map.of("clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id")));
+        start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER).withLimits(10_000, 20_000));
+        notes.pipeInput("{\"note_id\":1}", event("c", "false", "{\"note_id\":1,\"note_text\":\"Mild asthma, inhaler as needed.\"}", 90));
+        notes.pipeInput("{\"note_id\":1}", event("u", "false",
+                "{\"note_id\":1,\"note_text\":\"" + "Wheezing worse at night despite the inhaler. ".repeat(200) + "\"}", 91));
+        notes.pipeInput("{\"note_id\":1}", event("u", "false", "{\"note_id\":1,\"note_text\":\"Asthma controlled on a steroid inhaler.\"}", 92));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        List<IndexEvent> upserts = index.readValuesToList().stream().filter(e -> e.getKind() == IndexEventKind.UPSERT_ROW).toList();
+        assertThat(upserts).extracting(e -> e.getChunks().get(0).getText())
+                .satisfiesExactly(t -> assertThat(t).contains("Mild asthma"), t -> assertThat(t).contains("steroid inhaler"));
+        AvroSerde<IndexEvent> serde = AvroSerde.of(IndexEvent.class);
+        assertThat(upserts).allSatisfy(e -> assertThat((long) serde.serialize(e).length).isLessThanOrEqualTo(
+                org.chartstream.ingest.publish.IndexRecordSize.upperBound(e.getRowKey(),
+                        e.getChunks().stream().map(org.chartstream.schemas.ChunkRecord::getText).toList(), 384)));
+        assertThat(deadLetters.readValuesToList()).singleElement().satisfies(d -> {
+            assertThat(d.getStage()).isEqualTo("ingest.write");
+            assertThat(d.getReason()).startsWith("table public.clinical_notes of source ehr row 1: ")
+                    .endsWith("bytes, more than kafka.max-record-bytes (20000); this version of the row is not indexed");
+        });
+        assertThat(latestStatus("clinical_notes").rows()).isEqualTo(1);
     }
 }

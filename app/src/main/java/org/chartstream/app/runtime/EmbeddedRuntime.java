@@ -194,7 +194,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
         if (role.ingests()) {
             IngestSettings ingestSettings = new IngestSettings(sources, (int) config.integer("ingest.batch-chunks"),
                     Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER)
-                    .withMaxFieldBytes((int) config.integer("ingest.max-field-bytes"));
+                    .withLimits((int) config.integer("ingest.max-field-bytes"), maxRecordBytes());
             ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)));
         }
         if (role.answers()) {
