@@ -1,10 +1,14 @@
 package org.chartstream.connectors;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.Header;
 import io.debezium.engine.format.Json;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +70,7 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
     /** The field cap when none is given: 1 MiB. */
     public static final int DEFAULT_MAX_FIELD_BYTES = 1 << 20;
     private static final AvroSerde<DeadLetter> DEAD_LETTERS = AvroSerde.of(DeadLetter.class);
+    private static final ObjectMapper KEYS = new ObjectMapper();
 
     /** Life cycle of a runner. */
     public enum State {
@@ -319,7 +324,7 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
                 ex.shutdownNow();
             }
         }
-        for (KafkaProducer<?, ?> p : java.util.Arrays.asList(producer, deadLetterProducer)) {
+        for (KafkaProducer<?, ?> p : java.util.Arrays.asList(producer, deadLetterProducer)) { // either may be null
             if (p != null) {
                 try {
                     p.close(Duration.ofSeconds(10));
@@ -467,7 +472,7 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
     /** A dead letter for a change: its topic and key (the primary key), the stage and the reason, no value. */
     private static DeadLetter deadLetter(ChangeEvent<String, String> r, String stage, String reason) {
         return DeadLetter.newBuilder().setSourceTopic(r.destination()).setPartition(-1).setOffset(-1)
-                .setKey(r.key() == null ? null : java.nio.ByteBuffer.wrap(r.key().getBytes(StandardCharsets.UTF_8)))
+                .setKey(r.key() == null ? null : ByteBuffer.wrap(r.key().getBytes(StandardCharsets.UTF_8)))
                 .setValue(null).setStage(stage).setReason(reason).setTsMs(System.currentTimeMillis()).build();
     }
 
@@ -482,17 +487,15 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
             return "(no key)";
         }
         try {
-            com.fasterxml.jackson.databind.JsonNode key = KEYS.readTree(keyJson);
-            com.fasterxml.jackson.databind.JsonNode payload = key.has("payload") && key.has("schema") ? key.get("payload") : key;
+            JsonNode key = KEYS.readTree(keyJson);
+            JsonNode payload = key.has("payload") && key.has("schema") ? key.get("payload") : key;
             List<String> parts = new ArrayList<>();
             payload.fields().forEachRemaining(e -> parts.add(e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
             return String.join("|", parts);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException | RuntimeException e) {
+        } catch (JsonProcessingException | RuntimeException e) {
             return "(unreadable key)";
         }
     }
-
-    private static final com.fasterxml.jackson.databind.ObjectMapper KEYS = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private static String required(Properties p, String key) {
         String v = p.getProperty(key);
