@@ -37,6 +37,10 @@ import java.util.stream.Collectors;
  *       {@code hstore.handling.mode=json}.</li>
  *   <li>{@code tombstones.on.delete=true}: a delete is an {@code op=d} event followed by a tombstone (null value), so
  *       compacted topics and the ingest topology drop the row.</li>
+ *   <li>{@code skipped.operations=none}: Debezium's default ({@code t}) drops truncates. With it, PostgreSQL
+ *       ({@code pgoutput}; the publication Debezium creates publishes truncates) and MariaDB/MySQL ({@code TRUNCATE
+ *       TABLE} in the binlog, parsed as DDL and re-emitted as a data event) write an {@code op=t} event with a null
+ *       key and no row images to the table's topic; the ingest side publishes an empty generation for it.</li>
  *   <li>JSON converters with {@code schemas.enable=false} for key and value.</li>
  *   <li>Offsets in a file ({@code FileOffsetBackingStore}) under {@code offsetsDir}, flushed every 500 ms.
  *       {@code bootstrap.servers} is set as well: Kafka Connect 4.2+ requires it even with file offsets.</li>
@@ -140,6 +144,8 @@ public final class DebeziumConfigs {
         p.setProperty("binary.handling.mode", "base64");
         p.setProperty("tombstones.on.delete", "true");
         p.setProperty("provide.transaction.metadata", "false");
+        // Debezium skips truncates by default ("t"); a TRUNCATE must empty the table's index (an empty generation)
+        p.setProperty("skipped.operations", "none");
 
         switch (src.kind()) {
             case POSTGRES -> postgres(src, p);

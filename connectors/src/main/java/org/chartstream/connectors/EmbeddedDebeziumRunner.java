@@ -1,10 +1,14 @@
 package org.chartstream.connectors;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.Header;
 import io.debezium.engine.format.Json;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +31,13 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.chartstream.connectors.limits.FieldCap;
+import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.Topics;
+import org.chartstream.schemas.serde.AvroSerde;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,11 +52,25 @@ import org.slf4j.LoggerFactory;
  * are in Kafka: a crash re-delivers (duplicates), it never loses. If a send fails the batch is not committed and the
  * engine stops with the error ({@link #state()} {@code FAILED}, {@link #failure()}).
  *
+ * <p>One row never stops capture. Before the first write every text field of a change over the field cap
+ * ({@link FieldCap}, {@code ingest.max-field-bytes}) is truncated and named in a {@link DeadLetter} (stage
+ * {@value #STAGE_FIELD_CAP}: table, row key, field; never the value); the row is still written. A change that Kafka
+ * still refuses as too large ({@code max.request.size}) is dead-lettered (stage {@value #STAGE_WRITE}) instead of
+ * written, and the batch commits, so the Debezium offsets move past it.
+ *
  * <p>Health data never reaches the log: only counts, topic names and Kafka offsets are logged.
  */
 public final class EmbeddedDebeziumRunner implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedDebeziumRunner.class);
+    /** Dead-letter stage of a field truncated to the cap. */
+    public static final String STAGE_FIELD_CAP = "cdc.field-cap";
+    /** Dead-letter stage of a change Kafka refused to take (too large even after the field cap). */
+    public static final String STAGE_WRITE = "cdc.write";
+    /** The field cap when none is given: 1 MiB. */
+    public static final int DEFAULT_MAX_FIELD_BYTES = 1 << 20;
+    private static final AvroSerde<DeadLetter> DEAD_LETTERS = AvroSerde.of(DeadLetter.class);
+    private static final ObjectMapper KEYS = new ObjectMapper();
 
     /** Life cycle of a runner. */
     public enum State {
@@ -72,10 +96,15 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
     private final AtomicLong notificationsProduced = new AtomicLong();
     private final String notificationTopic;
     private final AtomicLong batchesCommitted = new AtomicLong();
+    private final AtomicLong fieldsTruncated = new AtomicLong();
+    private final AtomicLong changesSkipped = new AtomicLong();
+    private final FieldCap fieldCap;
+    private final String topicPrefix;
     private final CountDownLatch taskStarted = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
 
     private volatile KafkaProducer<String, String> producer;
+    private volatile KafkaProducer<String, byte[]> deadLetterProducer;
     private volatile DebeziumEngine<ChangeEvent<String, String>> engine;
     private volatile ExecutorService executor;
     private volatile String lastAcknowledged = "-";
@@ -83,17 +112,25 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
     /**
      * @param engineProperties Debezium embedded-engine properties (see {@link DebeziumConfigs#forSource}); must hold
      *                         {@code name} and {@code bootstrap.servers}
-     * @param producerOverrides extra producer settings (may be empty); the at-least-once settings
-     *                          ({@code acks=all}, idempotence) cannot be overridden
+     * @param producerOverrides extra producer settings (may be empty), e.g. {@code max.request.size}; the
+     *                          at-least-once settings ({@code acks=all}, idempotence) cannot be overridden
+     * @param fieldCap          the most UTF-8 bytes one field of a change may carry when written
      */
-    public EmbeddedDebeziumRunner(Properties engineProperties, Map<String, ?> producerOverrides) {
+    public EmbeddedDebeziumRunner(Properties engineProperties, Map<String, ?> producerOverrides, FieldCap fieldCap) {
         Objects.requireNonNull(engineProperties, "engineProperties");
+        this.fieldCap = Objects.requireNonNull(fieldCap, "fieldCap");
+        this.topicPrefix = engineProperties.getProperty("topic.prefix", "");
         this.engineProperties = new Properties();
         this.engineProperties.putAll(engineProperties);
         this.name = required(engineProperties, "name");
         this.notificationTopic = engineProperties.getProperty("notification.sink.topic.name", "");
         String bootstrap = required(engineProperties, "bootstrap.servers");
         this.producerProperties = producerProperties(name, bootstrap, producerOverrides == null ? Map.of() : producerOverrides);
+    }
+
+    /** A runner with the default field cap. */
+    public EmbeddedDebeziumRunner(Properties engineProperties, Map<String, ?> producerOverrides) {
+        this(engineProperties, producerOverrides, new FieldCap(DEFAULT_MAX_FIELD_BYTES));
     }
 
     /** A runner with default producer settings. */
@@ -131,6 +168,11 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
             createParentDirectory("offset.storage.file.filename");
             createParentDirectory("schema.history.internal.file.filename");
             producer = new KafkaProducer<>(producerProperties);
+            Properties deadLetterProperties = new Properties();
+            deadLetterProperties.putAll(producerProperties);
+            deadLetterProperties.put(ProducerConfig.CLIENT_ID_CONFIG, "chartstream-cdc-dead-letters-" + name);
+            deadLetterProperties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+            deadLetterProducer = new KafkaProducer<>(deadLetterProperties);
             engine = DebeziumEngine.create(Json.class)
                     .using(engineProperties)
                     .using(new Callbacks())
@@ -192,6 +234,16 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
     /** Tombstones among {@link #recordsProduced()}. */
     public long tombstonesProduced() {
         return tombstonesProduced.get();
+    }
+
+    /** Fields truncated to the field cap (each named in a dead letter). */
+    public long fieldsTruncated() {
+        return fieldsTruncated.get();
+    }
+
+    /** Changes Kafka refused as too large: dead-lettered instead of written, and passed by the offsets. */
+    public long changesSkipped() {
+        return changesSkipped.get();
     }
 
     /** Batches acknowledged by Kafka and marked finished. */
@@ -272,12 +324,13 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
                 ex.shutdownNow();
             }
         }
-        KafkaProducer<String, String> p = producer;
-        if (p != null) {
-            try {
-                p.close(Duration.ofSeconds(10));
-            } catch (RuntimeException pe) {
-                LOG.warn("CDC runner {}: producer close failed: {}", name, pe.toString());
+        for (KafkaProducer<?, ?> p : java.util.Arrays.asList(producer, deadLetterProducer)) { // either may be null
+            if (p != null) {
+                try {
+                    p.close(Duration.ofSeconds(10));
+                } catch (RuntimeException pe) {
+                    LOG.warn("CDC runner {}: producer close failed: {}", name, pe.toString());
+                }
             }
         }
         finished.countDown();
@@ -325,11 +378,18 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
             }
             KafkaProducer<String, String> p = producer;
             List<Future<RecordMetadata>> acks = new ArrayList<>(records.size());
+            List<DeadLetter> deadLetters = new ArrayList<>();
             long tombstones = 0;
             long notifications = 0;
             for (ChangeEvent<String, String> r : records) {
+                FieldCap.Result capped = fieldCap.apply(r.value());
+                for (FieldCap.Truncated t : capped.truncated()) {
+                    deadLetters.add(deadLetter(r, STAGE_FIELD_CAP, fieldCap.reason(tableOf(r.destination()), rowKey(r.key()), t)));
+                    LOG.warn("CDC runner {}: field '{}' of table {} truncated to {} bytes (dead letter written)", name,
+                            t.field(), tableOf(r.destination()), fieldCap.maxBytes());
+                }
                 ProducerRecord<String, String> pr =
-                        new ProducerRecord<>(r.destination(), r.partition(), r.key(), r.value());
+                        new ProducerRecord<>(r.destination(), r.partition(), r.key(), capped.value());
                 for (Header<Object> h : r.<Object>headers()) {
                     if (h.getKey() != null && h.getValue() != null) {
                         pr.headers().add(h.getKey(), String.valueOf(h.getValue()).getBytes(StandardCharsets.UTF_8));
@@ -344,20 +404,32 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
             }
             p.flush();
             RecordMetadata last = null;
-            for (Future<RecordMetadata> f : acks) {
+            long skipped = 0;
+            for (int i = 0; i < acks.size(); i++) {
                 try {
-                    last = f.get();
+                    last = acks.get(i).get();
                 } catch (ExecutionException e) {
-                    // nothing of this batch is committed: Debezium re-delivers it after a restart
-                    throw new IllegalStateException("CDC runner " + name + ": Kafka did not acknowledge a record of a "
-                            + records.size() + "-record batch: " + e.getCause(), e.getCause());
+                    if (!(e.getCause() instanceof RecordTooLargeException)) {
+                        // nothing of this batch is committed: Debezium re-delivers it after a restart
+                        throw new IllegalStateException("CDC runner " + name + ": Kafka did not acknowledge a record of a "
+                                + records.size() + "-record batch: " + e.getCause(), e.getCause());
+                    }
+                    ChangeEvent<String, String> r = records.get(i);
+                    deadLetters.add(deadLetter(r, STAGE_WRITE, "table " + tableOf(r.destination()) + " row " + rowKey(r.key())
+                            + ": Kafka refused the change as too large (" + e.getCause().getMessage() + "), also after"
+                            + " ingest.max-field-bytes (" + fieldCap.maxBytes() + "); it was not written and capture went on"));
+                    LOG.error("CDC runner {}: a change of table {} is too large for Kafka; dead-lettered and skipped", name,
+                            tableOf(r.destination()));
+                    skipped++;
                 }
             }
+            writeDeadLetters(deadLetters);
             for (ChangeEvent<String, String> r : records) {
                 committer.markProcessed(r);
             }
             committer.markBatchFinished();
-            long total = recordsProduced.addAndGet(records.size() - notifications);
+            long total = recordsProduced.addAndGet(records.size() - notifications - skipped);
+            changesSkipped.addAndGet(skipped);
             tombstonesProduced.addAndGet(tombstones);
             notificationsProduced.addAndGet(notifications);
             batchesCommitted.incrementAndGet();
@@ -370,9 +442,58 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
             }
         }
 
+        /** Writes the batch's dead letters and waits for them: the batch commits only once they are in Kafka. */
+        private void writeDeadLetters(List<DeadLetter> deadLetters) throws InterruptedException {
+            if (deadLetters.isEmpty()) {
+                return;
+            }
+            List<Future<RecordMetadata>> written = new ArrayList<>(deadLetters.size());
+            for (DeadLetter d : deadLetters) {
+                String key = d.getKey() == null ? null : StandardCharsets.UTF_8.decode(d.getKey().duplicate()).toString();
+                written.add(deadLetterProducer.send(new ProducerRecord<>(Topics.DEAD_LETTER, key, DEAD_LETTERS.serialize(d))));
+            }
+            deadLetterProducer.flush();
+            for (Future<RecordMetadata> f : written) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("CDC runner " + name + ": a dead letter was not acknowledged: " + e.getCause(), e.getCause());
+                }
+            }
+            fieldsTruncated.addAndGet(deadLetters.stream().filter(d -> STAGE_FIELD_CAP.equals(d.getStage())).count());
+        }
+
         @Override
         public boolean supportsTombstoneEvents() {
             return true;
+        }
+    }
+
+    /** A dead letter for a change: its topic and key (the primary key), the stage and the reason, no value. */
+    private static DeadLetter deadLetter(ChangeEvent<String, String> r, String stage, String reason) {
+        return DeadLetter.newBuilder().setSourceTopic(r.destination()).setPartition(-1).setOffset(-1)
+                .setKey(r.key() == null ? null : ByteBuffer.wrap(r.key().getBytes(StandardCharsets.UTF_8)))
+                .setValue(null).setStage(stage).setReason(reason).setTsMs(System.currentTimeMillis()).build();
+    }
+
+    /** {@code <schema>.<table>} of a change topic {@code <prefix>.<schema>.<table>}. */
+    private String tableOf(String topic) {
+        return !topicPrefix.isEmpty() && topic.startsWith(topicPrefix + ".") ? topic.substring(topicPrefix.length() + 1) : topic;
+    }
+
+    /** The primary-key values of a Debezium JSON key joined by {@code |}, as the ingest side names rows. */
+    static String rowKey(String keyJson) {
+        if (keyJson == null) {
+            return "(no key)";
+        }
+        try {
+            JsonNode key = KEYS.readTree(keyJson);
+            JsonNode payload = key.has("payload") && key.has("schema") ? key.get("payload") : key;
+            List<String> parts = new ArrayList<>();
+            payload.fields().forEachRemaining(e -> parts.add(e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
+            return String.join("|", parts);
+        } catch (JsonProcessingException | RuntimeException e) {
+            return "(unreadable key)";
         }
     }
 

@@ -114,6 +114,14 @@ class DebeziumConfigsTest {
     }
 
     @Test
+    void everyKindEmitsTruncatesInsteadOfSkippingThem() {
+        for (SourceKind kind : SourceKind.values()) {
+            Properties p = DebeziumConfigs.forSource(source(kind, null), "cs", OFFSETS, BOOTSTRAP);
+            assertThat(p.getProperty("skipped.operations")).as("skipped.operations of %s", kind).isEqualTo("none");
+        }
+    }
+
+    @Test
     void sqlServerProperties() {
         SourceConnection src = source(SourceKind.SQLSERVER, null);
         Properties p = DebeziumConfigs.forSource(src, "cs", OFFSETS, BOOTSTRAP);

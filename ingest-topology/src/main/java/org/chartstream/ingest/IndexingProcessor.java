@@ -11,6 +11,7 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.ingest.embed.EmbeddingBatch;
@@ -18,17 +19,21 @@ import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.embed.TextChunker;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.normalize.TableScanCompleted;
+import org.chartstream.ingest.normalize.TableTruncated;
+import org.chartstream.ingest.project.ColumnPolicy;
 import org.chartstream.ingest.project.PatientIdentity;
 import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.RowImage;
 import org.chartstream.ingest.project.RowProjector;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.ingest.publish.GenerationPlanner;
+import org.chartstream.ingest.publish.IndexRecordSize;
 import org.chartstream.ingest.publish.TableGenerations;
 import org.chartstream.ingest.reindex.ReindexCursor;
 import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.schemas.ChunkRecord;
+import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.GenerationMarker;
 import org.chartstream.schemas.GenerationState;
 import org.chartstream.schemas.IndexEvent;
@@ -46,6 +51,11 @@ import org.slf4j.LoggerFactory;
  * <p>The latest image of every indexed row is kept (without excluded fields) so that a re-index can rebuild a
  * table as a new generation from it, a batch of rows per punctuation, while streaming changes keep flowing to both
  * the active and the staged generation.
+ *
+ * <p>A row whose allowed fields are all NULL is not indexed (and leaves the index if it was), counted in the table's
+ * status. Without a field list, columns added to the table after it was first indexed are held back
+ * ({@link ColumnPolicy}) and named once each in a dead letter and in the status. A truncate publishes an empty
+ * generation at once.
  */
 final class IndexingProcessor implements Processor<String, Object, String, Object> {
     static final String PATIENTS_STORE = "patient-identities";
@@ -54,6 +64,10 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     static final String ROWS_STORE = "row-images";
     static final String STATUS_STORE = "table-status";
     static final String REINDEX_STORE = "reindex-cursors";
+    static final String COLUMNS_STORE = "table-columns";
+    static final String DEAD_LETTER_CHILD = "dead-letters";
+    static final String STAGE_NEW_COLUMN = "ingest.project.new-column";
+    static final String STAGE_WRITE = "ingest.write";
     static final String INDEX_CHILD = "index-log";
     static final String STATUS_CHILD = "ingest-status";
     private static final Logger LOG = LoggerFactory.getLogger(IndexingProcessor.class);
@@ -63,6 +77,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private final PassageEmbedder embedder;
     private final int batchChunks;
     private final Duration linger;
+    private final int maxRecordBytes;
 
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, String> patients;
@@ -71,12 +86,14 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private KeyValueStore<String, String> rows;
     private KeyValueStore<String, String> statuses;
     private KeyValueStore<String, String> reindexes;
+    private KeyValueStore<String, String> columns;
     private final Set<String> changedTables = new LinkedHashSet<>();
     private long nextSeq;
     private int pendingChunks;
 
     IndexingProcessor(Map<String, SourceRegistration> sources, TextChunker chunker, PassageEmbedder embedder,
-                      int batchChunks, Duration linger) {
+                      int batchChunks, Duration linger, int maxRecordBytes) {
+        this.maxRecordBytes = maxRecordBytes;
         this.sources = sources;
         this.chunker = chunker;
         this.embedder = embedder;
@@ -93,6 +110,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         this.rows = context.getStateStore(ROWS_STORE);
         this.statuses = context.getStateStore(STATUS_STORE);
         this.reindexes = context.getStateStore(REINDEX_STORE);
+        this.columns = context.getStateStore(COLUMNS_STORE);
         try (KeyValueIterator<Long, IndexEvent> it = buffer.all()) {
             while (it.hasNext()) {
                 KeyValue<Long, IndexEvent> kv = it.next();
@@ -117,6 +135,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             startReindex(request);
         } else if (record.value() instanceof TableScanCompleted scan) {
             scanCompleted(scan, record.timestamp());
+        } else if (record.value() instanceof TableTruncated truncated) {
+            truncate(truncated, record.timestamp());
         }
         if (pendingChunks >= batchChunks) {
             flush();
@@ -142,24 +162,9 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         String previousEncoded = rows.get(rowStoreKey);
         RowImage previous = previousEncoded == null ? null : RowImage.decode(previousEncoded);
         if (change.getOp() == RowOp.DELETE) {
-            append(IndexEvent.newBuilder().setKind(IndexEventKind.DELETE_ROW).setSourceId(change.getSourceId())
-                    .setTableName(change.getTableName()).setRowKey(change.getRowKey()).setGeneration(0).build());
-            if (previous != null) {
-                rows.delete(rowStoreKey);
-                status = status.withCounts(status.rows() - 1, status.chunks() - previous.chunks());
-            }
+            status = removeRow(change, rowStoreKey, previous, status);
         } else {
-            RowImage image = RowImage.of(0, 0, change.getSourcePosition(), change.getCommitTsMs(), change.getAfter(), projection);
-            PatientIdentity patient = patientOf(change.getSourceId(), image.row(), projection);
-            List<String> pieces = chunker.chunk(RowProjector.header(projection, patient), RowProjector.body(projection, image.row()));
-            for (long generation : plan.targets()) {
-                append(upsert(change.getSourceId(), change.getTableName(), change.getRowKey(), generation, pieces, patient,
-                        image.position(), image.commitTsMs()));
-            }
-            long newest = plan.targets().stream().mapToLong(Long::longValue).max().orElse(0);
-            rows.put(rowStoreKey, image.writtenTo(pieces.size(), newest).encode());
-            status = status.withCounts(status.rows() + (previous == null ? 1 : 0),
-                    status.chunks() + pieces.size() - (previous == null ? 0 : previous.chunks()));
+            status = indexRow(change, projection, plan, previous, status);
         }
         if (plan.publish() > 0) {
             status = publishStaged(tableKey, change.getSourceId(), change.getTableName(), plan.publish(),
@@ -167,6 +172,108 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         }
         statuses.put(tableKey, status.encode());
         changedTables.add(tableKey);
+    }
+
+    /**
+     * Writes a row's chunks to the plan's generations and keeps its image. A row with nothing to index is removed
+     * instead; a row too large for one index record is not written (dead letter): that would abort the transaction
+     * on every retry. The index then keeps the row's previous version.
+     */
+    private TableStatus indexRow(RowChange change, TableProjection projection, GenerationPlanner.Plan plan, RowImage previous,
+                                 TableStatus status) {
+        String tableKey = change.getSourceId() + ":" + change.getTableName();
+        String rowStoreKey = tableKey + ":" + change.getRowKey();
+        ColumnPolicy.Admitted admitted = admittedColumns(tableKey, projection, change.getAfter());
+        TableStatus noticed = noticeNewColumns(status, change, projection, admitted.newColumns());
+        RowImage image = RowImage.of(0, 0, change.getSourcePosition(), change.getCommitTsMs(), admitted.row(), projection);
+        String body = RowProjector.body(projection, image.row());
+        if (body.isEmpty()) {
+            // every allowed field is NULL: nothing to cite, so the row is not indexed (and leaves if it was)
+            return (previous == null ? noticed : removeRow(change, rowStoreKey, previous, noticed)).withSkippedEmptyRow();
+        }
+        PatientIdentity patient = patientOf(change.getSourceId(), image.row(), projection);
+        List<String> pieces = chunker.chunk(RowProjector.header(projection, patient), body);
+        long size = IndexRecordSize.upperBound(change.getRowKey(), pieces, embedder.dimension());
+        if (size > maxRecordBytes) {
+            deadLetter(tableKey, STAGE_WRITE, "table " + change.getSchemaName() + "." + change.getTableName() + " of source "
+                    + change.getSourceId() + " row " + change.getRowKey() + ": " + pieces.size() + " chunks make an index record of up to "
+                    + size + " bytes, more than kafka.max-record-bytes (" + maxRecordBytes + "); this version of the row is not indexed");
+            LOG.error("table {}: a row too large for one index record was not indexed (dead letter written)", tableKey);
+            return noticed;
+        }
+        for (long generation : plan.targets()) {
+            append(upsert(change.getSourceId(), change.getTableName(), change.getRowKey(), generation, pieces, patient,
+                    image.position(), image.commitTsMs()));
+        }
+        long newest = plan.targets().stream().mapToLong(Long::longValue).max().orElse(0);
+        rows.put(rowStoreKey, image.writtenTo(pieces.size(), newest).encode());
+        return noticed.withCounts(noticed.rows() + (previous == null ? 1 : 0),
+                noticed.chunks() + pieces.size() - (previous == null ? 0 : previous.chunks()));
+    }
+
+    /** Removes a row from every generation and from the kept images (a delete, or a row with nothing to index). */
+    private TableStatus removeRow(RowChange change, String rowStoreKey, RowImage previous, TableStatus status) {
+        append(IndexEvent.newBuilder().setKind(IndexEventKind.DELETE_ROW).setSourceId(change.getSourceId())
+                .setTableName(change.getTableName()).setRowKey(change.getRowKey()).setGeneration(0).build());
+        if (previous == null) {
+            return status;
+        }
+        rows.delete(rowStoreKey);
+        return status.withCounts(status.rows() - 1, status.chunks() - previous.chunks());
+    }
+
+    /** The columns of {@code after} that may be indexed; records the table's columns the first time. */
+    private ColumnPolicy.Admitted admittedColumns(String tableKey, TableProjection projection, Map<String, String> after) {
+        Set<String> known = ColumnPolicy.decode(columns.get(tableKey));
+        ColumnPolicy.Admitted admitted = ColumnPolicy.admit(projection, known, after);
+        if (!admitted.known().equals(known)) {
+            columns.put(tableKey, ColumnPolicy.encode(admitted.known()));
+        }
+        return admitted;
+    }
+
+    /** Names each held-back column once, in a dead letter and in the status; a field list clears the notice. */
+    private TableStatus noticeNewColumns(TableStatus status, RowChange change, TableProjection projection, List<String> held) {
+        if (!projection.fields().isEmpty()) {
+            return status.unreviewedColumns().isEmpty() ? status : status.withUnreviewedColumns(List.of());
+        }
+        List<String> unreviewed = new ArrayList<>(status.unreviewedColumns());
+        for (String column : held) {
+            if (!unreviewed.contains(column)) {
+                unreviewed.add(column);
+                deadLetter(change.getSourceId() + ":" + change.getTableName(), STAGE_NEW_COLUMN, "table "
+                        + change.getSchemaName() + "." + change.getTableName() + " of source " + change.getSourceId()
+                        + ": column '" + column + "' was added after the table was first indexed and is not indexed until"
+                        + " it is allow-listed (source.fields." + change.getTableName() + ")");
+                LOG.warn("table {}:{}: new column '{}' held back until allow-listed", change.getSourceId(), change.getTableName(), column);
+            }
+        }
+        return unreviewed.size() == status.unreviewedColumns().size() ? status : status.withUnreviewedColumns(unreviewed);
+    }
+
+    /** A dead letter about the record being processed: its topic, partition and offset, no key or value copied. */
+    private void deadLetter(String key, String stage, String reason) {
+        RecordMetadata meta = context.recordMetadata().orElse(null);
+        DeadLetter dl = DeadLetter.newBuilder().setSourceTopic(meta == null ? "" : meta.topic())
+                .setPartition(meta == null ? -1 : meta.partition()).setOffset(meta == null ? -1 : meta.offset())
+                .setKey(null).setValue(null).setStage(stage).setReason(reason).setTsMs(System.currentTimeMillis()).build();
+        context.forward(new Record<String, Object>(key, dl, System.currentTimeMillis()), DEAD_LETTER_CHILD);
+    }
+
+    /** A TRUNCATE: every row leaves the index at once, as an empty generation published in one step. */
+    private void truncate(TableTruncated truncated, long timestamp) {
+        String tableKey = truncated.tableKey();
+        TableGenerations state = TableGenerations.decode(generations.get(tableKey));
+        GenerationPlanner.Plan plan = GenerationPlanner.truncated(state);
+        generations.put(tableKey, plan.next().encode());
+        reindexes.delete(tableKey);
+        TableStatus status = status(tableKey, truncated.sourceId(), truncated.table())
+                .withChange(truncated.position(), truncated.commitTsMs(), embedder.modelId());
+        status = dropRowsNotIn(tableKey, plan.publish(), status);
+        append(marker(truncated.sourceId(), truncated.table(), plan.publish(), 0, timestamp));
+        statuses.put(tableKey, status.encode());
+        changedTables.add(tableKey);
+        LOG.info("table {} truncated: publishing empty generation {}", tableKey, plan.publish());
     }
 
     private void scanCompleted(TableScanCompleted scan, long timestamp) {

@@ -10,9 +10,19 @@ import org.chartstream.schemas.Topics;
  * @param linger       longest time a pending chunk waits for its batch to fill
  * @param controlTopic operator requests (re-index a table); one partition, read by the task that owns the tables
  * @param statusTopic  per-table ingest status (compacted, key {@code source:table}), for {@code chartstream status}
+ * @param maxFieldBytes the most UTF-8 bytes a field of a change keeps ({@code ingest.max-field-bytes}); longer values
+ *                      are truncated (and named in a dead letter)
+ * @param maxRecordBytes the largest record the topology may write ({@code kafka.max-record-bytes}): a row whose index
+ *                       record would be larger is not indexed in that version (dead letter) instead of failing the
+ *                       transaction
  */
 public record IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
-                             String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic) {
+                             String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic,
+                             int maxFieldBytes, int maxRecordBytes) {
+    /** The default {@code ingest.max-field-bytes}: 1 MiB. */
+    public static final int DEFAULT_MAX_FIELD_BYTES = 1 << 20;
+    /** The default {@code kafka.max-record-bytes}: 16 MiB. */
+    public static final int DEFAULT_MAX_RECORD_BYTES = 16 << 20;
     public static final String CONTROL_TOPIC = "chartstream.ingest.control";
     public static final String STATUS_TOPIC = "chartstream.ingest.status";
 
@@ -21,6 +31,21 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
         if (batchChunks < 1) {
             throw new IllegalArgumentException("ingest batch size must be at least 1, got " + batchChunks);
         }
+        if (maxFieldBytes < 1 || maxRecordBytes <= maxFieldBytes) {
+            throw new IllegalArgumentException("need 0 < field cap < record limit, got " + maxFieldBytes + " and " + maxRecordBytes);
+        }
+    }
+
+    public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
+                          String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic) {
+        this(sources, batchChunks, linger, indexTopic, deadLetterTopic, controlTopic, statusTopic, DEFAULT_MAX_FIELD_BYTES,
+                DEFAULT_MAX_RECORD_BYTES);
+    }
+
+    /** The same settings with another field cap and record limit. */
+    public IngestSettings withLimits(int fieldBytes, int recordBytes) {
+        return new IngestSettings(sources, batchChunks, linger, indexTopic, deadLetterTopic, controlTopic, statusTopic,
+                fieldBytes, recordBytes);
     }
 
     public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,

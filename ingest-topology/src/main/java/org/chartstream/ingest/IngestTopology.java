@@ -10,6 +10,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
+import org.chartstream.connectors.limits.FieldCap;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.embed.TextChunker;
 import org.chartstream.ingest.normalize.ChangeNormalizer;
@@ -43,13 +44,16 @@ public final class IngestTopology {
         topology.addSource("debezium-changes", new StringDeserializer(), new StringDeserializer(), topics);
         topology.addSource("ingest-control", new StringDeserializer(), new StringDeserializer(), settings.controlTopic());
         topology.addProcessor("normalize",
-                () -> new ChangeNormalizer(settings.sources(), "index-rows", "dead-letters"), "debezium-changes");
+                () -> new ChangeNormalizer(settings.sources(), "index-rows", IndexingProcessor.DEAD_LETTER_CHILD,
+                        new FieldCap(settings.maxFieldBytes())), "debezium-changes");
         topology.addProcessor("control-requests", ControlRequestParser::new, "ingest-control");
         topology.addProcessor("index-rows",
-                () -> new IndexingProcessor(sources, chunker, embedder, settings.batchChunks(), settings.linger()),
+                () -> new IndexingProcessor(sources, chunker, embedder, settings.batchChunks(), settings.linger(),
+                        settings.maxRecordBytes()),
                 "normalize", "control-requests");
         for (String store : List.of(IndexingProcessor.PATIENTS_STORE, IndexingProcessor.GENERATIONS_STORE,
-                IndexingProcessor.ROWS_STORE, IndexingProcessor.STATUS_STORE, IndexingProcessor.REINDEX_STORE)) {
+                IndexingProcessor.ROWS_STORE, IndexingProcessor.STATUS_STORE, IndexingProcessor.REINDEX_STORE,
+                IndexingProcessor.COLUMNS_STORE)) {
             topology.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()), "index-rows");
         }
@@ -58,7 +62,8 @@ public final class IngestTopology {
         topology.addSink(IndexingProcessor.INDEX_CHILD, settings.indexTopic(), new StringSerializer(), AvroSerde.of(IndexEvent.class),
                 new IndexEventPartitioner(), "index-rows");
         topology.addSink(IndexingProcessor.STATUS_CHILD, settings.statusTopic(), new StringSerializer(), new StringSerializer(), "index-rows");
-        topology.addSink("dead-letters", settings.deadLetterTopic(), new StringSerializer(), AvroSerde.of(DeadLetter.class), "normalize");
+        topology.addSink(IndexingProcessor.DEAD_LETTER_CHILD, settings.deadLetterTopic(), new StringSerializer(),
+                AvroSerde.of(DeadLetter.class), "normalize", "index-rows");
         return topology;
     }
 

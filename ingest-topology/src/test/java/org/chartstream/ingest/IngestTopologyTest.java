@@ -69,7 +69,10 @@ class IngestTopologyTest {
                 new PatientIdentityColumns("patients", "patient_id", List.of("first_name", "last_name"), "patient_no"),
                 Map.of("patients", new TableProjection("patients", List.of(), Set.of(), "patient_id"),
                         "clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of("ssn"), "patient_id")));
-        IngestSettings settings = new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER);
+        start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER));
+    }
+
+    private void start(IngestSettings settings) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ingest-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
@@ -281,15 +284,119 @@ class IngestTopologyTest {
     }
 
     @Test
-    void aColumnAddedBySchemaChangeIsIndexedWhenTheProjectionAllowsIt() {
+    void aColumnAddedAfterTheTableWasFirstIndexedIsHeldBackAndNamedOnceUntilAllowListed() {
         snapshotTwoPatientsAndTheirNotes();
-        notes.pipeInput("{\"note_id\":1}", event("u", "false",
-                "{\"note_id\":1,\"patient_id\":\"p1\",\"chief_complaint\":\"annual exam\",\"note_text\":\"Stable.\","
-                        + "\"triage_level\":\"urgent\",\"ssn\":\"999-00-1111\"}", 40));
+        index.readValuesToList();
+        for (long lsn : new long[] {40, 41}) {
+            notes.pipeInput("{\"note_id\":1}", event("u", "false",
+                    "{\"note_id\":1,\"patient_id\":\"p1\",\"chief_complaint\":\"annual exam\",\"note_text\":\"Stable.\","
+                            + "\"triage_level\":\"urgent\",\"ssn\":\"999-00-1111\"}", lsn));
+        }
         driver.advanceWallClockTime(Duration.ofMillis(200));
 
-        IndexEvent update = index.readValuesToList().stream().filter(e -> "1".equals(e.getRowKey())).reduce((a, b) -> b).orElseThrow();
-        assertThat(update.getChunks().get(0).getText()).contains("triage level: urgent").doesNotContain("999-00-1111");
+        List<IndexEvent> updates = index.readValuesToList();
+        assertThat(updates).hasSize(2).allSatisfy(u -> assertThat(u.getChunks().get(0).getText())
+                .contains("chief complaint: annual exam").doesNotContain("triage").doesNotContain("urgent").doesNotContain("999-00-1111"));
+        List<DeadLetter> dead = deadLetters.readValuesToList();
+        assertThat(dead).singleElement().satisfies(d -> {
+            assertThat(d.getStage()).isEqualTo("ingest.project.new-column");
+            assertThat(d.getReason()).isEqualTo("table public.clinical_notes of source ehr: column 'triage_level' was added after"
+                    + " the table was first indexed and is not indexed until it is allow-listed (source.fields.clinical_notes)");
+            assertThat(d.getSourceTopic()).isEqualTo("ehr.public.clinical_notes");
+            assertThat(d.getValue()).isNull();
+        });
+        org.chartstream.ingest.status.TableStatus notesStatus =
+                org.chartstream.ingest.status.TableStatus.decode(status.readKeyValuesToMap().get("ehr:clinical_notes"));
+        assertThat(notesStatus.unreviewedColumns()).containsExactly("triage_level");
+    }
+
+    private org.chartstream.ingest.status.TableStatus latestStatus(String table) {
+        return org.chartstream.ingest.status.TableStatus.decode(status.readKeyValuesToMap().get("ehr:" + table));
+    }
+
+    @Test
+    void aTruncateEmptiesTheTableAsAnEmptyGenerationAndLaterRowsAreIndexedIntoIt() {
+        snapshotTwoPatientsAndTheirNotes();
+        notes.pipeInput(null, "{\"before\":null,\"after\":null,\"source\":{\"lsn\":60,\"ts_ms\":1700000000900,"
+                + "\"schema\":\"public\",\"table\":\"clinical_notes\"},\"op\":\"t\",\"ts_ms\":1700000000901}");
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+        List<IndexEvent> beforeInsert = index.readValuesToList();
+        IndexEvent marker = beforeInsert.get(beforeInsert.size() - 1);
+        assertThat(marker.getKind()).isEqualTo(IndexEventKind.MARKER);
+        assertThat(marker.getTableName()).isEqualTo("clinical_notes");
+        assertThat(marker.getGeneration()).isEqualTo(2);
+        assertThat(marker.getMarker().getRows()).isZero();
+        assertThat(latestStatus("clinical_notes")).satisfies(s -> {
+            assertThat(s.rows()).isZero();
+            assertThat(s.chunks()).isZero();
+            assertThat(s.active()).isEqualTo(2);
+            assertThat(s.position()).isEqualTo("lsn:60");
+        });
+
+        notes.pipeInput("{\"note_id\":5}", event("c", "false",
+                "{\"note_id\":5,\"patient_id\":\"p2\",\"chief_complaint\":\"rash\",\"note_text\":\"Itchy rash on both forearms.\"}", 61));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+        List<IndexEvent> afterInsert = index.readValuesToList();
+        assertThat(afterInsert).extracting(IndexEvent::getRowKey, IndexEvent::getGeneration).containsExactly(org.assertj.core.groups.Tuple.tuple("5", 2L));
+        assertThat(deadLetters.isEmpty()).isTrue();
+
+        try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
+            IndexLogApplier applier = new IndexLogApplier(store, 1, Map.of());
+            beforeInsert.forEach(e -> applier.apply(e, 0));
+            store.commit(Map.of());
+            TableRef notesTable = new TableRef("ehr", "clinical_notes");
+            assertThat(store.countRows(notesTable)).isZero();
+            assertThat(store.lexicalSearch("heart failure", 5, RetrievalFilter.NONE)).isEmpty();
+            assertThat(store.countRows(new TableRef("ehr", "patients"))).isEqualTo(2);
+            afterInsert.forEach(e -> applier.apply(e, 0));
+            store.commit(Map.of());
+            assertThat(store.countRows(notesTable)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRowWhoseAllowedFieldsAreAllNullIsNotIndexedAndLeavesTheIndexIfItWasThere() {
+        snapshotTwoPatientsAndTheirNotes();
+        index.readValuesToList();
+        notes.pipeInput("{\"note_id\":8}", event("c", "false",
+                "{\"note_id\":8,\"patient_id\":\"p1\",\"chief_complaint\":null,\"note_text\":null}", 70));
+        notes.pipeInput("{\"note_id\":2}", event("u", "false",
+                "{\"note_id\":2,\"patient_id\":\"p2\",\"chief_complaint\":null,\"note_text\":\"  \"}", 71));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        List<IndexEvent> events = index.readValuesToList();
+        assertThat(events).extracting(IndexEvent::getKind, IndexEvent::getRowKey)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(IndexEventKind.DELETE_ROW, "2"));
+        assertThat(latestStatus("clinical_notes")).satisfies(s -> {
+            assertThat(s.rowsSkippedEmpty()).isEqualTo(2);
+            assertThat(s.rows()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void aFieldOverTheCapFromAnExternalDebeziumIsTruncatedNamedAndTheRowStillIndexed() {
+        driver.close();
+        SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr", null,
+                Map.of("clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id")));
+        start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER).withLimits(300, 16 << 20));
+        String longText = "Shortness of breath on exertion. ".repeat(40); // 1,320 bytes
+        notes.pipeInput("{\"note_id\":9}", event("c", "false",
+                "{\"note_id\":9,\"patient_id\":\"p1\",\"chief_complaint\":\"dyspnoea\",\"note_text\":\"" + longText + "\"}", 80));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        List<IndexEvent> events = index.readValuesToList();
+        assertThat(events).filteredOn(e -> e.getKind() == IndexEventKind.UPSERT_ROW).singleElement().satisfies(e -> {
+            String text = e.getChunks().stream().map(org.chartstream.schemas.ChunkRecord::getText).reduce("", String::concat);
+            assertThat(text).contains("chief complaint: dyspnoea", "Shortness of breath");
+            assertThat(text.split("Shortness of breath", -1).length - 1).isLessThan(40);
+        });
+        assertThat(deadLetters.readValuesToList()).singleElement().satisfies(d -> {
+            assertThat(d.getStage()).isEqualTo("ingest.normalize.field-cap");
+            assertThat(d.getReason()).isEqualTo("table public.clinical_notes of source ehr row 9: field 'note_text' (after) has 1320"
+                    + " bytes, more than ingest.max-field-bytes (300); it was truncated to 300 bytes and the row is still indexed");
+            assertThat(d.getValue()).isNull();
+            assertThat(d.getOffset()).isZero();
+        });
     }
 
     @Test
@@ -328,5 +435,32 @@ class IngestTopologyTest {
         control.pipeInput("ehr:billing", "reindex");
         driver.advanceWallClockTime(Duration.ofMillis(200));
         assertThat(index.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void aRowTooLargeForOneIndexRecordIsDeadLetteredAndTheIndexKeepsItsPreviousVersion() {
+        driver.close();
+        SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr", null,
+                Map.of("clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id")));
+        start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER).withLimits(10_000, 20_000));
+        notes.pipeInput("{\"note_id\":1}", event("c", "false", "{\"note_id\":1,\"note_text\":\"Mild asthma, inhaler as needed.\"}", 90));
+        notes.pipeInput("{\"note_id\":1}", event("u", "false",
+                "{\"note_id\":1,\"note_text\":\"" + "Wheezing worse at night despite the inhaler. ".repeat(200) + "\"}", 91));
+        notes.pipeInput("{\"note_id\":1}", event("u", "false", "{\"note_id\":1,\"note_text\":\"Asthma controlled on a steroid inhaler.\"}", 92));
+        driver.advanceWallClockTime(Duration.ofMillis(200));
+
+        List<IndexEvent> upserts = index.readValuesToList().stream().filter(e -> e.getKind() == IndexEventKind.UPSERT_ROW).toList();
+        assertThat(upserts).extracting(e -> e.getChunks().get(0).getText())
+                .satisfiesExactly(t -> assertThat(t).contains("Mild asthma"), t -> assertThat(t).contains("steroid inhaler"));
+        AvroSerde<IndexEvent> serde = AvroSerde.of(IndexEvent.class);
+        assertThat(upserts).allSatisfy(e -> assertThat((long) serde.serialize(e).length).isLessThanOrEqualTo(
+                org.chartstream.ingest.publish.IndexRecordSize.upperBound(e.getRowKey(),
+                        e.getChunks().stream().map(org.chartstream.schemas.ChunkRecord::getText).toList(), 384)));
+        assertThat(deadLetters.readValuesToList()).singleElement().satisfies(d -> {
+            assertThat(d.getStage()).isEqualTo("ingest.write");
+            assertThat(d.getReason()).startsWith("table public.clinical_notes of source ehr row 1: ")
+                    .endsWith("bytes, more than kafka.max-record-bytes (20000); this version of the row is not indexed");
+        });
+        assertThat(latestStatus("clinical_notes").rows()).isEqualTo(1);
     }
 }

@@ -12,6 +12,7 @@ import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.config.TransportSecurity;
 import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.app.pipeline.StatusReport;
+import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.app.pipeline.StoreStatus;
 import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.app.runtime.SourceRegistrations;
@@ -48,8 +49,10 @@ public final class StatusCommand implements Callable<Integer> {
         try (IngestStatusReader reader = new IngestStatusReader(servers, TransportSecurity.kafkaClientProperties(config))) {
             Map<String, Long> lag = reader.ingestLag(EmbeddedRuntime.INGEST_APPLICATION_ID, new HashSet<>(topics.values()));
             long indexLag = store == null ? -1 : StatusReport.indexLag(reader.endOffsets(Topics.INDEX), store.committedPositions());
-            List<StatusReport.Line> lines = StatusReport.lines(tables, topics, store, reader.latestTableStatus(Duration.ofSeconds(10)), lag);
-            System.out.print(json ? StatusReport.json(lines, indexLag) + "\n" : StatusReport.text(lines, indexLag, System.currentTimeMillis()));
+            Map<String, TableStatus> ingest = reader.latestTableStatus(Duration.ofSeconds(10));
+            List<StatusReport.Line> lines = StatusReport.lines(tables, topics, store, ingest, lag);
+            System.out.print(json ? StatusReport.json(lines, indexLag, tables, ingest) + "\n"
+                    : StatusReport.text(lines, indexLag, System.currentTimeMillis()) + StatusReport.noticeText(StatusReport.notices(tables, ingest)));
         }
         return 0;
     }

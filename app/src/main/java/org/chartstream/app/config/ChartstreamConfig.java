@@ -90,6 +90,8 @@ public final class ChartstreamConfig {
         k.put("chunk.lead-tokens", new String[] {"64", "most tokens of a long row's opening (first sentences or lines) repeated in every chunk's header; 0 = none"});
         k.put("ingest.batch-chunks", new String[] {"64", "chunks per embedding call"});
         k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill"});
+        k.put("ingest.max-field-bytes", new String[] {"1048576", "most UTF-8 bytes one field value of a change keeps; a longer value is truncated before it is written to Kafka (dead letter naming table, row key and field; the row is still indexed)"});
+        k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
         k.put("query.fusion", new String[] {"score", "score: min-max normalised scores, weighted (default; see docs/EVALUATION.md) | rrf: reciprocal rank fusion"});
         k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in score fusion (lexical gets the rest)"});
@@ -188,6 +190,14 @@ public final class ChartstreamConfig {
         nonNegative("chunk.lead-tokens");
         positive("ingest.batch-chunks");
         positive("ingest.linger-ms");
+        positive("ingest.max-field-bytes");
+        positive("kafka.max-record-bytes");
+        if (integer("kafka.max-record-bytes") > 1L << 30) {
+            throw bad("kafka.max-record-bytes", "must be at most 1073741824 (1 GiB)");
+        }
+        if (integer("ingest.max-field-bytes") >= integer("kafka.max-record-bytes")) {
+            throw bad("ingest.max-field-bytes", "must be smaller than kafka.max-record-bytes (" + integer("kafka.max-record-bytes") + ")");
+        }
         positive("query.per-side");
         positive("query.rrf-k");
         positive("query.top-k");

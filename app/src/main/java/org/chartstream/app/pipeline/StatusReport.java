@@ -67,7 +67,54 @@ public final class StatusReport {
         return out.toString();
     }
 
+    /**
+     * What an operator should know per table beyond the counts: row changes not indexed because every allowed field
+     * was NULL, and columns added since the table was first indexed that stay out of the index until allow-listed.
+     */
+    public static List<String> notices(List<String> tables, Map<String, TableStatus> ingest) {
+        List<String> out = new ArrayList<>();
+        for (String table : tables) {
+            TableStatus s = ingest.get(table);
+            if (s == null) {
+                continue;
+            }
+            if (s.rowsSkippedEmpty() > 0) {
+                out.add(table + ": " + s.rowsSkippedEmpty() + " row change(s) not indexed, every allowed field NULL (rows_skipped_empty)");
+            }
+            if (!s.unreviewedColumns().isEmpty()) {
+                out.add(table + ": new column(s) not indexed until allow-listed in source.fields." + s.table() + ": "
+                        + String.join(", ", s.unreviewedColumns()));
+            }
+        }
+        return out;
+    }
+
+    /** {@link #notices} as text lines after the table, or nothing. */
+    public static String noticeText(List<String> notices) {
+        return notices.stream().map(n -> "notice: " + n + "\n").reduce("", String::concat);
+    }
+
+    /** {@link #json(List, long)} with the notices and each table's counters. */
+    public static String json(List<Line> lines, long indexLag, List<String> tables, Map<String, TableStatus> ingest) {
+        ObjectNode root = jsonTree(lines, indexLag);
+        ArrayNode rows = (ArrayNode) root.get("tables");
+        for (int i = 0; i < rows.size() && i < tables.size(); i++) {
+            TableStatus s = ingest.get(tables.get(i));
+            ObjectNode row = (ObjectNode) rows.get(i);
+            row.put("rows_skipped_empty", s == null ? 0 : s.rowsSkippedEmpty());
+            ArrayNode columns = row.putArray("unreviewed_columns");
+            (s == null ? List.<String>of() : s.unreviewedColumns()).forEach(columns::add);
+        }
+        ArrayNode notes = root.putArray("notices");
+        notices(tables, ingest).forEach(notes::add);
+        return root.toString();
+    }
+
     public static String json(List<Line> lines, long indexLag) {
+        return jsonTree(lines, indexLag).toString();
+    }
+
+    private static ObjectNode jsonTree(List<Line> lines, long indexLag) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode tables = root.putArray("tables");
         for (Line l : lines) {
@@ -77,6 +124,6 @@ public final class StatusReport {
                     .put("cdc_lag", l.ingestLag());
         }
         root.put("index_lag", indexLag);
-        return root.toString();
+        return root;
     }
 }

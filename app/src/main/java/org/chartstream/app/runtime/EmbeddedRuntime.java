@@ -18,6 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -32,6 +34,7 @@ import org.chartstream.app.pipeline.StoreStatus;
 import org.chartstream.connectors.DebeziumConfigs;
 import org.chartstream.connectors.EmbeddedDebeziumRunner;
 import org.chartstream.connectors.SourceConnection;
+import org.chartstream.connectors.limits.FieldCap;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.IngestTopology;
 import org.chartstream.ingest.embed.PassageEmbedder;
@@ -190,7 +193,8 @@ public final class EmbeddedRuntime implements AutoCloseable {
         chunker = chunker(config, model);
         if (role.ingests()) {
             IngestSettings ingestSettings = new IngestSettings(sources, (int) config.integer("ingest.batch-chunks"),
-                    Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER);
+                    Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER)
+                    .withLimits((int) config.integer("ingest.max-field-bytes"), maxRecordBytes());
             ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)));
         }
         if (role.answers()) {
@@ -203,7 +207,10 @@ public final class EmbeddedRuntime implements AutoCloseable {
             SourceConnection connection = connections.get(source.sourceId());
             Properties engine = DebeziumConfigs.forSource(connection, source.topicPrefix(), dir.resolve("debezium"), bootstrapServers);
             engine.putAll(kafkaSecurity); // Kafka Connect's worker may contact the broker with its own clients
-            EmbeddedDebeziumRunner runner = new EmbeddedDebeziumRunner(engine, kafkaSecurity);
+            Map<String, Object> producer = new LinkedHashMap<>(kafkaSecurity);
+            producer.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxRecordBytes()));
+            EmbeddedDebeziumRunner runner = new EmbeddedDebeziumRunner(engine, producer,
+                    new FieldCap((int) config.integer("ingest.max-field-bytes")));
             runner.start();
             started.add(runner);
             debeziumRunners.add(runner);
@@ -233,7 +240,12 @@ public final class EmbeddedRuntime implements AutoCloseable {
             specs.add(new PipelineTopics.Spec(source.notificationTopic(), 1, false));
             singlePartition.add(source.notificationTopic());
         }
-        PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, singlePartition);
+        PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, singlePartition, maxRecordBytes());
+    }
+
+    /** {@code kafka.max-record-bytes}: producers' {@code max.request.size}; topics accept it plus batch overhead. */
+    private int maxRecordBytes() {
+        return (int) config.integer("kafka.max-record-bytes");
     }
 
     private void startStatusWriter() {
@@ -269,6 +281,9 @@ public final class EmbeddedRuntime implements AutoCloseable {
 
     private KafkaStreams streams(String applicationId, Topology topology) throws IOException {
         Properties p = streamsProperties(applicationId, bootstrapServers, kafkaSecurity, Files.createDirectories(dir.resolve("streams")));
+        // a row image or an index event of a row near the field cap is larger than Kafka's 1 MB defaults
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(maxRecordBytes()));
+        p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(PipelineTopics.maxMessageBytes(maxRecordBytes())));
         KafkaStreams streams = new KafkaStreams(topology, p);
         streams.setUncaughtExceptionHandler(e -> {
             progress.accept(applicationId + " stopped on an error: " + e.getClass().getSimpleName() + ": " + e.getMessage());
@@ -434,7 +449,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
     public void createTopics(Map<String, Integer> nameToPartitions) {
         List<PipelineTopics.Spec> specs = new ArrayList<>();
         nameToPartitions.forEach((name, partitions) -> specs.add(new PipelineTopics.Spec(name, partitions, false)));
-        PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, List.of());
+        PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, List.of(), maxRecordBytes());
     }
 
     public String bootstrapServers() {

@@ -41,7 +41,7 @@ class GenerationsIT {
         Path dir = Path.of("target", "it", "GenerationsIT-" + System.currentTimeMillis()).toAbsolutePath();
         Files.createDirectories(dir);
         ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
-                .with("source.tables", NotesTable.TABLE).with("index.partitions", "3").with("ingest.linger-ms", "200");
+                .with("source.tables", NotesTable.TABLE).with("source.fields." + NotesTable.TABLE, NotesTable.FIELDS).with("index.partitions", "3").with("ingest.linger-ms", "200");
         runtime = EmbeddedRuntime.start(config, dir.resolve("run"), c -> {
             NotesTable.create(c, SourceKind.POSTGRES);
             NotesTable.insert(c, 1, ROWS);

@@ -18,6 +18,11 @@ import org.chartstream.connectors.SourceKind;
  */
 final class NotesTable {
     static final String TABLE = "clinical_notes";
+    /**
+     * The table's field allow-list, with {@code triage}: the column {@link ChangeWriter} adds by a schema change is
+     * indexed only because it is listed (without a list a column added later is held back until allow-listed).
+     */
+    static final String FIELDS = "note_id,title,note_text,version,triage";
     private static final String[] FINDINGS = {"persistent dry cough", "knee pain after a fall", "elevated blood pressure",
             "migraine with aura", "seasonal allergic rhinitis", "type 2 diabetes follow-up", "lower back strain",
             "iron deficiency anaemia", "mild asthma exacerbation", "routine annual examination"};

@@ -21,6 +21,7 @@ final class PipelineConfigFile {
         p.append("source.id=").append(sourceId).append('\n');
         p.append("source.topic-prefix=").append(sourceId).append('\n');
         p.append("source.tables=").append(NotesTable.TABLE).append('\n');
+        p.append("source.fields.").append(NotesTable.TABLE).append('=').append(NotesTable.FIELDS).append('\n');
         p.append("index.partitions=3\n");
         p.append("ingest.linger-ms=200\n");
         source.forEach((k, v) -> p.append(k).append('=').append(v).append('\n'));

@@ -27,6 +27,23 @@ class StatusReportTest {
     }
 
     @Test
+    void skippedEmptyRowsAndHeldBackColumnsAreNoticesNamingTheTableAndColumnsOnly() {
+        TableStatus notes = new TableStatus("ehr", "notes", 2, 0, 41, 55, "m", "lsn:77", 500, 900)
+                .withSkippedEmptyRow().withUnreviewedColumns(List.of("ssn"));
+        List<String> tables = List.of("ehr:notes", "ehr:patients");
+        Map<String, TableStatus> ingest = Map.of("ehr:notes", notes,
+                "ehr:patients", new TableStatus("ehr", "patients", 1, 0, 3, 3, "m", "lsn:70", 400, 900));
+
+        assertThat(StatusReport.notices(tables, ingest)).containsExactly(
+                "ehr:notes: 1 row change(s) not indexed, every allowed field NULL (rows_skipped_empty)",
+                "ehr:notes: new column(s) not indexed until allow-listed in source.fields.notes: ssn");
+        assertThat(StatusReport.noticeText(StatusReport.notices(tables, ingest))).startsWith("notice: ehr:notes: 1 row change(s)");
+        List<StatusReport.Line> lines = StatusReport.lines(tables, Map.of("ehr:notes", "t1", "ehr:patients", "t2"), null, ingest, Map.of());
+        assertThat(StatusReport.json(lines, 0, tables, ingest)).contains("\"rows_skipped_empty\":1", "\"unreviewed_columns\":[\"ssn\"]",
+                "\"notices\":[\"ehr:notes: 1 row change(s)");
+    }
+
+    @Test
     void indexLagIsWhatTheStoreHasNotCommittedOnEachPartition() {
         assertThat(StatusReport.indexLag(Map.of(0, 100L, 1, 50L, 2, 10L), Map.of(0, 90L, 1, 50L))).isEqualTo(20);
     }

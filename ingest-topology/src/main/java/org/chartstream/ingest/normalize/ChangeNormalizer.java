@@ -8,6 +8,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.chartstream.connectors.limits.FieldCap;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.RowChange;
@@ -20,6 +21,9 @@ import org.slf4j.LoggerFactory;
  * struct, geometry) is left out of the row, which is still indexed, and named in a dead letter at stage
  * {@code ingest.normalize.column} when the projection would have let it through. A Debezium notification that a
  * registered table's snapshot scan completed becomes a {@link TableScanCompleted}; other notifications are dropped.
+ * A truncate of a registered table becomes a {@link TableTruncated}. A text field over the field cap
+ * ({@code ingest.max-field-bytes}; a change from a Debezium outside chartstream may carry one) is truncated, the row
+ * is still indexed, and a dead letter at stage {@code ingest.normalize.field-cap} names table, row key and field.
  * Never throws: one bad event must not stop the topology.
  */
 public final class ChangeNormalizer implements Processor<String, String, String, Object> {
@@ -27,9 +31,11 @@ public final class ChangeNormalizer implements Processor<String, String, String,
     private final List<SourceRegistration> sources;
     private final String rowsChild;
     private final String deadLetterChild;
+    private final FieldCap fieldCap;
     private ProcessorContext<String, Object> context;
 
-    public ChangeNormalizer(List<SourceRegistration> sources, String rowsChild, String deadLetterChild) {
+    public ChangeNormalizer(List<SourceRegistration> sources, String rowsChild, String deadLetterChild, FieldCap fieldCap) {
+        this.fieldCap = fieldCap;
         // longest prefix first, so "ehr.v2" wins over "ehr"
         this.sources = sources.stream().sorted(Comparator.comparingInt((SourceRegistration s) -> s.topicPrefix().length()).reversed()).toList();
         this.rowsChild = rowsChild;
@@ -52,7 +58,17 @@ public final class ChangeNormalizer implements Processor<String, String, String,
                         context.forward(new Record<String, Object>(scan.tableKey(), scan, record.timestamp()), rowsChild));
                 return;
             }
-            DebeziumEnvelopeParser.Parsed parsed = DebeziumEnvelopeParser.read(source, topic, record.key(), record.value());
+            FieldCap.Result capped = fieldCap.apply(record.value());
+            DebeziumEnvelopeParser.Parsed parsed = DebeziumEnvelopeParser.read(source, topic, record.key(), capped.value());
+            if (parsed.truncation() != null) {
+                TableTruncated truncated = parsed.truncation();
+                if (source.table(truncated.table()).isEmpty()) {
+                    throw new MalformedChangeException("table " + truncated.schema() + "." + truncated.table()
+                            + " is not registered for source " + source.sourceId());
+                }
+                context.forward(new Record<String, Object>(truncated.tableKey(), truncated, record.timestamp()), rowsChild);
+                return;
+            }
             RowChange change = parsed.change();
             TableProjection projection = source.table(change.getTableName()).orElseThrow(() -> new MalformedChangeException(
                     "table " + change.getSchemaName() + "." + change.getTableName() + " is not registered for source " + source.sourceId()));
@@ -62,22 +78,30 @@ public final class ChangeNormalizer implements Processor<String, String, String,
                 // the row is still indexed, without the columns; the dead letter tells the operator which ones
                 deadLetter(record, topic, "ingest.normalize.column", "table " + change.getSchemaName() + "." + change.getTableName()
                         + " of source " + source.sourceId() + ": " + (skipped.size() == 1 ? "column " : "columns ") + String.join(", ", skipped)
-                        + " cannot be rendered as text and was left out of the indexed row");
+                        + " cannot be rendered as text and was left out of the indexed row", false);
+            }
+            for (FieldCap.Truncated t : capped.truncated()) {
+                deadLetter(record, topic, "ingest.normalize.field-cap", fieldCap.reason(change.getSchemaName() + "."
+                        + change.getTableName() + " of source " + source.sourceId(), change.getRowKey(), t), true);
             }
             String key = change.getSourceId() + ":" + change.getTableName() + ":" + change.getRowKey();
             context.forward(new Record<String, Object>(key, change, record.timestamp()), rowsChild);
         } catch (MalformedChangeException | IllegalArgumentException e) {
-            deadLetter(record, topic, "ingest.normalize", e.getMessage());
+            deadLetter(record, topic, "ingest.normalize", e.getMessage(), false);
         }
     }
 
-    private void deadLetter(Record<String, String> record, String topic, String stage, String reason) {
+    /**
+     * @param namesRow the reason names a row key (which may identify a patient): it is not logged, and the value is
+     *                 not copied (the original stays on the change topic at the offset named)
+     */
+    private void deadLetter(Record<String, String> record, String topic, String stage, String reason, boolean namesRow) {
         RecordMetadata meta = context.recordMetadata().orElse(null);
-        LOG.warn("dead-lettering change event from {} partition {} offset {}: {}", topic,
-                meta == null ? -1 : meta.partition(), meta == null ? -1 : meta.offset(), reason);
+        LOG.warn("dead-lettering change event from {} partition {} offset {} at stage {}: {}", topic,
+                meta == null ? -1 : meta.partition(), meta == null ? -1 : meta.offset(), stage, namesRow ? "see the dead letter" : reason);
         DeadLetter dl = DeadLetter.newBuilder().setSourceTopic(topic)
                 .setPartition(meta == null ? -1 : meta.partition()).setOffset(meta == null ? -1 : meta.offset())
-                .setKey(bytes(record.key())).setValue(bytes(record.value()))
+                .setKey(bytes(record.key())).setValue(namesRow ? null : bytes(record.value()))
                 .setStage(stage).setReason(reason).setTsMs(System.currentTimeMillis()).build();
         context.forward(new Record<String, Object>(record.key(), dl, record.timestamp()), deadLetterChild);
     }

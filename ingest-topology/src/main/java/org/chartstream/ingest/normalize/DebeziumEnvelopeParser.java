@@ -41,9 +41,13 @@ public final class DebeziumEnvelopeParser {
 
     /**
      * A parsed change and the columns left out of its row images because their values cannot be rendered as text
-     * (binary data, structs such as geometries, maps): column name → type, in row order.
+     * (binary data, structs such as geometries, maps): column name → type, in row order. For a {@code TRUNCATE}
+     * (Debezium {@code op=t}) {@code change} is null and {@code truncation} says which table was emptied.
      */
-    public record Parsed(RowChange change, Map<String, String> unreadableColumns) {
+    public record Parsed(RowChange change, Map<String, String> unreadableColumns, TableTruncated truncation) {
+        public Parsed(RowChange change, Map<String, String> unreadableColumns) {
+            this(change, unreadableColumns, null);
+        }
     }
 
     private DebeziumEnvelopeParser() {
@@ -60,6 +64,13 @@ public final class DebeziumEnvelopeParser {
     /** As {@link #parse}, also naming the columns that were left out as unreadable. */
     public static Parsed read(SourceRegistration source, String topic, String key, String value) {
         TopicName name = TopicName.parse(topic, source.topicPrefix());
+        JsonNode root = value == null ? null : readTree(value, "value");
+        if (root != null) {
+            TableTruncated truncated = truncation(source, name, root);
+            if (truncated != null) {
+                return new Parsed(null, Map.of(), truncated);
+            }
+        }
         String rowKey = rowKey(readTree(key, "key"));
         RowChange.Builder change = RowChange.newBuilder()
                 .setSourceId(source.sourceId()).setSourceKind(source.kind())
@@ -69,7 +80,6 @@ public final class DebeziumEnvelopeParser {
             return new Parsed(change.setOp(RowOp.DELETE).setBefore(null).setAfter(null)
                     .setSourcePosition("").setCommitTsMs(0L).setCapturedTsMs(0L).build(), Map.of());
         }
-        JsonNode root = readTree(value, "value");
         JsonNode schema = root.has("payload") && root.has("schema") ? root.get("schema") : null;
         JsonNode envelope = schema != null ? root.get("payload") : root;
         JsonNode op = envelope.get("op");
@@ -98,6 +108,17 @@ public final class DebeziumEnvelopeParser {
         change.setCommitTsMs(src.path("ts_ms").asLong(0L));
         change.setCapturedTsMs(envelope.path("ts_ms").asLong(0L));
         return new Parsed(change.build(), java.util.Collections.unmodifiableMap(unreadable));
+    }
+
+    /** A truncate event ({@code op=t}, no key and no row images), or null for any other event. */
+    private static TableTruncated truncation(SourceRegistration source, TopicName name, JsonNode root) {
+        JsonNode envelope = root.has("payload") && root.has("schema") ? root.get("payload") : root;
+        if (!"t".equals(envelope.path("op").asText())) {
+            return null;
+        }
+        JsonNode src = envelope.path("source");
+        return new TableTruncated(source.sourceId(), name.schema(), name.table(), src.isObject() ? position(src) : "",
+                src.path("ts_ms").asLong(0L));
     }
 
     static SnapshotMarker marker(String snapshot) {

@@ -85,6 +85,16 @@ public final class GenerationPlanner {
         return new Plan(List.of(), 0, new TableGenerations(state.active(), state.staged(), state.highest(), state.stagedRows(), rows));
     }
 
+    /**
+     * A {@code TRUNCATE} of the table: an empty generation with the next unused number, published at once, so every
+     * row leaves the index in one step (the store drops all older generations when it publishes). A generation still
+     * being built (a re-index) is abandoned: the rows it was built from were truncated too.
+     */
+    public static Plan truncated(TableGenerations state) {
+        long empty = Math.max(state.highest(), Math.max(state.active(), state.staged())) + 1;
+        return new Plan(List.of(), empty, new TableGenerations(empty, 0, empty, 0));
+    }
+
     /** The state after the staged generation has been published. */
     public static TableGenerations published(TableGenerations state) {
         return new TableGenerations(state.staged(), 0, state.highest(), 0);

@@ -1,9 +1,11 @@
 package org.chartstream.ingest.status;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,32 +18,60 @@ import java.util.Map;
  * @param chunks     chunks of those rows
  * @param position   the source position (LSN, binlog file:pos) of the newest change seen
  * @param commitTsMs the source commit time of that change
+ * @param rowsSkippedEmpty  row changes not indexed because every allowed field was NULL or empty
+ * @param unreviewedColumns columns added to the table after it was first indexed, left out until allow-listed
  */
 public record TableStatus(String sourceId, String table, long active, long staged, long rows, long chunks,
-                          String modelId, String position, long commitTsMs, long updatedMs) {
+                          String modelId, String position, long commitTsMs, long updatedMs,
+                          long rowsSkippedEmpty, List<String> unreviewedColumns) {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<List<String>> COLUMNS = new TypeReference<>() {
+    };
+
+    public TableStatus {
+        unreviewedColumns = List.copyOf(unreviewedColumns);
+    }
+
+    public TableStatus(String sourceId, String table, long active, long staged, long rows, long chunks,
+                       String modelId, String position, long commitTsMs, long updatedMs) {
+        this(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs, 0, List.of());
+    }
 
     public static TableStatus empty(String sourceId, String table) {
         return new TableStatus(sourceId, table, 0, 0, 0, 0, "", "", 0, 0);
     }
 
+    /** One more row change that was not indexed because all its allowed fields were NULL. */
+    public TableStatus withSkippedEmptyRow() {
+        return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs,
+                rowsSkippedEmpty + 1, unreviewedColumns);
+    }
+
+    public TableStatus withUnreviewedColumns(List<String> columns) {
+        return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs,
+                rowsSkippedEmpty, columns);
+    }
+
     public TableStatus withGenerations(long newActive, long newStaged) {
-        return new TableStatus(sourceId, table, newActive, newStaged, rows, chunks, modelId, position, commitTsMs, updatedMs);
+        return new TableStatus(sourceId, table, newActive, newStaged, rows, chunks, modelId, position, commitTsMs, updatedMs,
+                rowsSkippedEmpty, unreviewedColumns);
     }
 
     public TableStatus withCounts(long newRows, long newChunks) {
-        return new TableStatus(sourceId, table, active, staged, newRows, newChunks, modelId, position, commitTsMs, updatedMs);
+        return new TableStatus(sourceId, table, active, staged, newRows, newChunks, modelId, position, commitTsMs, updatedMs,
+                rowsSkippedEmpty, unreviewedColumns);
     }
 
     /** Remembers the newest source position; tombstones carry none and leave it as it is. */
     public TableStatus withChange(String newPosition, long newCommitTsMs, String newModelId) {
         boolean known = newPosition != null && !newPosition.isEmpty();
         return new TableStatus(sourceId, table, active, staged, rows, chunks, newModelId,
-                known ? newPosition : position, known ? newCommitTsMs : commitTsMs, updatedMs);
+                known ? newPosition : position, known ? newCommitTsMs : commitTsMs, updatedMs, rowsSkippedEmpty, unreviewedColumns);
     }
 
     public TableStatus at(long nowMs) {
-        return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, nowMs);
+        return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, nowMs,
+                rowsSkippedEmpty, unreviewedColumns);
     }
 
     public String encode() {
@@ -56,6 +86,8 @@ public record TableStatus(String sourceId, String table, long active, long stage
         out.put("position", position);
         out.put("commit_ts_ms", commitTsMs);
         out.put("updated_ms", updatedMs);
+        out.put("rows_skipped_empty", rowsSkippedEmpty);
+        out.put("unreviewed_columns", unreviewedColumns);
         try {
             return JSON.writeValueAsString(out);
         } catch (JsonProcessingException e) {
@@ -69,7 +101,8 @@ public record TableStatus(String sourceId, String table, long active, long stage
             return new TableStatus(n.path("source").asText(), n.path("table").asText(), n.path("active").asLong(),
                     n.path("staged").asLong(), n.path("rows").asLong(), n.path("chunks").asLong(),
                     n.path("model").asText(), n.path("position").asText(), n.path("commit_ts_ms").asLong(),
-                    n.path("updated_ms").asLong());
+                    n.path("updated_ms").asLong(), n.path("rows_skipped_empty").asLong(),
+                    n.has("unreviewed_columns") ? JSON.convertValue(n.get("unreviewed_columns"), COLUMNS) : List.of());
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not a table status: " + e.getOriginalMessage(), e);
         }

@@ -113,4 +113,19 @@ class DebeziumEnvelopeParserTest {
         assertThat(parsed.unreadableColumns()).containsExactly(Map.entry("shape", "struct"), Map.entry("parts", "array of structs"));
         assertThat(parsed.change().getAfter()).containsOnlyKeys("id", "codes").containsEntry("codes", "I10");
     }
+
+    @Test
+    void aTruncateEventWithoutKeyOrRowImagesIsReadAsTheTableBeingEmptied() {
+        // what Debezium 3.5 writes for TRUNCATE on PostgreSQL (pgoutput) with skipped.operations=none
+        String value = "{\"before\":null,\"after\":null,\"source\":{\"connector\":\"postgresql\",\"lsn\":24100000,"
+                + "\"ts_ms\":1700000000500,\"schema\":\"public\",\"table\":\"patients\"},\"op\":\"t\",\"ts_ms\":1700000000600}";
+
+        DebeziumEnvelopeParser.Parsed parsed = DebeziumEnvelopeParser.read(ehr, "ehr.public.patients", null, value);
+
+        assertThat(parsed.change()).isNull();
+        assertThat(parsed.truncation()).isEqualTo(new TableTruncated("ehr", "public", "patients", "lsn:24100000", 1700000000500L));
+        assertThat(parsed.truncation().tableKey()).isEqualTo("ehr:patients");
+        String wrapped = "{\"schema\":{\"type\":\"struct\"},\"payload\":" + value + "}";
+        assertThat(DebeziumEnvelopeParser.read(ehr, "ehr.public.patients", null, wrapped).truncation()).isNotNull();
+    }
 }

@@ -112,4 +112,32 @@ class GenerationPlannerTest {
         TableGenerations withCount = new TableGenerations(0, 1, 1, 4, 9);
         assertThat(TableGenerations.decode(withCount.encode())).isEqualTo(withCount);
     }
+
+    @Test
+    void aTruncatePublishesAnEmptyGenerationWithTheNextUnusedNumberAtOnce() {
+        GenerationPlanner.Plan plan = GenerationPlanner.truncated(new TableGenerations(3, 0, 3, 0));
+        assertThat(plan.targets()).isEmpty();
+        assertThat(plan.publish()).isEqualTo(4L);
+        assertThat(plan.next()).isEqualTo(new TableGenerations(4, 0, 4, 0));
+
+        // rows inserted after the truncate go to the empty generation, which is now the active one
+        GenerationPlanner.Plan insert = GenerationPlanner.plan(plan.next(), RowOp.CREATE, SnapshotMarker.NONE);
+        assertThat(insert.targets()).containsExactly(4L);
+        assertThat(insert.publish()).isZero();
+    }
+
+    @Test
+    void aTruncateDuringAReindexAbandonsTheStagedGenerationAndNeverReusesItsNumber() {
+        TableGenerations reindexing = GenerationPlanner.startReindex(new TableGenerations(1, 0, 1, 0)).orElseThrow();
+        GenerationPlanner.Plan plan = GenerationPlanner.truncated(reindexing);
+        assertThat(plan.publish()).isEqualTo(3L);
+        assertThat(plan.next()).isEqualTo(new TableGenerations(3, 0, 3, 0));
+    }
+
+    @Test
+    void aTruncateOfATableWithNothingIndexedYetStillPublishesAnEmptyGeneration() {
+        GenerationPlanner.Plan plan = GenerationPlanner.truncated(TableGenerations.NONE);
+        assertThat(plan.publish()).isEqualTo(1L);
+        assertThat(plan.next().active()).isEqualTo(1L);
+    }
 }

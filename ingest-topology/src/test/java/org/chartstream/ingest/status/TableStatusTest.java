@@ -18,5 +18,12 @@ class TableStatusTest {
         TableStatus s = new TableStatus("ehr", "notes", 2, 3, 41, 55, "all-minilm-l6-v2", "binlog:b.000001:4:0", 500, 900);
         assertThat(TableStatus.decode(s.encode())).isEqualTo(s);
         assertThatThrownBy(() -> TableStatus.decode("{")).isInstanceOf(IllegalArgumentException.class);
+        TableStatus noticed = s.withSkippedEmptyRow().withSkippedEmptyRow().withUnreviewedColumns(java.util.List.of("ssn", "mood"));
+        assertThat(TableStatus.decode(noticed.encode())).isEqualTo(noticed);
+        assertThat(noticed.rowsSkippedEmpty()).isEqualTo(2);
+        // a status written before these fields existed
+        String old = "{\"source\":\"ehr\",\"table\":\"notes\",\"active\":1,\"rows\":4}";
+        assertThat(TableStatus.decode(old).unreviewedColumns()).isEmpty();
+        assertThat(TableStatus.decode(old).rowsSkippedEmpty()).isZero();
     }
 }

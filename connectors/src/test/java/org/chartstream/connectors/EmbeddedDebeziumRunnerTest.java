@@ -1,0 +1,28 @@
+package org.chartstream.connectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.junit.jupiter.api.Test;
+
+class EmbeddedDebeziumRunnerTest {
+
+    @Test
+    void aDeadLetterNamesTheRowByItsPrimaryKeyValuesAsTheIngestSideDoes() {
+        assertThat(EmbeddedDebeziumRunner.rowKey("{\"note_id\":17}")).isEqualTo("17");
+        assertThat(EmbeddedDebeziumRunner.rowKey("{\"site\":\"a\",\"seq\":3}")).isEqualTo("a|3");
+        assertThat(EmbeddedDebeziumRunner.rowKey("{\"schema\":{},\"payload\":{\"id\":\"p-1\"}}")).isEqualTo("p-1");
+        assertThat(EmbeddedDebeziumRunner.rowKey(null)).isEqualTo("(no key)");
+        assertThat(EmbeddedDebeziumRunner.rowKey("{oops")).isEqualTo("(unreadable key)");
+    }
+
+    @Test
+    void theRecordSizeLimitIsAnOverrideButAtLeastOnceIsNot() {
+        Properties p = EmbeddedDebeziumRunner.producerProperties("ehr", "127.0.0.1:9092",
+                Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "16777216", ProducerConfig.ACKS_CONFIG, "0"));
+        assertThat(p.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG)).isEqualTo("16777216");
+        assertThat(p.get(ProducerConfig.ACKS_CONFIG)).isEqualTo("all");
+    }
+}
