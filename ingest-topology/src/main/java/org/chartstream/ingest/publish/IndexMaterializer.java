@@ -143,13 +143,12 @@ public final class IndexMaterializer implements AutoCloseable {
             while (running) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
                 for (ConsumerRecord<byte[], byte[]> r : records) {
-                    IndexLogRecords.Read read = IndexLogRecords.read(r.value(), dimension);
-                    if (read.readable()) {
-                        applier.apply(read.event(), r.partition());
+                    String problem = apply(applier, r);
+                    if (problem == null) {
                         appliedEvents.incrementAndGet();
                     } else {
                         unreadable.skipped(new UnreadableRecord(r.topic(), r.partition(), r.offset(), r.key(), r.value(),
-                                CONSUMER_NAME, read.problem()));
+                                CONSUMER_NAME, problem));
                         skippedRecords.incrementAndGet();
                     }
                     dirty = true; // a skipped record's offset is committed too, so a restart does not read it again
@@ -182,6 +181,24 @@ public final class IndexMaterializer implements AutoCloseable {
             LOG.error("index materializer stopped: {}", e.toString());
         } finally {
             consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    /**
+     * Applies one record; returns why it cannot be applied, or null. The store refusing an event as an argument (a
+     * vector of another dimension than it holds) is the event's fault, not the store's: it is skipped like bytes that
+     * are not an event. Any other store failure stops the materializer.
+     */
+    private String apply(IndexLogApplier applier, ConsumerRecord<byte[], byte[]> r) {
+        IndexLogRecords.Read read = IndexLogRecords.read(r.value(), dimension);
+        if (!read.readable()) {
+            return read.problem();
+        }
+        try {
+            applier.apply(read.event(), r.partition());
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "the store refuses the event (" + e.getClass().getSimpleName() + ")"; // its message may name a row key
         }
     }
 
