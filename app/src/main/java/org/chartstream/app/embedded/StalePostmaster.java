@@ -1,9 +1,13 @@
 package org.chartstream.app.embedded;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +20,13 @@ import org.slf4j.LoggerFactory;
  * Finds a PostgreSQL server that a killed JVM left running on its data directory, and stops it. The server's
  * {@code postmaster.pid} names its pid (line 1) and data directory (line 2); the process must really be a
  * {@code postgres} working in that directory (its command line and current directory, read from {@code /proc}),
- * else the pid has been reused and only the stale file is in the way. Linux only; elsewhere nothing is done.
+ * else the pid has been reused and only the stale file is in the way. A server whose JVM still runs (it holds zonky's
+ * {@code epg-lock} in the data directory) is never stopped: starting then fails, naming it. Linux only; elsewhere
+ * nothing is done.
  */
 final class StalePostmaster {
     private static final Logger LOG = LoggerFactory.getLogger(StalePostmaster.class);
+    private static final String ZONKY_LOCK = "epg-lock";
 
     /** What one process looks like from outside: its command line and current directory (absent when unreadable). */
     record ProcessView(boolean alive, List<String> commandLine, Optional<Path> workingDirectory) {
@@ -107,9 +114,23 @@ final class StalePostmaster {
             return Optional.empty();
         }
         long pid = ((Verdict.Stop) verdict).pid();
-        LOG.warn("stopping the PostgreSQL server (pid {}) that an earlier run left on {}", pid, dataDir);
-        stop(pid, pidFile);
+        // zonky holds <data>/epg-lock while its JVM runs: a server whose lock can be taken has lost its JVM
+        try (FileChannel channel = FileChannel.open(dataDir.resolve(ZONKY_LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock lock = channel.tryLock()) {
+            if (lock == null) {
+                throw inUse(pid, dataDir);
+            }
+            LOG.warn("stopping the PostgreSQL server (pid {}) that an earlier run left on {}", pid, dataDir);
+            stop(pid, pidFile);
+        } catch (OverlappingFileLockException e) {
+            throw inUse(pid, dataDir);
+        }
         return Optional.of(pid);
+    }
+
+    private static IOException inUse(long pid, Path dataDir) {
+        return new IOException("PostgreSQL (pid " + pid + ") on " + dataDir + " belongs to a process that is still running (it holds "
+                + ZONKY_LOCK + "): is another chartstream using this data directory?");
     }
 
     /** Fast shutdown (SIGINT); immediate (SIGQUIT) if that takes longer than 30 s; SIGKILL as the last resort. */

@@ -1,6 +1,7 @@
 package org.chartstream.app.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The embedded PostgreSQL after {@code kill -9} of the JVM that started it: the watchdog stops the server within
  * seconds; and where the watchdog is killed too, the next start finds the server left on the data directory by its
- * {@code postmaster.pid}, stops it and starts cleanly, with the data kept.
+ * {@code postmaster.pid}, stops it and starts cleanly, with the data kept; a server whose JVM still runs is left alone.
  */
 class PostgresCrashRestartIT {
     private final Path dir = Path.of("target", "it", "PostgresCrashRestartIT-" + System.nanoTime()).toAbsolutePath();
@@ -66,6 +67,16 @@ class PostgresCrashRestartIT {
             assertThat(postmasterPid()).isPresent().get().isNotEqualTo(postmaster);
             assertThat(count(again)).isEqualTo(2);
         }
+    }
+
+    @Test
+    void aServerWhoseJvmStillRunsIsNeverStopped() throws Exception {
+        startChild();
+        long postmaster = postmasterPid().orElseThrow();
+        assertThatThrownBy(() -> EmbeddedPostgresSource.start(dir).close()).isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("PostgreSQL (pid " + postmaster + ")").hasMessageContaining("still running");
+        assertThat(LiveProcess.running(postmaster)).as("the other JVM's server still runs").isTrue();
+        assertThat(child.isAlive()).isTrue();
     }
 
     private void startChild() throws Exception {
