@@ -39,7 +39,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new ConfigException("--role " + role + " needs a shared broker: set kafka.bootstrap (CHARTSTREAM_KAFKA_BOOTSTRAP)");
         }
         CountDownLatch stop = new CountDownLatch(1);
-        RuntimeFile.delete(config.dataDir()); // a killed run's file names a broker that died with it
+        RuntimeFile.deleteIfWriterGone(config.dataDir()); // a killed run's file names a broker that died with it
         try (Operations ops = Operations.start(config, RunCommand::progress);
              EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress, runAs)) {
             new RuntimeFile(runtime.bootstrapServers(), pid).write(config.dataDir());

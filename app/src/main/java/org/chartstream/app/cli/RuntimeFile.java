@@ -15,8 +15,9 @@ import org.chartstream.app.config.ConfigException;
 
 /**
  * {@code <data.dir>/run/runtime.properties}: how {@code ask}, {@code status}, {@code audit} and the other commands
- * find the pipeline {@code run} started. {@code run} deletes it before it starts (a file left by a killed run names
- * a broker that died with it) and writes it again, atomically, as soon as its broker address is known.
+ * find the pipeline {@code run} started. {@code run} deletes a file whose writer is gone before it starts (a file left
+ * by a killed run names a broker that died with it) and writes it again, atomically, as soon as its broker address
+ * is known.
  *
  * @param pid the process that wrote it
  */
@@ -76,8 +77,15 @@ record RuntimeFile(String bootstrapServers, long pid) {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    static void delete(Path dataDir) throws IOException {
-        Files.deleteIfExists(path(dataDir));
+    /**
+     * Deletes a file whose writer is gone (a killed run's), before a run starts; a live run's file stays (the new run
+     * will fail on that run's ports and database, and the live one keeps answering).
+     */
+    static void deleteIfWriterGone(Path dataDir) throws IOException {
+        Path file = path(dataDir);
+        if (Files.exists(file) && !parse(Files.readString(file, StandardCharsets.ISO_8859_1)).map(RuntimeFile::writerAlive).orElse(false)) {
+            Files.deleteIfExists(file);
+        }
     }
 
     /** Deletes the file if this process wrote it (a later run's file stays). */

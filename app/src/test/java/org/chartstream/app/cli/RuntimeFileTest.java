@@ -45,6 +45,18 @@ class RuntimeFileTest {
     }
 
     @Test
+    void aStartingRunDeletesAKilledRunsFileButNotALiveOnes() throws Exception {
+        new RuntimeFile("h:1", ProcessHandle.current().pid()).write(dataDir);
+        RuntimeFile.deleteIfWriterGone(dataDir);
+        assertThat(RuntimeFile.path(dataDir)).exists();
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        new RuntimeFile("h:1", gone.pid()).write(dataDir);
+        RuntimeFile.deleteIfWriterGone(dataDir);
+        assertThat(RuntimeFile.path(dataDir)).doesNotExist();
+    }
+
+    @Test
     void aRunDeletesOnlyItsOwnFile() throws Exception {
         new RuntimeFile("h:1", 4242424).write(dataDir);
         RuntimeFile.deleteIfWrittenBy(dataDir, 1);
