@@ -37,6 +37,12 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** A command's failure as one line on stderr (no stack trace), exit code 1. */
+    public static final CommandLine.IExecutionExceptionHandler ERROR_HANDLER = (e, cmd, parsed) -> {
+        cmd.getErr().println("chartstream: " + (e instanceof ConfigException ? "" : e.getClass().getSimpleName() + ": ") + e.getMessage());
+        return 1;
+    };
+
     public static void main(String[] args) {
         java.util.Optional<java.util.List<String>> relaunch = TelemetrySwitch.relaunchCommand(System.getenv(),
                 System.getProperty("java.home"), TelemetrySwitch.currentJvmOptions(), System.getProperty("java.class.path"), args);
@@ -46,10 +52,7 @@ public final class Main implements Runnable {
         org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
         org.slf4j.bridge.SLF4JBridgeHandler.install();
         CommandLine cli = new CommandLine(new Main());
-        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("chartstream: " + (e instanceof ConfigException ? "" : e.getClass().getSimpleName() + ": ") + e.getMessage());
-            return 1;
-        });
+        cli.setExecutionExceptionHandler(ERROR_HANDLER);
         int code = cli.execute(args);
         System.exit(code);
     }

@@ -48,7 +48,8 @@ public final class CurrentIndex implements AutoCloseable {
         Path dir = Files.createTempDirectory("chartstream-audit-replica");
         LuceneHybridStore replica = LuceneHybridStore.open(dir);
         try {
-            materialize(replica, bootstrapServers, clientOverrides, progress);
+            // the model's dimension, so that an event of other vectors in the log is skipped instead of fixing the replica's
+            materialize(replica, ModelDescriptor.byId(config.string("embedding.model")).dimension(), bootstrapServers, clientOverrides, progress);
             return new CurrentIndex(replica, dir);
         } catch (RuntimeException e) {
             replica.close();
@@ -57,12 +58,13 @@ public final class CurrentIndex implements AutoCloseable {
         }
     }
 
-    private static void materialize(HybridStore replica, String bootstrapServers, Map<String, ?> clientOverrides, Consumer<String> progress) {
+    private static void materialize(HybridStore replica, int dimension, String bootstrapServers, Map<String, ?> clientOverrides, Consumer<String> progress) {
         Map<TopicPartition, Long> end = endOffsets(bootstrapServers, clientOverrides);
         long events = end.values().stream().mapToLong(Long::longValue).sum();
         progress.accept("materializing a replica of " + Topics.INDEX + " (" + events + " log records) to compare against");
         long start = System.nanoTime();
-        try (IndexMaterializer materializer = new IndexMaterializer(bootstrapServers, clientOverrides, Topics.INDEX, replica, Duration.ofSeconds(1)).start()) {
+        try (IndexMaterializer materializer = new IndexMaterializer(bootstrapServers, clientOverrides, Topics.INDEX, replica, Duration.ofSeconds(1),
+                dimension, r -> progress.accept(r.describe())).start()) {
             long lastReport = System.nanoTime();
             long deadline = System.nanoTime() + REPLICA_TIMEOUT.toNanos();
             while (!caughtUp(materializer.committedPositions(), end)) {

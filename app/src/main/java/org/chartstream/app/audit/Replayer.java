@@ -21,6 +21,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -104,7 +105,9 @@ public final class Replayer implements AutoCloseable {
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, "chartstream-replay-reader");
         long deadline = System.nanoTime() + timeout.toNanos();
         long lastReport = System.nanoTime();
-        try (KafkaConsumer<String, ReplyEvent> consumer = new KafkaConsumer<>(c, new StringDeserializer(), AvroSerde.of(ReplyEvent.class))) {
+        AvroSerde<ReplyEvent> replies = AvroSerde.of(ReplyEvent.class);
+        // bytes, decoded here: one record that is not a reply event must not end the replay
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(replyTopic, Duration.ofSeconds(30)).stream()
                     .map(i -> new TopicPartition(replyTopic, i.partition())).toList();
             consumer.assign(partitions);
@@ -116,8 +119,8 @@ public final class Replayer implements AutoCloseable {
                     send(next);
                     inFlight.put(next.getRequestId(), next);
                 }
-                for (ConsumerRecord<String, ReplyEvent> r : consumer.poll(Duration.ofMillis(100))) {
-                    ReplyEvent e = r.value();
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    ReplyEvent e = r.value() == null ? null : replies.tryDeserialize(r.value());
                     if (e == null || !inFlight.containsKey(e.getRequestId()) || !QueryClient.FINAL.contains(e.getType())) {
                         continue;
                     }

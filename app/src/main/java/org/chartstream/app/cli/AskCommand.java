@@ -24,7 +24,8 @@ import picocli.CommandLine.ParentCommand;
 
 /** Posts one question to a running pipeline and prints the reply as it arrives. */
 @Command(name = "ask", description = {"Post a question to a running pipeline (`chartstream run`) and print the reply.",
-        "Finds the broker from the running pipeline's data directory unless --bootstrap is given."})
+        "Finds the broker from the running pipeline's data directory unless --bootstrap is given;",
+        "fails within about 5 s, naming the address, when no pipeline answers there."})
 public final class AskCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
@@ -62,7 +63,7 @@ public final class AskCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var config = main.config();
-        String servers = bootstrap != null ? bootstrap : RunCommand.readBootstrap(config.dataDir());
+        String servers = RunCommand.reachableBootstrap(config, bootstrap, org.chartstream.app.runtime.EmbeddedRuntime.QUERY_APPLICATION_ID);
         QueryRequest request = QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString())
                 .setConversationId(conversation != null ? conversation : UUID.randomUUID().toString()).setUserId(user)
                 .setQuestion(question).setMode(SearchMode.valueOf(mode.toUpperCase(Locale.ROOT)))
@@ -88,7 +89,7 @@ public final class AskCommand implements Callable<Integer> {
     }
 
     static Path runtimeFile(Path dataDir) {
-        return dataDir.resolve("run").resolve("runtime.properties");
+        return RuntimeFile.path(dataDir);
     }
 
     static boolean running(Path dataDir) {

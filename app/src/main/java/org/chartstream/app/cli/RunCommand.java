@@ -1,15 +1,12 @@
 package org.chartstream.app.cli;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.io.Writer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.chartstream.app.Main;
+import org.chartstream.app.client.PipelineProbe;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.config.ConfigException;
 import org.chartstream.app.ops.Operations;
@@ -36,14 +33,24 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ChartstreamConfig config = main.config();
         Path dir = config.dataDir().resolve("run");
-        Path runtimeFile = AskCommand.runtimeFile(config.dataDir());
+        long pid = ProcessHandle.current().pid();
         EmbeddedRuntime.Role runAs = role(role);
         if (runAs != EmbeddedRuntime.Role.ALL && config.string("kafka.bootstrap").isEmpty()) {
             throw new ConfigException("--role " + role + " needs a shared broker: set kafka.bootstrap (CHARTSTREAM_KAFKA_BOOTSTRAP)");
         }
         CountDownLatch stop = new CountDownLatch(1);
+        RuntimeFile.deleteIfWriterGone(config.dataDir()); // a killed run's file names a broker that died with it
         try (Operations ops = Operations.start(config, RunCommand::progress);
              EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress, runAs)) {
+            new RuntimeFile(runtime.bootstrapServers(), pid).write(config.dataDir());
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stop.countDown();
+                try {
+                    RuntimeFile.deleteIfWrittenBy(config.dataDir(), pid);
+                } catch (IOException ignored) {
+                    // best effort: a stale file names a pid that is gone, and commands say so
+                }
+            }));
             switch (runAs) {
                 case ALL -> {
                     ops.attach(runtime);
@@ -58,20 +65,6 @@ public final class RunCommand implements Callable<Integer> {
                     progress("ingest running: change data capture into " + org.chartstream.schemas.Topics.INDEX);
                 }
             }
-            Properties p = new Properties();
-            p.setProperty("bootstrap.servers", runtime.bootstrapServers());
-            p.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
-            try (Writer w = Files.newBufferedWriter(runtimeFile)) {
-                p.store(w, "written by chartstream run; removed on shutdown");
-            }
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                stop.countDown();
-                try {
-                    Files.deleteIfExists(runtimeFile);
-                } catch (IOException ignored) {
-                    // best effort: a stale file only makes `ask` fail with a clear connection error
-                }
-            }));
             progress("pipeline running; Kafka at " + runtime.bootstrapServers() + ". Ask with: ./chartstream ask \"...\"  (Ctrl-C stops)");
             stop.await();
         }
@@ -87,17 +80,20 @@ public final class RunCommand implements Callable<Integer> {
         throw new ConfigException("--role '" + name + "' must be all, ingest or query");
     }
 
+    /** The broker of the pipeline running under {@code dataDir} (see {@link RuntimeFile}). */
     static String readBootstrap(Path dataDir) throws IOException {
-        Path file = AskCommand.runtimeFile(dataDir);
-        if (!Files.exists(file)) {
-            throw new ConfigException("no running pipeline found (" + file + " is missing): start one with `./chartstream run`"
-                    + " or pass --bootstrap host:port");
-        }
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file)) {
-            p.load(r);
-        }
-        return p.getProperty("bootstrap.servers");
+        return RuntimeFile.runningBootstrap(dataDir);
+    }
+
+    /**
+     * {@code explicit} (a --bootstrap option) or the running pipeline's broker, checked to answer within a few seconds
+     * ({@link PipelineProbe}); with {@code consumerGroup}, the group must have members too.
+     */
+    static String reachableBootstrap(ChartstreamConfig config, String explicit, String consumerGroup) throws IOException {
+        String servers = explicit != null ? explicit : readBootstrap(config.dataDir());
+        PipelineProbe.require(servers, org.chartstream.app.config.TransportSecurity.kafkaClientProperties(config),
+                explicit != null ? "" : "from " + RuntimeFile.path(config.dataDir()), consumerGroup);
+        return servers;
     }
 
     static void progress(String line) {

@@ -42,7 +42,7 @@ public final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ChartstreamConfig config = main.config();
-        String servers = bootstrap != null ? bootstrap : RunCommand.readBootstrap(config.dataDir());
+        String servers = RunCommand.reachableBootstrap(config, bootstrap, null);
         StoreStatus store = StoreStatus.read(config.dataDir().resolve("run")).orElse(null);
         List<String> tables = new ArrayList<>();
         Map<String, String> topics = changeTopics(config, tables);

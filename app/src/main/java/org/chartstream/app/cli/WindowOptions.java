@@ -28,12 +28,12 @@ final class WindowOptions {
         }
     }
 
-    /** --bootstrap, else kafka.bootstrap, else the broker of the pipeline running under the data directory. */
+    /**
+     * --bootstrap, else kafka.bootstrap, else the broker of the pipeline running under the data directory; a broker
+     * that does not answer within a few seconds is an error naming the address.
+     */
     String bootstrapServers(ChartstreamConfig config) throws IOException {
-        if (bootstrap != null) {
-            return bootstrap;
-        }
-        String configured = config.string("kafka.bootstrap");
-        return configured.isEmpty() ? RunCommand.readBootstrap(config.dataDir()) : configured;
+        String configured = bootstrap != null ? bootstrap : config.string("kafka.bootstrap");
+        return RunCommand.reachableBootstrap(config, configured.isEmpty() ? null : configured, null);
     }
 }

@@ -32,7 +32,8 @@ public final class QueryClient implements AutoCloseable {
             ReplyType.BUSY, ReplyType.ERROR, ReplyType.TIMEOUT);
 
     private final KafkaProducer<String, byte[]> producer;
-    private final KafkaConsumer<String, ReplyEvent> consumer;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final AvroSerde<ReplyEvent> replies = AvroSerde.of(ReplyEvent.class);
     private final String replyTopic;
     private final AvroSerde<QueryRequest> requests = AvroSerde.of(QueryRequest.class);
 
@@ -50,7 +51,8 @@ public final class QueryClient implements AutoCloseable {
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "chartstream-query-client");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer());
         Properties c = KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides, "chartstream-reply-reader");
-        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
+        // bytes, decoded here: a record on the reply topic that is not a reply event must not end the wait
+        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
         List<PartitionInfo> infos = consumer.partitionsFor(replyTopic, Duration.ofSeconds(30));
         if (infos == null || infos.isEmpty()) {
@@ -87,8 +89,8 @@ public final class QueryClient implements AutoCloseable {
         List<ReplyEvent> events = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            for (ConsumerRecord<String, ReplyEvent> r : consumer.poll(Duration.ofMillis(100))) {
-                ReplyEvent e = r.value();
+            for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                ReplyEvent e = r.value() == null ? null : replies.tryDeserialize(r.value());
                 if (e != null && (id.equals(e.getRequestId()) || id.equals(e.getCorrelationId()))) {
                     events.add(e);
                     onEvent.accept(e);

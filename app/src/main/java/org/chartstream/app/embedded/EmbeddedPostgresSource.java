@@ -102,9 +102,12 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
     private final Path dataDir;
     private final ProcessOwner owner;
     private final Builder settings;
+    private final PostmasterWatchdog watchdog;
     private boolean closed;
 
-    private EmbeddedPostgresSource(EmbeddedPostgres pg, Path dir, Path dataDir, ProcessOwner owner, Builder settings) {
+    private EmbeddedPostgresSource(EmbeddedPostgres pg, Path dir, Path dataDir, ProcessOwner owner, Builder settings,
+                                   PostmasterWatchdog watchdog) {
+        this.watchdog = watchdog;
         this.pg = pg;
         this.dir = dir;
         this.dataDir = dataDir;
@@ -193,8 +196,19 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
             return;
         }
         closed = true;
-        pg.close();
-        awaitPostmasterExit(Duration.ofSeconds(60));
+        try {
+            pg.close();
+            awaitPostmasterExit(Duration.ofSeconds(60));
+        } finally {
+            if (watchdog != null) {
+                watchdog.close(); // after the stop: a server that did not stop is still stopped by the watchdog
+            }
+        }
+    }
+
+    /** The pid of the shell that stops the server if this JVM dies (empty where none could be started). */
+    public java.util.Optional<Long> watchdogPid() {
+        return java.util.Optional.ofNullable(watchdog).map(PostmasterWatchdog::pid);
     }
 
     /**
@@ -282,6 +296,8 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
             Files.createDirectories(dir);
             Path data = dir.resolve("data");
             Files.createDirectories(data);
+            // a server a killed JVM left on this directory holds its lock file: stop it before anything else
+            StalePostmaster.stopIfLeftRunning(data);
             Path bins = (binariesDir != null ? binariesDir : defaultBinariesDir()).toAbsolutePath().normalize();
             Files.createDirectories(bins);
             if (data.startsWith(bins)) {
@@ -327,10 +343,27 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
                         + ": " + e.getMessage(), e);
             }
             restrictWorkingDirectory(bins);
-            EmbeddedPostgresSource source = new EmbeddedPostgresSource(pg, dir, data, owner, this);
+            PostmasterWatchdog watchdog = watchdog(data);
+            EmbeddedPostgresSource source = new EmbeddedPostgresSource(pg, dir, data, owner, this, watchdog);
             LOG.info("Embedded PostgreSQL on {}:{} ({}) in {} ms", HOST, pg.getPort(), owner,
                     (System.nanoTime() - t0) / 1_000_000);
             return source;
+        }
+    }
+
+    /** A watchdog for the server now running on {@code data}; null (logged) where no shell can be started. */
+    private static PostmasterWatchdog watchdog(Path data) {
+        try {
+            List<String> lines = Files.readAllLines(data.resolve("postmaster.pid"), StandardCharsets.US_ASCII);
+            java.util.Optional<Long> pid = StalePostmaster.pid(lines);
+            if (pid.isEmpty()) {
+                LOG.warn("no pid in {}: the server will outlive a killed JVM", data.resolve("postmaster.pid"));
+                return null;
+            }
+            return PostmasterWatchdog.start(pid.get(), data);
+        } catch (IOException e) {
+            LOG.warn("no watchdog for the embedded PostgreSQL ({}): the server will outlive a killed JVM", e.toString());
+            return null;
         }
     }
 

@@ -12,18 +12,25 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.chartstream.app.client.KafkaClientProperties;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.ingest.unreadable.UnreadableRecord;
+import org.chartstream.ingest.unreadable.UnreadableRecords;
 
 /**
  * Follows the compacted ingest status topic from its beginning and keeps each table's latest {@link TableStatus}
- * (the staged generation lives only there), so that a scrape reads memory instead of the topic.
+ * (the staged generation lives only there), so that a scrape reads memory instead of the topic. A record that is not
+ * a table status is reported to its {@link UnreadableRecords} (dead letter, count) and skipped; being compacted, the
+ * topic may hold it for good, so each process start reports it once.
  */
 final class IngestStatusFollower implements AutoCloseable {
+    static final String CONSUMER_NAME = "ops-ingest-status";
     private final KafkaConsumer<String, String> consumer;
+    private final UnreadableRecords unreadable;
     private final Map<String, TableStatus> latest = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
 
-    IngestStatusFollower(String bootstrapServers, Map<String, String> clientOverrides) {
+    IngestStatusFollower(String bootstrapServers, Map<String, String> clientOverrides, UnreadableRecords unreadable) {
+        this.unreadable = unreadable;
         consumer = new KafkaConsumer<>(KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides,
                 "chartstream-ops-status"), new StringDeserializer(), new StringDeserializer());
         thread = new Thread(this::run, "ops-ingest-status");
@@ -44,9 +51,7 @@ final class IngestStatusFollower implements AutoCloseable {
             consumer.seekToBeginning(partitions);
             while (running) {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (r.value() != null) {
-                        latest.put(r.key(), TableStatus.decode(r.value()));
-                    }
+                    follow(r);
                 }
             }
         } catch (WakeupException e) {
@@ -54,6 +59,22 @@ final class IngestStatusFollower implements AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    private void follow(ConsumerRecord<String, String> r) {
+        IngestStatusRecords.Read read = IngestStatusRecords.read(r.key(), r.value());
+        if (!read.readable()) {
+            unreadable.skipped(unreadableRecord(r, CONSUMER_NAME, read.problem()));
+        } else if (read.status() != null) {
+            latest.put(read.key(), read.status());
+        }
+    }
+
+    /** The skipped status record with its original bytes (the topic's serializers are strings). */
+    static UnreadableRecord unreadableRecord(ConsumerRecord<String, String> r, String consumer, String problem) {
+        return new UnreadableRecord(r.topic(), r.partition(), r.offset(),
+                r.key() == null ? null : r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                r.value() == null ? null : r.value().getBytes(java.nio.charset.StandardCharsets.UTF_8), consumer, problem);
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.Map;
 import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.ingest.unreadable.UnreadableRecordCounts;
 import org.chartstream.query.QueryPipeline;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.schemas.Topics;
@@ -31,6 +32,8 @@ final class PipelineMetrics implements AutoCloseable {
     private final MeterRegistry registry;
     private final List<AutoCloseable> bound = new ArrayList<>();
     private volatile ConsumerLag lag;
+    private volatile UnreadableRecordCounts unreadable;
+    private final java.util.Set<UnreadableRecordCounts.Source> unreadableMeters = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     PipelineMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -52,16 +55,36 @@ final class PipelineMetrics implements AutoCloseable {
         lag = new ConsumerLag(registry, runtime.bootstrapServers(), runtime.kafkaClientProperties(), groups, Topics.INDEX,
                 () -> runtime.materializer() == null ? Map.of() : runtime.materializer().committedPositions());
         bound.add(lag);
-        IngestStatusFollower status = new IngestStatusFollower(runtime.bootstrapServers(), runtime.kafkaClientProperties());
+        runtime.unreadableRecords().counts().register(org.chartstream.ingest.IngestSettings.STATUS_TOPIC, IngestStatusFollower.CONSUMER_NAME);
+        unreadable = runtime.unreadableRecords().counts();
+        IngestStatusFollower status = new IngestStatusFollower(runtime.bootstrapServers(), runtime.kafkaClientProperties(),
+                runtime.unreadableRecords());
         bound.add(status);
         bindGenerations(runtime.store(), runtime.sources(), status::latest);
     }
 
-    /** Brings the values that are read on demand (consumer lag) up to date; called before each scrape. */
+    /**
+     * Brings the values that are read on demand (consumer lag) up to date and adds a counter for every reader and topic
+     * that has skipped records since the last scrape; called before each scrape.
+     */
     void refresh() {
         ConsumerLag current = lag;
         if (current != null) {
             current.refresh();
+        }
+        UnreadableRecordCounts counts = unreadable;
+        if (counts != null) {
+            bindUnreadable(counts);
+        }
+    }
+
+    void bindUnreadable(UnreadableRecordCounts counts) {
+        for (UnreadableRecordCounts.Source source : counts.snapshot().keySet()) {
+            if (unreadableMeters.add(source)) {
+                FunctionCounter.builder("chartstream.unreadable.records", counts.counter(source), java.util.concurrent.atomic.AtomicLong::get)
+                        .description("records of internal topics a reader could not read, dead-lettered and skipped")
+                        .tags("topic", source.topic(), "consumer", source.consumer()).register(registry);
+            }
         }
     }
 

@@ -22,15 +22,26 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.chartstream.app.client.KafkaClientProperties;
+import org.chartstream.app.ops.IngestStatusRecords;
+import org.chartstream.ingest.unreadable.UnreadableRecord;
+import org.chartstream.ingest.unreadable.UnreadableRecords;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.ingest.status.TableStatus;
 
-/** Talks to a running pipeline through Kafka: its ingest status topic, consumer lag, and re-index requests. */
+/**
+ * Talks to a running pipeline through Kafka: its ingest status topic, consumer lag, and re-index requests. A status
+ * record it cannot read is skipped and reported once per reader (by default on stderr, offset and reason only: a
+ * read-only command does not dead-letter what the compacted topic will show it again next time).
+ */
 public final class IngestStatusReader implements AutoCloseable {
+    /** The name it reports skipped status records under. */
+    public static final String CONSUMER_NAME = "status-reader";
     private final String bootstrapServers;
     private final Map<String, ?> clientOverrides;
     private final Admin admin;
+    private final UnreadableRecords unreadable;
+    private final Set<String> reported = new java.util.HashSet<>();
 
     public IngestStatusReader(String bootstrapServers) {
         this(bootstrapServers, Map.of());
@@ -38,6 +49,12 @@ public final class IngestStatusReader implements AutoCloseable {
 
     /** @param clientOverrides further client settings, e.g. the transport security of an external broker */
     public IngestStatusReader(String bootstrapServers, Map<String, ?> clientOverrides) {
+        this(bootstrapServers, clientOverrides, UnreadableRecords.reportingTo(line -> System.err.println("[chartstream] " + line)));
+    }
+
+    /** @param unreadable where status records that cannot be read are reported */
+    public IngestStatusReader(String bootstrapServers, Map<String, ?> clientOverrides, UnreadableRecords unreadable) {
+        this.unreadable = unreadable;
         this.bootstrapServers = bootstrapServers;
         this.clientOverrides = clientOverrides;
         Properties p = new Properties();
@@ -60,13 +77,22 @@ public final class IngestStatusReader implements AutoCloseable {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-                    if (r.value() != null) {
-                        latest.put(r.key(), TableStatus.decode(r.value()));
+                    IngestStatusRecords.Read read = IngestStatusRecords.read(r.key(), r.value());
+                    if (!read.readable()) {
+                        report(r, read.problem());
+                    } else if (read.status() != null) {
+                        latest.put(read.key(), read.status());
                     }
                 }
             }
         }
         return latest;
+    }
+
+    private void report(ConsumerRecord<String, String> r, String problem) {
+        if (reported.add(r.partition() + "@" + r.offset())) {
+            unreadable.skipped(new UnreadableRecord(r.topic(), r.partition(), r.offset(), null, null, CONSUMER_NAME, problem));
+        }
     }
 
     /** Records of each change topic the ingest topology has not read yet (committed offset to end offset). */

@@ -41,6 +41,8 @@ import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.publish.IndexMaterializer;
+import org.chartstream.ingest.unreadable.DeadLetterSink;
+import org.chartstream.ingest.unreadable.UnreadableRecordCounts;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.TokenChunker;
@@ -93,6 +95,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
     private TokenChunker chunker;
     private HybridStore store;
     private IndexMaterializer materializer;
+    private DeadLetterSink unreadable;
     private KafkaStreams ingest;
     private KafkaStreams query;
     private QueryWiring queryWiring;
@@ -176,6 +179,8 @@ public final class EmbeddedRuntime implements AutoCloseable {
             embeddedSources.add(source.sourceId());
         }
         createTopics();
+        unreadable = new DeadLetterSink(bootstrapServers, kafkaSecurity, Topics.DEAD_LETTER, new UnreadableRecordCounts());
+        started.add(unreadable);
 
         t = System.nanoTime();
         model = OnnxEmbedder.load(ModelDescriptor.byId(config.string("embedding.model")), (int) config.integer("embedding.threads"));
@@ -186,7 +191,9 @@ public final class EmbeddedRuntime implements AutoCloseable {
             store = StoreSelection.open(config, dir.resolve("index"), model.dimension());
             started.add(store);
             progress.accept(String.format("%s store opened (%.1f s)", config.string("store.kind"), secondsSince(t)));
-            materializer = new IndexMaterializer(bootstrapServers, kafkaSecurity, Topics.INDEX, store, Duration.ofSeconds(1)).start();
+            unreadable.counts().register(Topics.INDEX, IndexMaterializer.CONSUMER_NAME);
+            materializer = new IndexMaterializer(bootstrapServers, kafkaSecurity, Topics.INDEX, store, Duration.ofSeconds(1),
+                    model.dimension(), unreadable).start();
             started.add(materializer);
         }
 
@@ -488,6 +495,11 @@ public final class EmbeddedRuntime implements AutoCloseable {
 
     public IndexMaterializer materializer() {
         return materializer;
+    }
+
+    /** Where this process's readers of internal topics dead-letter and count the records they skip. */
+    public DeadLetterSink unreadableRecords() {
+        return unreadable;
     }
 
     public EmbeddedPostgresSource postgres() {

@@ -15,9 +15,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.chartstream.schemas.IndexEvent;
-import org.chartstream.schemas.serde.AvroSerde;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.chartstream.ingest.unreadable.UnreadableRecord;
+import org.chartstream.ingest.unreadable.UnreadableRecords;
 import org.chartstream.store.HybridStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,18 +27,27 @@ import org.slf4j.LoggerFactory;
  * together with the log offsets it reached (and the generation markers still waiting for other partitions, see {@link IndexLogApplier}), so a
  * restart resumes exactly where the store's last commit left off. Store writes are idempotent by id, so replaying
  * the log rebuilds the same index.
+ *
+ * <p>A record it cannot read (not an {@code IndexEvent}, or one whose parts do not fit, see {@link IndexLogRecords})
+ * goes to its {@link UnreadableRecords} (the runtime dead-letters and counts it) and is skipped: the position past
+ * it is part of the next store commit, so a restart does not meet it again.
  */
 public final class IndexMaterializer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IndexMaterializer.class);
     private static final String OFFSET_KEY = "offset.";
+    /** The name it reports skipped records under (dead letter stage, metric tag). */
+    public static final String CONSUMER_NAME = "index-materializer";
 
     private final String topic;
     private final Duration maxCommitDelay;
     private final HybridStore store;
-    private final KafkaConsumer<String, IndexEvent> consumer;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final UnreadableRecords unreadable;
+    private final int dimension;
     private final Thread thread;
     private final AtomicLong appliedEvents = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong skippedRecords = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicReference<Map<Integer, Long>> committedPositions = new AtomicReference<>(Map.of());
     private volatile boolean running = true;
@@ -55,6 +64,18 @@ public final class IndexMaterializer implements AutoCloseable {
     /** @param clientOverrides further consumer settings, e.g. the transport security of an external broker */
     public IndexMaterializer(String bootstrapServers, Map<String, ?> clientOverrides, String topic, HybridStore store,
                              Duration maxCommitDelay) {
+        this(bootstrapServers, clientOverrides, topic, store, maxCommitDelay, 0,
+                r -> LOG.warn("{} (no dead letter: none configured)", r.describe()));
+    }
+
+    /**
+     * @param dimension  the store's vector dimension (an event with other vectors is unreadable); 0: any
+     * @param unreadable where records it skips are reported (dead letters, counts)
+     */
+    public IndexMaterializer(String bootstrapServers, Map<String, ?> clientOverrides, String topic, HybridStore store,
+                             Duration maxCommitDelay, int dimension, UnreadableRecords unreadable) {
+        this.unreadable = unreadable;
+        this.dimension = dimension;
         this.maxCommitDelay = maxCommitDelay;
         this.topic = topic;
         this.store = store;
@@ -65,7 +86,7 @@ public final class IndexMaterializer implements AutoCloseable {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "chartstream-index-materializer");
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), AvroSerde.of(IndexEvent.class));
+        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.thread = new Thread(this::run, "index-materializer");
         this.thread.setDaemon(true);
     }
@@ -81,6 +102,11 @@ public final class IndexMaterializer implements AutoCloseable {
 
     public long commits() {
         return commits.get();
+    }
+
+    /** Records it could not read and skipped since it started. */
+    public long skippedRecords() {
+        return skippedRecords.get();
     }
 
     /** Per index-log partition, the offset up to which the store has committed (empty before the first commit). */
@@ -115,11 +141,17 @@ public final class IndexMaterializer implements AutoCloseable {
             long lastCommit = System.nanoTime();
             boolean dirty = false;
             while (running) {
-                ConsumerRecords<String, IndexEvent> records = consumer.poll(Duration.ofMillis(100));
-                for (ConsumerRecord<String, IndexEvent> r : records) {
-                    applier.apply(r.value(), r.partition());
-                    appliedEvents.incrementAndGet();
-                    dirty = true;
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    String problem = apply(applier, r);
+                    if (problem == null) {
+                        appliedEvents.incrementAndGet();
+                    } else {
+                        unreadable.skipped(new UnreadableRecord(r.topic(), r.partition(), r.offset(), r.key(), r.value(),
+                                CONSUMER_NAME, problem));
+                        skippedRecords.incrementAndGet();
+                    }
+                    dirty = true; // a skipped record's offset is committed too, so a restart does not read it again
                 }
                 // commit when caught up (fresh results at once) or at least every maxCommitDelay under load:
                 // every Lucene commit flushes a segment, and merging many tiny HNSW segments costs more than embedding
@@ -149,6 +181,24 @@ public final class IndexMaterializer implements AutoCloseable {
             LOG.error("index materializer stopped: {}", e.toString());
         } finally {
             consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    /**
+     * Applies one record; returns why it cannot be applied, or null. The store refusing an event as an argument (a
+     * vector of another dimension than it holds) is the event's fault, not the store's: it is skipped like bytes that
+     * are not an event. Any other store failure stops the materializer.
+     */
+    private String apply(IndexLogApplier applier, ConsumerRecord<byte[], byte[]> r) {
+        IndexLogRecords.Read read = IndexLogRecords.read(r.value(), dimension);
+        if (!read.readable()) {
+            return read.problem();
+        }
+        try {
+            applier.apply(read.event(), r.partition());
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "the store refuses the event (" + e.getClass().getSimpleName() + ")"; // its message may name a row key
         }
     }
 
