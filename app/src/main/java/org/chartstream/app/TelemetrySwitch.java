@@ -18,6 +18,7 @@ import org.chartstream.models.OnnxSessions;
 final class TelemetrySwitch {
     /** Set on the child, so that it never relaunches again. */
     static final String RELAUNCHED = "chartstream.telemetry-relaunched";
+    static final String VECTOR_MODULE = "jdk.incubator.vector";
 
     private TelemetrySwitch() {
     }
@@ -31,6 +32,11 @@ final class TelemetrySwitch {
         List<String> command = new ArrayList<>();
         command.add(Path.of(javaHome, "bin", "java").toString());
         command.addAll(jvmOptions);
+        if (jvmOptions.stream().noneMatch(o -> o.contains(VECTOR_MODULE))) {
+            // Lucene's SIMD vector code: the launcher passes it, a plain java -jar does not
+            command.add("--add-modules");
+            command.add(VECTOR_MODULE);
+        }
         command.add("-D" + RELAUNCHED + "=true");
         command.add("-cp");
         command.add(classPath);

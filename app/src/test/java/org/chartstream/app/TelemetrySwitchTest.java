@@ -20,7 +20,17 @@ class TelemetrySwitchTest {
                 List.of("-Xmx3g", "-Dchartstream.home=/srv/cs"), "app/target/chartstream-app.jar", new String[] {"ask", "who?"}).orElseThrow();
 
         assertThat(command).containsExactly("/jdk/bin/java", "-Xmx3g", "-Dchartstream.home=/srv/cs",
+                "--add-modules", "jdk.incubator.vector",
                 "-D" + TelemetrySwitch.RELAUNCHED + "=true", "-cp", "app/target/chartstream-app.jar", Main.class.getName(), "ask", "who?");
+    }
+
+    @Test
+    void aChildOfAJvmThatHasTheVectorModuleGetsItOnce() {
+        List<String> command = TelemetrySwitch.relaunchCommand(Map.of(), "/jdk",
+                List.of("--add-modules=jdk.incubator.vector"), "app.jar", new String[] {"demo"}).orElseThrow();
+
+        assertThat(command).containsExactly("/jdk/bin/java", "--add-modules=jdk.incubator.vector",
+                "-D" + TelemetrySwitch.RELAUNCHED + "=true", "-cp", "app.jar", Main.class.getName(), "demo");
     }
 
     @Test

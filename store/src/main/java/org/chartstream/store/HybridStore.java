@@ -2,6 +2,7 @@ package org.chartstream.store;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The hybrid (dense + lexical) chunk store: a materialised view of the chunk/generation log.
@@ -78,6 +79,14 @@ public interface HybridStore extends AutoCloseable {
 
   /** Open, and at least one generation is published and committed. */
   boolean ready();
+
+  /**
+   * Set when the store found an index it cannot keep (written by an older index format) and opened empty instead:
+   * its materialiser then replays the whole log to rebuild it. Empty otherwise.
+   */
+  default Optional<String> rebuildReason() {
+    return Optional.empty();
+  }
 
   /** Releases the store. Uncommitted writes are discarded. */
   @Override

@@ -83,33 +83,53 @@ public final class StoreBench {
   public record Result(int chunks, double knnP50Ms, double knnRecallAt10, double bm25P50Ms, double filteredKnnP50Ms,
       double filteredKnnRecallAt10, double exactScanP50Ms, double knnP95Ms, double bm25P95Ms,
       double filteredKnnP95Ms, int queries, int dimension, int clusters, int threads, double indexSeconds,
-      double mergeWaitSeconds, int segments, long indexBytes) {
+      double mergeWaitSeconds, int segments, long indexBytes, IndexFootprint footprint, double heapMb,
+      String vectorFormat, String vectorImplementation, String jvm, String lucene) {
 
-    /** One JSON object; the first five keys are the ones the issue asks for. */
+    /** Approximate kNN latency as a share of the exact scan's, both measured in this run. */
+    public double knnToExactRatio() {
+      return exactScanP50Ms == 0 ? 0 : knnP50Ms / exactScanP50Ms;
+    }
+
+    /** One JSON object. */
     public String toJson() {
       return String.format(Locale.ROOT,
-          "{\"chunks\":%d, \"knn_p50_ms\":%.3f, \"knn_recall_at_10\":%.4f, \"bm25_p50_ms\":%.3f,"
-              + " \"filtered_knn_p50_ms\":%.3f, \"filtered_knn_recall_at_10\":%.4f, \"exact_scan_p50_ms\":%.3f,"
-              + " \"knn_p95_ms\":%.3f, \"bm25_p95_ms\":%.3f, \"filtered_knn_p95_ms\":%.3f, \"queries\":%d,"
+          "{\"chunks\":%d, \"knn_p50_ms\":%.3f, \"knn_p95_ms\":%.3f, \"knn_recall_at_10\":%.4f,"
+              + " \"exact_scan_p50_ms\":%.3f, \"knn_to_exact_ratio\":%.4f,"
+              + " \"filtered_knn_p50_ms\":%.3f, \"filtered_knn_p95_ms\":%.3f, \"filtered_knn_recall_at_10\":%.4f,"
+              + " \"bm25_p50_ms\":%.3f, \"bm25_p95_ms\":%.3f, \"queries\":%d,"
               + " \"dimension\":%d, \"clusters\":%d, \"index_threads\":%d, \"index_s\":%.1f,"
-              + " \"merge_wait_s\":%.1f, \"segments\":%d, \"index_mb\":%.1f}",
-          chunks, knnP50Ms, knnRecallAt10, bm25P50Ms, filteredKnnP50Ms, filteredKnnRecallAt10, exactScanP50Ms,
-          knnP95Ms, bm25P95Ms, filteredKnnP95Ms, queries, dimension, clusters, threads, indexSeconds,
-          mergeWaitSeconds, segments, indexBytes / 1e6);
+              + " \"merge_wait_s\":%.1f, \"segments\":%d, \"index_mb\":%.1f, \"heap_mb\":%.1f,"
+              + " \"float32_vectors_mb\":%.1f, \"raw_vector_files_mb\":%.1f, \"quantized_vector_files_mb\":%.1f,"
+              + " \"hnsw_graph_files_mb\":%.1f, \"vector_format\":\"%s\", \"vector_implementation\":\"%s\","
+              + " \"jvm\":\"%s\", \"lucene\":\"%s\"}",
+          chunks, knnP50Ms, knnP95Ms, knnRecallAt10, exactScanP50Ms, knnToExactRatio(), filteredKnnP50Ms,
+          filteredKnnP95Ms, filteredKnnRecallAt10, bm25P50Ms, bm25P95Ms, queries, dimension, clusters, threads,
+          indexSeconds, mergeWaitSeconds, segments, indexBytes / 1e6, heapMb,
+          (double) chunks * dimension * Float.BYTES / 1e6, footprint.rawVectorBytes() / 1e6,
+          footprint.quantizedVectorBytes() / 1e6, footprint.graphBytes() / 1e6, jsonText(vectorFormat),
+          jsonText(vectorImplementation), jsonText(jvm), jsonText(lucene));
+    }
+
+    private static String jsonText(String s) {
+      return s.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
     public String toText() {
       return String.format(Locale.ROOT,
           "chunks                 %,d (%d-d, %d clusters), indexed with %d threads in %.1f s (+%.1f s merges)%n"
-              + "index                  %d segments, %.1f MB%n"
+              + "index                  %d segments, %.1f MB (vectors: float32 %.1f MB, int8 %.1f MB, graph %.1f MB);"
+              + " heap %.1f MB%n"
+              + "vectors                %s; %s; Lucene %s on %s%n"
               + "kNN k=10               p50 %.3f ms  p95 %.3f ms  recall@10 %.4f%n"
               + "patient-filtered kNN   p50 %.3f ms  p95 %.3f ms  recall@10 %.4f%n"
               + "BM25 top 10            p50 %.3f ms  p95 %.3f ms%n"
-              + "exact scan (baseline)  p50 %.3f ms%n"
+              + "exact scan (baseline)  p50 %.3f ms (kNN / exact %.4f)%n"
               + "(%d measured queries per kind)",
           chunks, dimension, clusters, threads, indexSeconds, mergeWaitSeconds, segments, indexBytes / 1e6,
-          knnP50Ms, knnP95Ms, knnRecallAt10, filteredKnnP50Ms, filteredKnnP95Ms, filteredKnnRecallAt10,
-          bm25P50Ms, bm25P95Ms, exactScanP50Ms, queries);
+          footprint.rawVectorBytes() / 1e6, footprint.quantizedVectorBytes() / 1e6, footprint.graphBytes() / 1e6,
+          heapMb, vectorFormat, vectorImplementation, lucene, jvm, knnP50Ms, knnP95Ms, knnRecallAt10, filteredKnnP50Ms, filteredKnnP95Ms, filteredKnnRecallAt10,
+          bm25P50Ms, bm25P95Ms, exactScanP50Ms, knnToExactRatio(), queries);
     }
   }
 
@@ -148,9 +168,10 @@ public final class StoreBench {
       double indexSeconds = (System.nanoTime() - start) / 1e9;
       long mergeStart = System.nanoTime();
       store.awaitMerges();
-      store.commit(null);
+      store.forceMerge(1);
       double mergeWaitSeconds = (System.nanoTime() - mergeStart) / 1e9;
       int segments = store.searchableSegments();
+      double heapMb = heapAfterGc() / 1e6;
       progress.printf(Locale.ROOT, "indexed %,d chunks in %.1f s; merges finished %.1f s later: %d segments%n",
           s.chunks(), indexSeconds, mergeWaitSeconds, segments);
       progress.flush();
@@ -213,7 +234,9 @@ public final class StoreBench {
       return new Result(s.chunks(), percentile(knn, 50), recallSum / n, percentile(bm25, 50),
           percentile(filtered, 50), filteredRecallSum / n, percentile(exact, 50), percentile(knn, 95),
           percentile(bm25, 95), percentile(filtered, 95), n, dim, s.clusters(), s.threads(), indexSeconds,
-          mergeWaitSeconds, segments, sizeOf(dir));
+          mergeWaitSeconds, segments, sizeOf(dir), IndexFootprint.of(dir), heapMb, store.vectorFormat(),
+          LuceneHybridStore.vectorImplementation(), Runtime.version() + " (" + System.getProperty("java.vm.vendor") + ")",
+          LuceneHybridStore.luceneVersion());
     }
   }
 
@@ -357,21 +380,45 @@ public final class StoreBench {
     return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
+  /** Heap in use after a full collection (includes the benchmark's own float[] copy of the vectors). */
+  private static long heapAfterGc() {
+    Runtime rt = Runtime.getRuntime();
+    System.gc();
+    return rt.totalMemory() - rt.freeMemory();
+  }
+
+  /** Bytes of the index's vector files by kind (Lucene 10: .vec float32, .veq quantised, .vex HNSW graph). */
+  record IndexFootprint(long rawVectorBytes, long quantizedVectorBytes, long graphBytes) {
+    static IndexFootprint of(Path dir) {
+      return new IndexFootprint(sizeOf(dir, ".vec"), sizeOf(dir, ".veq"), sizeOf(dir, ".vex"));
+    }
+  }
+
+  private static long sizeOf(Path dir, String extension) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.getFileName().toString().endsWith(extension)).mapToLong(StoreBench::fileSize).sum();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static double millisSince(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e6;
   }
 
   private static long sizeOf(Path dir) {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile).mapToLong(f -> {
-        try {
-          return Files.size(f);
-        } catch (IOException e) {
-          return 0;
-        }
-      }).sum();
+      return files.filter(Files::isRegularFile).mapToLong(StoreBench::fileSize).sum();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  private static long fileSize(Path f) {
+    try {
+      return Files.size(f);
+    } catch (IOException e) {
+      return 0; // deleted by a merge meanwhile
     }
   }
 

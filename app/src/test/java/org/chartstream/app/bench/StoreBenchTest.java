@@ -140,8 +140,15 @@ class StoreBenchTest {
     JsonNode figures = new ObjectMapper().readTree(lines[lines.length - 1]);
     List<String> keys = new ArrayList<>();
     figures.fieldNames().forEachRemaining(keys::add);
-    assertThat(keys).startsWith("chunks", "knn_p50_ms", "knn_recall_at_10", "bm25_p50_ms", "filtered_knn_p50_ms")
-        .contains("exact_scan_p50_ms", "filtered_knn_recall_at_10");
+    assertThat(keys).contains("chunks", "knn_p50_ms", "knn_p95_ms", "knn_recall_at_10", "exact_scan_p50_ms",
+        "knn_to_exact_ratio", "filtered_knn_p50_ms", "filtered_knn_recall_at_10", "bm25_p50_ms", "segments",
+        "index_mb", "heap_mb", "vector_format", "jvm", "lucene");
+    assertThat(figures.get("segments").asInt()).as("merged to one segment before measuring").isEqualTo(1);
+    assertThat(figures.get("knn_to_exact_ratio").asDouble())
+        .isCloseTo(figures.get("knn_p50_ms").asDouble() / figures.get("exact_scan_p50_ms").asDouble(),
+            org.assertj.core.data.Percentage.withPercentage(5));
+    assertThat(figures.get("lucene").asText()).startsWith("10.");
+    assertThat(figures.get("vector_format").asText()).contains("ScalarQuantized");
     assertThat(figures.get("chunks").asInt()).isEqualTo(3000);
     assertThat(figures.get("queries").asInt()).isEqualTo(200);
     assertThat(figures.get("index_threads").asInt()).isEqualTo(2);

@@ -20,7 +20,7 @@ final class ChildPipeline implements AutoCloseable {
         Files.createDirectories(runDir);
         Files.deleteIfExists(runDir.resolve("child.ready"));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1500m", "-cp", classPath(), PipelineChild.class.getName(), configFile.toString(), runDir.toString()));
+                "-Xmx1500m", "--add-modules", "jdk.incubator.vector", "-cp", classPath(), PipelineChild.class.getName(), configFile.toString(), runDir.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         return new ChildPipeline(p);
     }

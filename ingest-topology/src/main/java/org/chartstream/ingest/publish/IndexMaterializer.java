@@ -37,6 +37,7 @@ public final class IndexMaterializer implements AutoCloseable {
     private static final String OFFSET_KEY = "offset.";
     /** The name it reports skipped records under (dead letter stage, metric tag). */
     public static final String CONSUMER_NAME = "index-materializer";
+    private static final long PROGRESS_EVERY_NANOS = Duration.ofSeconds(5).toNanos();
 
     private final String topic;
     private final Duration maxCommitDelay;
@@ -140,6 +141,8 @@ public final class IndexMaterializer implements AutoCloseable {
             }
             long lastCommit = System.nanoTime();
             boolean dirty = false;
+            RebuildProgress rebuild = store.rebuildReason().map(reason -> startRebuild(reason, partitions)).orElse(null);
+            long lastProgress = System.nanoTime();
             while (running) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
                 for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -152,6 +155,16 @@ public final class IndexMaterializer implements AutoCloseable {
                         skippedRecords.incrementAndGet();
                     }
                     dirty = true; // a skipped record's offset is committed too, so a restart does not read it again
+                }
+                boolean progressDue = System.nanoTime() - lastProgress > PROGRESS_EVERY_NANOS;
+                if (rebuild != null && (records.isEmpty() || progressDue)) {
+                    long replayed = replayedRecords(partitions, rebuild);
+                    boolean done = rebuild.done(replayed);
+                    if (done || progressDue) {
+                        LOG.warn("{}", rebuild.line(replayed, System.nanoTime()));
+                        lastProgress = System.nanoTime();
+                    }
+                    rebuild = done ? null : rebuild;
                 }
                 // commit when caught up (fresh results at once) or at least every maxCommitDelay under load:
                 // every Lucene commit flushes a segment, and merging many tiny HNSW segments costs more than embedding
@@ -200,6 +213,25 @@ public final class IndexMaterializer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return "the store refuses the event (" + e.getClass().getSimpleName() + ")"; // its message may name a row key
         }
+    }
+
+    /** Offsets count log records, transaction markers included: the goal is the log end, not an event count. */
+    private RebuildProgress startRebuild(String reason, List<TopicPartition> partitions) {
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+        long target = 0;
+        for (Map.Entry<TopicPartition, Long> end : consumer.endOffsets(partitions).entrySet()) {
+            target += end.getValue() - begin.getOrDefault(end.getKey(), 0L);
+        }
+        LOG.warn("{}: replaying {} log records", reason, target);
+        return new RebuildProgress(Map.copyOf(begin), target, System.nanoTime());
+    }
+
+    private long replayedRecords(List<TopicPartition> partitions, RebuildProgress rebuild) {
+        long replayed = 0;
+        for (TopicPartition tp : partitions) {
+            replayed += consumer.position(tp) - rebuild.begin().getOrDefault(tp, 0L);
+        }
+        return replayed;
     }
 
     private List<TopicPartition> awaitPartitions() {

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -25,9 +26,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.LimitTokenCountAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.FilterCodec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
-import org.apache.lucene.codecs.lucene912.Lucene912Codec;
-import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat;
+import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
@@ -41,20 +44,26 @@ import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MergeScheduler;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ReferenceManager;
+import org.apache.lucene.search.RescoreTopNQuery;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
@@ -63,6 +72,8 @@ import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.Version;
+import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncoding;
 import org.chartstream.store.ChunkChecks;
 import org.chartstream.store.GenerationSwitch;
 import org.chartstream.store.HybridStore;
@@ -141,7 +152,28 @@ public final class LuceneHybridStore implements HybridStore {
   private static final int HNSW_MAX_CONN = 16;
   private static final int HNSW_BEAM_WIDTH = 100;
   private static final int HNSW_MERGE_WORKERS = 2;
-  private static final int MIN_CANDIDATES = 100;
+  /**
+   * HNSW candidates (the search beam) of an unfiltered search, before full-precision rescoring keeps the top k.
+   * Measured with {@code bench store} (docs/PERFORMANCE.md): recall@10 1.0 at 100 candidates over 5 segments of
+   * 100k int8 vectors, so 50 (five per hit of a top 10) over one segment.
+   */
+  private static final int MIN_CANDIDATES = 50;
+  /**
+   * A filtered vector search scores every chunk the filter matches when they are at most this many (a patient, a
+   * row, a small table): exact results, and cheaper than walking the graph around the filter. Broader filters use
+   * Lucene's filtered HNSW search.
+   */
+  static final int EXACT_FILTER_LIMIT = 20_000;
+  /**
+   * Vectors are stored twice: int8 scalar-quantised (what the HNSW graph is searched with, a quarter of float32's
+   * size) and float32 (for rescoring the candidates and for {@link #rowChunks}).
+   */
+  private static final ScalarEncoding VECTOR_ENCODING = ScalarEncoding.UNSIGNED_BYTE;
+  /**
+   * The store is a read-mostly replica that searches every segment's HNSW graph on every query: merge more eagerly
+   * than Lucene's default of 10 segments per tier.
+   */
+  private static final double SEGMENTS_PER_TIER = 4;
   /**
    * Terms of a row's opening: the record type, and for a passage the question or heading it starts with. Measured on
    * liveqa-med-clean (docs/EVALUATION.md): the opening as a second BM25 field lifts row-level BM25 from 0.69 to 0.8.
@@ -172,10 +204,12 @@ public final class LuceneHybridStore implements HybridStore {
   /** 0 until the first vector is written; set once (concurrent row writes race for it). */
   private final AtomicInteger dimension;
   private volatile boolean closed;
+  private final Optional<String> rebuildReason;
 
   private LuceneHybridStore(Path path, FSDirectory directory, EnglishAnalyzer analyzer,
       ExecutorService mergeExecutor, KnnVectorsFormat vectorsFormat, IndexWriter writer,
-      SnapshotManager snapshots) {
+      SnapshotManager snapshots, Optional<String> rebuildReason) {
+    this.rebuildReason = rebuildReason;
     this.path = path;
     this.directory = directory;
     this.analyzer = analyzer;
@@ -205,21 +239,21 @@ public final class LuceneHybridStore implements HybridStore {
     try {
       Files.createDirectories(dir);
       directory = FSDirectory.open(dir);
+      logVectorImplementationOnce();
+      Optional<String> rebuildReason = OldIndexFormat.discardIfOld(directory, dir);
       analyzer = new EnglishAnalyzer();
       executor = Executors.newFixedThreadPool(HNSW_MERGE_WORKERS, mergeThreads());
-      KnnVectorsFormat format =
-          new Lucene99HnswVectorsFormat(HNSW_MAX_CONN, HNSW_BEAM_WIDTH, HNSW_MERGE_WORKERS, executor);
+      KnnVectorsFormat format = new Lucene104HnswScalarQuantizedVectorsFormat(VECTOR_ENCODING, HNSW_MAX_CONN,
+          HNSW_BEAM_WIDTH, HNSW_MERGE_WORKERS, executor);
+      TieredMergePolicy mergePolicy = new TieredMergePolicy();
+      mergePolicy.setSegmentsPerTier(SEGMENTS_PER_TIER);
       IndexWriterConfig config = new IndexWriterConfig(new PerFieldAnalyzerWrapper(analyzer,
               Map.of(F_ROW_OPENING, new LimitTokenCountAnalyzer(analyzer, OPENING_TERMS))))
           .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
           .setCommitOnClose(false)
           .setRAMBufferSizeMB(64)
-          .setCodec(new Lucene912Codec() {
-            @Override
-            public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-              return format;
-            }
-          });
+          .setMergePolicy(mergePolicy)
+          .setCodec(withVectorsFormat(Codec.getDefault(), format));
       try {
         writer = new IndexWriter(directory, config);
       } catch (LockObtainFailedException e) {
@@ -231,7 +265,7 @@ public final class LuceneHybridStore implements HybridStore {
       }
       SnapshotManager snapshots = new SnapshotManager(writer, CommittedState.of(writer.getLiveCommitData()));
       LuceneHybridStore store =
-          new LuceneHybridStore(dir, directory, analyzer, executor, format, writer, snapshots);
+          new LuceneHybridStore(dir, directory, analyzer, executor, format, writer, snapshots, rebuildReason);
       LOG.info("opened Lucene hybrid store at {}: {} active table(s), vector dimension {}", dir,
           store.pendingActive.size(), store.dimension.get() == 0 ? "unknown" : store.dimension.get());
       return store;
@@ -242,6 +276,71 @@ public final class LuceneHybridStore implements HybridStore {
       }
       throw (RuntimeException) e;
     }
+  }
+
+  /**
+   * The default codec with every vector field in {@code format}. Same codec name as the default: the index reads back
+   * with the default codec, whose per-field vectors format looks the field's format up by the name it recorded.
+   */
+  private static Codec withVectorsFormat(Codec base, KnnVectorsFormat format) {
+    KnnVectorsFormat perField = new PerFieldKnnVectorsFormat() {
+      @Override
+      public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+        return format;
+      }
+    };
+    return new FilterCodec(base.getName(), base) {
+      @Override
+      public KnnVectorsFormat knnVectorsFormat() {
+        return perField;
+      }
+    };
+  }
+
+  private static final java.util.concurrent.atomic.AtomicBoolean VECTOR_IMPLEMENTATION_LOGGED =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  private static void logVectorImplementationOnce() {
+    if (!VECTOR_IMPLEMENTATION_LOGGED.compareAndSet(false, true)) {
+      return;
+    }
+    if (simdVectors()) {
+      LOG.info("Lucene {} vector implementation: {}", Version.LATEST, vectorImplementation());
+    } else {
+      LOG.warn("Lucene {} vector implementation: {}", Version.LATEST, vectorImplementation());
+    }
+  }
+
+  /** Whether Lucene can use the JDK's Vector API (SIMD): the incubator module must be in the boot layer. */
+  static boolean simdVectors() {
+    return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+  }
+
+  /** Which vector code Lucene runs in this JVM, for the startup log and {@code bench store}. */
+  public static String vectorImplementation() {
+    return simdVectors()
+        ? "Panama Vector API (jdk.incubator.vector, SIMD) on Java " + Runtime.version().feature()
+        : "scalar Java (start the JVM with --add-modules jdk.incubator.vector for SIMD) on Java "
+            + Runtime.version().feature();
+  }
+
+  /** The Lucene version in use. */
+  public static String luceneVersion() {
+    return Version.LATEST.toString();
+  }
+
+  /** The vectors format new segments are written in. */
+  public String vectorFormat() {
+    return vectorsFormat.toString();
+  }
+
+  /**
+   * Why this store was opened empty although its directory held an index: the index had been written by an older
+   * Lucene and was discarded; its contents come back by replaying the index log from the start.
+   */
+  @Override
+  public Optional<String> rebuildReason() {
+    return rebuildReason;
   }
 
   private static ThreadFactory mergeThreads() {
@@ -449,6 +548,24 @@ public final class LuceneHybridStore implements HybridStore {
     }
   }
 
+  /**
+   * Merges the index down to at most {@code maxSegments} segments and commits (same checkpoint). Every segment has
+   * its own HNSW graph that each vector search walks, so a bulk-loaded, read-mostly index searches fastest as one
+   * segment (docs/PERFORMANCE.md). Blocks writes while it runs: for after a bulk load, not for the streaming path.
+   */
+  public void forceMerge(int maxSegments) {
+    writeLock.writeLock().lock();
+    try {
+      ensureOpen();
+      writer.forceMerge(maxSegments);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      writeLock.writeLock().unlock();
+    }
+    commit(null);
+  }
+
   /** Segments of the index that searches currently see (each has its own HNSW graph). */
   public int searchableSegments() {
     return withSnapshot(s -> s.reader().leaves().size());
@@ -497,7 +614,20 @@ public final class LuceneHybridStore implements HybridStore {
       ChunkChecks.vector(query, "query");
       Query restrict = restriction(s, filter);
       int candidates = Math.max(k * CANDIDATES_PER_HIT, MIN_CANDIDATES);
-      TopDocs top = s.searcher().search(new KnnFloatVectorQuery(F_VECTOR, query, candidates, restrict), k);
+      Query graphFilter = null;
+      if (!(restrict instanceof MatchAllDocsQuery)) {
+        int matching = s.searcher().count(restrict);
+        if (matching == 0) {
+          return List.of();
+        }
+        // Lucene scores every filtered chunk instead of walking the graph when a segment's matches fit the candidates
+        candidates = matching <= EXACT_FILTER_LIMIT ? Math.max(candidates, matching) : candidates;
+        graphFilter = restrict;
+      }
+      // the graph is searched with int8 vectors; the candidates are re-ranked with the float32 ones
+      Query knn = RescoreTopNQuery.createFullPrecisionRescorerQuery(
+          new KnnFloatVectorQuery(F_VECTOR, query, candidates, graphFilter), query, F_VECTOR, candidates);
+      TopDocs top = s.searcher().search(knn, k);
       // Lucene's COSINE score is (1 + cos) / 2
       return hits(s, top, score -> 2.0 * score - 1.0);
     });
@@ -596,6 +726,7 @@ public final class LuceneHybridStore implements HybridStore {
       StoredFields stored = searcher.storedFields();
       List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
       Map<Integer, FloatVectorValues> vectorsByLeaf = new HashMap<>();
+      Map<Integer, KnnVectorValues.DocIndexIterator> iterators = new HashMap<>();
       List<StoredChunk> out = new ArrayList<>(docs.length);
       for (ScoreDoc sd : docs) {
         StoredChunk c = toChunk(stored.document(sd.doc));
@@ -607,8 +738,12 @@ public final class LuceneHybridStore implements HybridStore {
           vectorsByLeaf.put(leafIndex, values);
         }
         int local = sd.doc - leaf.docBase;
-        if (values != null && values.docID() < local && values.advance(local) == local) {
-          c = c.withVector(values.vectorValue().clone());
+        if (values != null) {
+          FloatVectorValues leafValues = values;
+          KnnVectorValues.DocIndexIterator it = iterators.computeIfAbsent(leafIndex, i -> leafValues.iterator());
+          if (it.docID() < local && it.advance(local) == local) {
+            c = c.withVector(values.vectorValue(it.index()).clone());
+          }
         }
         out.add(c);
       }
@@ -634,12 +769,17 @@ public final class LuceneHybridStore implements HybridStore {
     }
   }
 
+  /**
+   * The chunks a search may return: the active generations (only restricted when some table has another generation
+   * visible, e.g. one being re-indexed) and the caller's filter; {@link MatchAllDocsQuery} when nothing is excluded.
+   */
   private Query restriction(Snapshot s, RetrievalFilter filter) {
     RetrievalFilter f = filter == null ? RetrievalFilter.NONE : filter;
+    Query generations = s.onlyActiveVisible() ? new MatchAllDocsQuery() : s.activeFilter();
     if (f.isEmpty()) {
-      return s.activeFilter();
+      return generations;
     }
-    BooleanQuery.Builder b = new BooleanQuery.Builder().add(s.activeFilter(), BooleanClause.Occur.FILTER);
+    BooleanQuery.Builder b = new BooleanQuery.Builder().add(generations, BooleanClause.Occur.FILTER);
     if (!f.tables().isEmpty()) {
       b.add(termsQuery(F_TABLE, f.tables()), BooleanClause.Occur.FILTER);
     }
@@ -845,7 +985,7 @@ public final class LuceneHybridStore implements HybridStore {
    * {@link CommittedState}. Immutable; swapped as a whole.
    */
   record Snapshot(DirectoryReader reader, IndexSearcher searcher, CommittedState state, int dimension,
-      Query activeFilter) {
+      Query activeFilter, boolean onlyActiveVisible) {
 
     static Snapshot of(DirectoryReader reader, CommittedState state) throws IOException {
       int dimension = state.dimension();
@@ -856,12 +996,16 @@ public final class LuceneHybridStore implements HybridStore {
         }
       }
       Query activeFilter = null;
+      IndexSearcher searcher = new IndexSearcher(reader);
+      boolean onlyActiveVisible = false;
       if (!state.active().isEmpty()) {
         List<BytesRef> terms = new ArrayList<>(state.active().size());
         state.active().forEach((t, g) -> terms.add(new BytesRef(tableGenKey(t, g))));
         activeFilter = new TermInSetQuery(F_TABLE_GEN, terms);
+        // once per commit: when every live chunk is in an active generation, searches need no generation filter
+        onlyActiveVisible = searcher.count(activeFilter) == reader.numDocs();
       }
-      return new Snapshot(reader, new IndexSearcher(reader), state, dimension, activeFilter);
+      return new Snapshot(reader, searcher, state, dimension, activeFilter, onlyActiveVisible);
     }
 
     Map<TableRef, Long> active() {

@@ -85,7 +85,7 @@ class LuceneHybridStoreTest extends HybridStoreContract {
     store = null;
     Path dir = tempDir.resolve("halted");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+    Process child = new ProcessBuilder(java, "-Xmx256m", "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
         AbruptStopWriter.class.getName(), dir.toString())
         .redirectErrorStream(true)
         .start();
@@ -252,6 +252,86 @@ class LuceneHybridStoreTest extends HybridStoreContract {
     int committedDocs = withCommittedReader(location(), DirectoryReader::numDocs);
     assertThat(committedDocs).isEqualTo(5);
     assertThat(((LuceneHybridStore) store).searchableSegments()).isPositive();
+  }
+
+  @Test
+  void anIndexWrittenByLucene9IsDeletedOnOpenAndTheStoreOpensEmptyForARebuildFromTheLog() throws Exception {
+    store.close();
+    store = null;
+    Path old = tempDir.resolve("lucene9");
+    copyResourceIndex("lucene9-index", old);
+
+    try (LuceneHybridStore rebuilt = LuceneHybridStore.open(old)) {
+      assertThat(rebuilt.rebuildReason()).hasValueSatisfying(r -> assertThat(r).contains("Lucene912").contains("rebuilt"));
+      assertThat(rebuilt.checkpoint()).as("no checkpoint: the materialiser replays the log from the start").isEmpty();
+      assertThat(rebuilt.activeGenerations()).isEmpty();
+      RowRef r = new RowRef(NOTES, "replayed");
+      rebuilt.publish(NOTES, 1);
+      rebuilt.upsertRow(r, 1, chunks(r, 1, "p1", 2, "diabetes mellitus type 2"));
+      rebuilt.commit(Map.of("offset", "3"));
+    }
+    try (LuceneHybridStore reopened = LuceneHybridStore.open(old)) {
+      assertThat(reopened.rebuildReason()).isEmpty();
+      assertThat(reopened.checkpoint()).containsExactly(Map.entry("offset", "3"));
+      assertThat(reopened.lexicalSearch("diabetes", 5, RetrievalFilter.NONE))
+          .extracting(h -> h.chunk().row().rowKey()).containsExactly("replayed");
+    }
+  }
+
+  @Test
+  void aCurrentIndexIsKept() throws Exception {
+    RowRef r = new RowRef(NOTES, "kept");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, 1, "kept"));
+    store.commit(Map.of("offset", "1"));
+
+    reopen();
+
+    assertThat(store.rebuildReason()).isEmpty();
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+  }
+
+  @Test
+  void aPatientFilteredVectorSearchIsExactWhenThePatientHasMoreChunksThanTheCandidates() {
+    store.publish(NOTES, 1);
+    int rows = 1_500;
+    float[][] vectors = new float[rows][];
+    for (int i = 0; i < rows; i++) {
+      RowRef r = new RowRef(NOTES, "r" + i);
+      List<org.chartstream.store.StoredChunk> c = chunks(r, 1, i % 3 == 0 ? "p-many" : "p" + i, i % 40, "row " + i);
+      vectors[i] = c.get(0).vector();
+      store.upsertRow(r, 1, c);
+      if (i % 500 == 499) {
+        store.commit(Map.of());
+      }
+    }
+    store.commit(Map.of());
+    float[] query = org.chartstream.store.TestVectors.member(7, 99);
+
+    List<String> expected = java.util.stream.IntStream.range(0, rows).filter(i -> i % 3 == 0).boxed()
+        .sorted(java.util.Comparator.comparingDouble((Integer i) -> -dot(query, vectors[i])))
+        .limit(10).map(i -> "r" + i).toList();
+
+    assertThat(store.vectorSearch(query, 10, RetrievalFilter.forPatient("p-many")))
+        .extracting(h -> h.chunk().row().rowKey()).containsExactlyElementsOf(expected);
+  }
+
+  private static double dot(float[] a, float[] b) {
+    double s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += a[i] * b[i];
+    }
+    return s;
+  }
+
+  private static void copyResourceIndex(String name, Path to) throws IOException {
+    Files.createDirectories(to);
+    for (String file : List.of("_0.cfe", "_0.cfs", "_0.si", "segments_2")) {
+      try (var in = LuceneHybridStoreTest.class.getResourceAsStream("/" + name + "/" + file)) {
+        assertThat(in).as("test resource %s/%s", name, file).isNotNull();
+        Files.copy(in, to.resolve(file));
+      }
+    }
   }
 
   private long countGeneration(long generation) throws IOException {
