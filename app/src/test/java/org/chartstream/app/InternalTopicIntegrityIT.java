@@ -53,7 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InternalTopicIntegrityIT {
     private static final String NAME = "integrity";
-    private static final String REPLY_TOPIC = "integrity.replies";
+    private static final String REPLY_TOPIC = "chartstream.replies.internal-topics";
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @TempDir

@@ -47,7 +47,7 @@ class MariaDbTruncateIT {
                          line -> System.out.println("[mariadb-truncate] " + line))) {
                 ops.attach(runtime);
                 runtime.awaitSearchable(Duration.ofMinutes(3));
-                ServingProbe probe = new ServingProbe(runtime, "mariadb-truncate.replies");
+                ServingProbe probe = new ServingProbe(runtime, "chartstream.replies.mariadb-truncate");
                 TableRef notes = new TableRef("ehr", "clinical_notes");
                 long before = runtime.store().activeGenerations().get(notes);
 

@@ -72,7 +72,7 @@ class SourceIntegrityIT {
         }, line -> System.out.println("[integrity] " + line));
         ops.attach(runtime);
         runtime.awaitSearchable(Duration.ofMinutes(3));
-        probe = new ServingProbe(runtime, "integrity.replies");
+        probe = new ServingProbe(runtime, "chartstream.replies.source-integrity");
     }
 
     @AfterAll
