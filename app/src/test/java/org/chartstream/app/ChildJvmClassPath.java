@@ -1,5 +1,8 @@
 package org.chartstream.app;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** The class path a child JVM of a test needs to see the same classes as the test. */
@@ -27,5 +30,18 @@ public final class ChildJvmClassPath {
             throw new IllegalStateException("cannot find this JVM's class path for a child JVM");
         }
         return cp;
+    }
+
+    /**
+     * The command that starts a child JVM like this one: this JVM's {@code java}, the given options, Lucene's vector
+     * module (as the launcher adds it), this class path, the main class and its arguments.
+     */
+    public static List<String> javaCommand(List<String> jvmOptions, String mainClass, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("--add-modules", "jdk.incubator.vector", "-cp", get(), mainClass));
+        command.addAll(List.of(args));
+        return command;
     }
 }

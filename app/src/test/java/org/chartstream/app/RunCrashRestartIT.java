@@ -110,8 +110,8 @@ class RunCrashRestartIT {
     /** Starts {@code chartstream run} in a JVM of its own and waits until {@code /ready} is 200 and its runtime file is written. */
     private void startRun(int n) throws Exception {
         Path log = work.resolve("run-" + n + ".log");
-        child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1500m", "-cp",
-                ChildJvmClassPath.get(), Main.class.getName(), "run", "--config", config.toString())
+        child = new ProcessBuilder(ChildJvmClassPath.javaCommand(List.of("-Xmx1500m"), Main.class.getName(), "run", "--config",
+                config.toString()))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         long t0 = System.nanoTime();
         long deadline = t0 + TimeUnit.MINUTES.toNanos(6);

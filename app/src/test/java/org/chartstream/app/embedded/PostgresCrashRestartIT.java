@@ -81,8 +81,7 @@ class PostgresCrashRestartIT {
 
     private void startChild() throws Exception {
         Files.createDirectories(dir);
-        child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", ChildJvmClassPath.get(),
-                PostgresChild.class.getName(), dir.toString()).redirectErrorStream(true)
+        child = new ProcessBuilder(ChildJvmClassPath.javaCommand(List.of(), PostgresChild.class.getName(), dir.toString())).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolveSibling(dir.getFileName() + ".log").toFile())).start();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         while (!Files.exists(dir.resolve("child.ready"))) {

@@ -3,7 +3,6 @@ package org.chartstream.app.pipeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.chartstream.app.ChildJvmClassPath;
@@ -19,8 +18,8 @@ final class ChildPipeline implements AutoCloseable {
     static ChildPipeline start(Path configFile, Path runDir, Path log) throws IOException {
         Files.createDirectories(runDir);
         Files.deleteIfExists(runDir.resolve("child.ready"));
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1500m", "--add-modules", "jdk.incubator.vector", "-cp", classPath(), PipelineChild.class.getName(), configFile.toString(), runDir.toString()));
+        List<String> command = ChildJvmClassPath.javaCommand(List.of("-Xmx1500m"), PipelineChild.class.getName(),
+                configFile.toString(), runDir.toString());
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         return new ChildPipeline(p);
     }
