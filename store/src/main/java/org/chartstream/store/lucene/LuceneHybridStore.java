@@ -159,6 +159,13 @@ public final class LuceneHybridStore implements HybridStore {
    */
   private static final int MIN_CANDIDATES = 50;
   /**
+   * A fixed beam loses recall as the graph grows: 50 candidates gave recall@10 1.0 at 100k chunks but 0.81 at 1M (one
+   * segment of int8 vectors, {@code bench store}'s clustered corpus, 2026-12-01). So the beam also grows with the
+   * index, by one candidate per this many chunks (300 at 1M), up to {@link #MAX_CANDIDATES}.
+   */
+  private static final int CHUNKS_PER_CANDIDATE = 3_333;
+  private static final int MAX_CANDIDATES = 1_000;
+  /**
    * A filtered vector search scores every chunk the filter matches when they are at most this many (a patient, a
    * row, a small table): exact results, and cheaper than walking the graph around the filter. Broader filters use
    * Lucene's filtered HNSW search.
@@ -613,7 +620,7 @@ public final class LuceneHybridStore implements HybridStore {
       }
       ChunkChecks.vector(query, "query");
       Query restrict = restriction(s, filter);
-      int candidates = Math.max(k * CANDIDATES_PER_HIT, MIN_CANDIDATES);
+      int candidates = candidates(k, s.searcher().getIndexReader().numDocs());
       Query graphFilter = null;
       if (!(restrict instanceof MatchAllDocsQuery)) {
         int matching = s.searcher().count(restrict);
@@ -631,6 +638,12 @@ public final class LuceneHybridStore implements HybridStore {
       // Lucene's COSINE score is (1 + cos) / 2
       return hits(s, top, score -> 2.0 * score - 1.0);
     });
+  }
+
+  /** The HNSW beam for a top k over an index of this many chunks (never fewer than k). */
+  static int candidates(int k, int indexedChunks) {
+    int bySize = Math.min(MAX_CANDIDATES, indexedChunks / CHUNKS_PER_CANDIDATE);
+    return Math.max(Math.max(k * CANDIDATES_PER_HIT, MIN_CANDIDATES), bySize);
   }
 
   /**

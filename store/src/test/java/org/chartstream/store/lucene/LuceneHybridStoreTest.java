@@ -46,6 +46,15 @@ class LuceneHybridStoreTest extends HybridStoreContract {
   }
 
   @Test
+  void theVectorSearchBeamGrowsWithTheIndexWithinItsBounds() {
+    assertThat(LuceneHybridStore.candidates(10, 1_000)).isEqualTo(50);
+    assertThat(LuceneHybridStore.candidates(30, 1_000)).isEqualTo(150);
+    assertThat(LuceneHybridStore.candidates(10, 100_000)).isEqualTo(50);
+    assertThat(LuceneHybridStore.candidates(10, 1_000_000)).isEqualTo(300);
+    assertThat(LuceneHybridStore.candidates(10, 100_000_000)).isEqualTo(1_000);
+  }
+
+  @Test
   void lexicalRanksChunksByTheirWholeRowsBm25() {
     store.publish(NOTES, 1);
     RowRef spread = new RowRef(NOTES, "spread");
