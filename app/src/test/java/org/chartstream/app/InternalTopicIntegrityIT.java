@@ -28,7 +28,7 @@ import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.ops.Operations;
 import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.ingest.IngestSettings;
-import org.chartstream.ingest.publish.IndexMaterializer;
+import org.chartstream.replica.IndexMaterializer;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ChunkRecord;
 import org.chartstream.schemas.CitedChunk;

@@ -15,21 +15,21 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.TableProjection;
-import org.chartstream.ingest.publish.IndexLogApplier;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.replica.IndexLogApplier;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.IndexEventKind;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
-import org.chartstream.store.RetrievalFilter;
-import org.chartstream.store.SearchHit;
-import org.chartstream.store.TableRef;
 import org.chartstream.store.lucene.LuceneHybridStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -277,8 +277,8 @@ class IngestTopologyTest {
             materialise(store, index.readValuesToList());
             TableRef notesTable = new TableRef("ehr", "clinical_notes");
             assertThat(store.countRows(notesTable)).isEqualTo(2);
-            assertThat(store.rowChunks(new org.chartstream.store.RowRef("ehr", "clinical_notes", "2"))).isEmpty();
-            assertThat(store.rowChunks(new org.chartstream.store.RowRef("ehr", "clinical_notes", "7")))
+            assertThat(store.rowChunks(new org.chartstream.core.store.RowRef("ehr", "clinical_notes", "2"))).isEmpty();
+            assertThat(store.rowChunks(new org.chartstream.core.store.RowRef("ehr", "clinical_notes", "7")))
                     .singleElement().satisfies(c -> assertThat(c.text()).contains("Knee pain after a fall", "Andrew Perez"));
         }
     }

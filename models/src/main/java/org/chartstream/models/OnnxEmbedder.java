@@ -5,6 +5,7 @@ import java.nio.FloatBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.chartstream.core.model.Embedder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -27,9 +27,9 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.audit.AuditRecords;
-import org.chartstream.query.generate.Passage;
 import org.chartstream.query.memory.ConversationMemories;
 import org.chartstream.query.request.QuestionText;
 import org.chartstream.query.request.ReplyTopics;
@@ -37,19 +37,21 @@ import org.chartstream.query.request.RequestCheck;
 import org.chartstream.query.request.RequestFingerprint;
 import org.chartstream.query.request.RequestIds;
 import org.chartstream.query.request.RequestIntegrity;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.QuerySettings;
+import org.chartstream.retrieval.generate.Passage;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.PendingRequest;
 import org.chartstream.schemas.QueryRequest;
-import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyAddress;
+import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.RequestIdEntry;
 import org.chartstream.schemas.RetrievalFilterSpec;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
-import org.chartstream.store.RetrievalFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -282,8 +284,8 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
                             emissions.add(new TokenReady(p, token));
                         }
                     };
-                    emissions.add(new Completion(p, pipeline.run(r.getQuestion(), r.getMode(), r.getTopK(),
-                            filterOf(r.getFilter()), memory, listener, deadlineMs), null));
+                    emissions.add(new Completion(p, pipeline.run(r.getQuestion(), RetrievalTypes.mode(r.getMode()), r.getTopK(),
+                            filterOf(r.getFilter()), RetrievalTypes.history(memory), listener, deadlineMs), null));
                 } catch (RuntimeException e) {
                     emissions.add(new Completion(p, null, e));
                 }
@@ -338,7 +340,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         } else {
             QueryPipeline.Result result = c.result();
             List<Citation> citations = citations(result.passages());
-            finish(p, event(r.getRequestId(), p.getCorrelationId(), seq(p), result.outcome(), result.answer(), citations,
+            finish(p, event(r.getRequestId(), p.getCorrelationId(), seq(p), RetrievalTypes.replyType(result.outcome()), result.answer(), citations,
                     result.extractive(), null, result.flaggedCitations()));
             audit(AuditRecords.of(r, result, pipeline.embeddingModel()));
             ConversationMemory memory = memories.get(r.getConversationId());

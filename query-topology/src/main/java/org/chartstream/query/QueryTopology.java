@@ -14,6 +14,8 @@ import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.request.KafkaReplyTopics;
 import org.chartstream.query.request.ReplyTopics;
 import org.chartstream.query.request.RequestIntegrity;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.QuerySettings;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.DeadLetter;

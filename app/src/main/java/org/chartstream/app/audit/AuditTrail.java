@@ -5,11 +5,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoredChunk;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.CitedChunk;
 import org.chartstream.schemas.ReplyType;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.StoredChunk;
 
 /** Answers with their evidence, each cited chunk checked against the store's current chunks of its row. */
 public final class AuditTrail {

@@ -2,8 +2,8 @@ package org.chartstream.app.audit;
 
 import java.util.List;
 import java.util.Objects;
+import org.chartstream.core.store.StoredChunk;
 import org.chartstream.query.audit.AuditRecords;
-import org.chartstream.store.StoredChunk;
 
 /**
  * Whether cited evidence still stands: the store's current chunk of the cited row against the cited chunk's content

@@ -1,6 +1,6 @@
 package org.chartstream.app.audit;
 
-import org.chartstream.store.RowRef;
+import org.chartstream.core.store.RowRef;
 
 /**
  * One cited chunk as evidence names it: the row, which of its chunks, the generation and the source position of the

@@ -16,10 +16,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.config.StoreSelection;
-import org.chartstream.ingest.publish.IndexMaterializer;
+import org.chartstream.core.store.HybridStore;
 import org.chartstream.models.ModelDescriptor;
+import org.chartstream.replica.IndexMaterializer;
 import org.chartstream.schemas.Topics;
-import org.chartstream.store.HybridStore;
 import org.chartstream.store.lucene.LuceneHybridStore;
 
 /**

@@ -8,12 +8,12 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.chartstream.app.client.QueryClient;
-import org.chartstream.ingest.unreadable.UnreadableRecord;
-import org.chartstream.ingest.unreadable.UnreadableRecords;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
+import org.chartstream.schemas.unreadable.UnreadableRecord;
+import org.chartstream.schemas.unreadable.UnreadableRecords;
 
 /**
  * Finds what requests were answered with: final reply events on their reply topics, audit records on the audit topic.

@@ -18,11 +18,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import org.chartstream.store.RetrievalFilter;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.SearchHit;
-import org.chartstream.store.StoredChunk;
-import org.chartstream.store.TableRef;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.store.lucene.LuceneHybridStore;
 import picocli.CommandLine;
 

@@ -16,12 +16,12 @@ import org.chartstream.app.audit.TimeWindow;
 import org.chartstream.app.audit.TopicReader;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.config.TransportSecurity;
+import org.chartstream.core.store.StoredChunk;
 import org.chartstream.schemas.AnswerAudit;
-import org.chartstream.store.StoredChunk;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine;
 
 /** Lists answers with their evidence and flags citations whose rows have changed or gone since. */
 @Command(name = "audit", mixinStandardHelpOptions = true, description = {

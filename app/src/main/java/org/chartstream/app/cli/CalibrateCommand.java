@@ -19,16 +19,16 @@ import org.chartstream.app.eval.ClinicalQuestionSet;
 import org.chartstream.app.eval.EvaluationRuntime;
 import org.chartstream.app.eval.GateCalibration;
 import org.chartstream.models.OnnxRuntimeGuard;
-import org.chartstream.query.QueryPipeline;
-import org.chartstream.query.gate.QuestionAnchors;
-import org.chartstream.query.gate.QuestionScope;
-import org.chartstream.query.gate.QuestionScopeClassifier;
-import org.chartstream.query.rerank.RerankedCandidate;
-import org.chartstream.schemas.SearchMode;
-import picocli.CommandLine;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.SearchMode;
+import org.chartstream.retrieval.gate.QuestionAnchors;
+import org.chartstream.retrieval.gate.QuestionScope;
+import org.chartstream.retrieval.gate.QuestionScopeClassifier;
+import org.chartstream.retrieval.rerank.RerankedCandidate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine;
 
 /** Calibrates the gate threshold of the scorer in use on the clinical question set. */
 @Command(name = "calibrate", description = {
@@ -103,7 +103,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             }
             scorer = lastScorer;
             reranker = lastReranker;
-            configured = scorer.equals(org.chartstream.models.rerank.Reranker.CROSS_ENCODER_SIGMOID)
+            configured = scorer.equals(org.chartstream.core.model.Reranker.CROSS_ENCODER_SIGMOID)
                     ? config.decimal("gate.threshold.cross-encoder") : config.decimal("gate.threshold.bi-encoder");
         }
         GateCalibration.Result result = GateCalibration.sweep(singleTurn, from, to, step);

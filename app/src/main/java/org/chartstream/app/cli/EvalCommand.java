@@ -24,13 +24,13 @@ import org.chartstream.app.eval.EvalMode;
 import org.chartstream.app.eval.EvaluationRuntime;
 import org.chartstream.app.eval.ModeMetrics;
 import org.chartstream.app.eval.RetrievalEvaluation;
+import org.chartstream.core.store.RowRef;
 import org.chartstream.models.OnnxRuntimeGuard;
-import org.chartstream.store.RowRef;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine;
 
 /**
  * Retrieval quality of the real pipeline: the corpus goes through the real ingest path (PostgreSQL, Debezium, ingest
@@ -159,7 +159,7 @@ public final class EvalCommand implements Callable<Integer> {
         return report;
     }
 
-    private void writeRanking(EvalMode mode, RetrievalEvaluation.JudgedQuery q, org.chartstream.query.QueryPipeline.Result r,
+    private void writeRanking(EvalMode mode, RetrievalEvaluation.JudgedQuery q, org.chartstream.retrieval.QueryPipeline.Result r,
                               Function<RowRef, String> documentId) {
         if (rankings == null) {
             return;

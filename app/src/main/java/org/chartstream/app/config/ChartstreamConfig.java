@@ -201,8 +201,8 @@ public final class ChartstreamConfig {
         positive("query.per-side");
         positive("query.rrf-k");
         positive("query.top-k");
-        if (integer("query.top-k") > org.chartstream.query.QuerySettings.MAX_TOP_K) {
-            throw bad("query.top-k", "must be at most " + org.chartstream.query.QuerySettings.MAX_TOP_K);
+        if (integer("query.top-k") > org.chartstream.retrieval.QuerySettings.MAX_TOP_K) {
+            throw bad("query.top-k", "must be at most " + org.chartstream.retrieval.QuerySettings.MAX_TOP_K);
         }
         positive("query.request-id-window-ms");
         positive("query.max-question-chars");

@@ -4,7 +4,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import org.chartstream.store.HybridStore;
+import org.chartstream.core.store.HybridStore;
 import org.chartstream.store.documentdb.DocumentDbHybridStore;
 import org.chartstream.store.documentdb.DocumentDbSettings;
 import org.chartstream.store.lucene.LuceneHybridStore;

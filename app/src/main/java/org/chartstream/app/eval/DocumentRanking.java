@@ -6,11 +6,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.chartstream.query.QueryPipeline;
-import org.chartstream.query.rerank.RerankedCandidate;
-import org.chartstream.query.search.SideResults;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.SearchHit;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.rerank.RerankedCandidate;
+import org.chartstream.retrieval.search.SideResults;
 
 /**
  * Turns what the query pipeline returned into rankings of evaluation document ids, one entry per source row: chunk

@@ -3,7 +3,7 @@ package org.chartstream.app.eval;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.chartstream.schemas.SearchMode;
+import org.chartstream.retrieval.SearchMode;
 
 /**
  * What an evaluation run asks the query pipeline for. {@link #HYBRID_RERANK} is hybrid search whose rerank prefix is

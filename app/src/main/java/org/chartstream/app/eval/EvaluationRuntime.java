@@ -13,13 +13,13 @@ import java.util.stream.Stream;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.app.runtime.QueryWiring;
-import org.chartstream.query.QueryPipeline;
-import org.chartstream.query.QuerySettings;
-import org.chartstream.query.StandardStages;
-import org.chartstream.query.embed.CachingQueryEmbedder;
-import org.chartstream.query.embed.QueryEmbedder;
-import org.chartstream.query.rerank.PrefixRerankStage;
-import org.chartstream.query.rerank.RerankStage;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.QuerySettings;
+import org.chartstream.retrieval.StandardStages;
+import org.chartstream.retrieval.embed.CachingQueryEmbedder;
+import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.retrieval.rerank.PrefixRerankStage;
+import org.chartstream.retrieval.rerank.RerankStage;
 
 /**
  * The embedded runtime started for one evaluation in a fresh directory (removed again on close), with the

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.chartstream.models.Embedder;
+import org.chartstream.core.model.Embedder;
+import org.chartstream.core.model.Reranker;
 import org.chartstream.models.Vectors;
-import org.chartstream.models.rerank.Reranker;
 
 /**
  * The bi-encoder cosine scorer with each passage embedded once per evaluation run. It gives the scores of

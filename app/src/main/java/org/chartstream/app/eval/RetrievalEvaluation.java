@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.chartstream.query.QueryPipeline;
-import org.chartstream.store.RowRef;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.retrieval.QueryPipeline;
 
 /**
  * Sends every judged query through a query pipeline and scores the rankings it returns. Progress lines carry counts

@@ -12,8 +12,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.chartstream.app.client.KafkaClientProperties;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.status.TableStatus;
-import org.chartstream.ingest.unreadable.UnreadableRecord;
-import org.chartstream.ingest.unreadable.UnreadableRecords;
+import org.chartstream.schemas.unreadable.UnreadableRecord;
+import org.chartstream.schemas.unreadable.UnreadableRecords;
 
 /**
  * Follows the compacted ingest status topic from its beginning and keeps each table's latest {@link TableStatus}

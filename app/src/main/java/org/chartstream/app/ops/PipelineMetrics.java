@@ -13,14 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.core.store.HybridStore;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.status.TableStatus;
-import org.chartstream.ingest.unreadable.UnreadableRecordCounts;
-import org.chartstream.query.QueryPipeline;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.schemas.Topics;
-import org.chartstream.store.HybridStore;
-import org.chartstream.store.TableRef;
+import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 
 /**
  * The pipeline's meters: query stage latencies and outcomes, admission, Kafka consumer lag (both topologies' and the

@@ -23,11 +23,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.chartstream.app.client.KafkaClientProperties;
 import org.chartstream.app.ops.IngestStatusRecords;
-import org.chartstream.ingest.unreadable.UnreadableRecord;
-import org.chartstream.ingest.unreadable.UnreadableRecords;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.schemas.unreadable.UnreadableRecord;
+import org.chartstream.schemas.unreadable.UnreadableRecords;
 
 /**
  * Talks to a running pipeline through Kafka: its ingest status topic, consumer lag, and re-index requests. A status

@@ -35,20 +35,19 @@ import org.chartstream.connectors.DebeziumConfigs;
 import org.chartstream.connectors.EmbeddedDebeziumRunner;
 import org.chartstream.connectors.SourceConnection;
 import org.chartstream.connectors.limits.FieldCap;
+import org.chartstream.core.store.HybridStore;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.IngestTopology;
 import org.chartstream.ingest.embed.PassageEmbedder;
-import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
-import org.chartstream.ingest.publish.IndexMaterializer;
-import org.chartstream.ingest.unreadable.DeadLetterSink;
-import org.chartstream.ingest.unreadable.UnreadableRecordCounts;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.TokenChunker;
+import org.chartstream.replica.IndexMaterializer;
 import org.chartstream.schemas.Topics;
-import org.chartstream.store.TableRef;
-import org.chartstream.store.HybridStore;
+import org.chartstream.schemas.unreadable.DeadLetterSink;
+import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 
 /**
  * Everything on one machine: an in-process KRaft broker (or an external one), an embedded PostgreSQL source (or

@@ -11,24 +11,24 @@ import java.util.concurrent.ThreadFactory;
 import org.apache.kafka.streams.Topology;
 import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.config.ConfigException;
+import org.chartstream.core.llm.ChatModel;
+import org.chartstream.core.model.Reranker;
+import org.chartstream.core.store.HybridStore;
 import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.models.llm.LlmEndpoint;
+import org.chartstream.models.llm.OpenAiCompatibleChatClient;
 import org.chartstream.models.rerank.BiEncoderReranker;
 import org.chartstream.models.rerank.CrossEncoderDescriptor;
 import org.chartstream.models.rerank.OnnxCrossEncoder;
-import org.chartstream.models.rerank.Reranker;
-import org.chartstream.query.QueryPipeline;
-import org.chartstream.query.QuerySettings;
 import org.chartstream.query.QueryTopology;
-import org.chartstream.query.StandardStages;
 import org.chartstream.query.admission.AdmissionControl;
-import org.chartstream.query.embed.CachingQueryEmbedder;
-import org.chartstream.query.embed.QueryEmbedder;
-import org.chartstream.query.llm.ChatModel;
-import org.chartstream.query.llm.LlmEndpoint;
-import org.chartstream.query.llm.OpenAiCompatibleChatClient;
 import org.chartstream.query.request.ReplyTopicPolicy;
 import org.chartstream.query.request.RequestIntegrity;
-import org.chartstream.store.HybridStore;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.QuerySettings;
+import org.chartstream.retrieval.StandardStages;
+import org.chartstream.retrieval.embed.CachingQueryEmbedder;
+import org.chartstream.retrieval.embed.QueryEmbedder;
 
 /**
  * Builds the query side from the configuration: settings, the reranker actually in use (a cross-encoder when one is

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoredChunk;
 import org.chartstream.query.audit.AuditRecords;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.StoredChunk;
 import org.junit.jupiter.api.Test;
 
 class CitationCheckTest {

@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import org.chartstream.query.QueryPipeline;
-import org.chartstream.query.fusion.FusedCandidate;
-import org.chartstream.query.gate.GateDecision;
-import org.chartstream.query.rerank.RerankCandidate;
-import org.chartstream.query.rerank.RerankedCandidate;
-import org.chartstream.query.search.SideResults;
-import org.chartstream.schemas.ReplyType;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.SearchHit;
-import org.chartstream.store.StoredChunk;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.retrieval.Outcome;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.fusion.FusedCandidate;
+import org.chartstream.retrieval.gate.GateDecision;
+import org.chartstream.retrieval.rerank.RerankCandidate;
+import org.chartstream.retrieval.rerank.RerankedCandidate;
+import org.chartstream.retrieval.search.SideResults;
 import org.junit.jupiter.api.Test;
 
 class DocumentRankingTest {
@@ -29,7 +29,7 @@ class DocumentRankingTest {
     private static QueryPipeline.Result result(List<SearchHit> vector, List<SearchHit> lexical, List<String> fusedChunkIds,
                                                List<RerankedCandidate> reranked) {
         List<FusedCandidate> fused = fusedChunkIds.stream().map(id -> new FusedCandidate(id, 0.01, 0, 0)).toList();
-        return new QueryPipeline.Result(ReplyType.ANSWER, "", true, List.of(), List.of("q"), "", List.of(new SideResults(vector, lexical)),
+        return new QueryPipeline.Result(Outcome.ANSWER, "", true, List.of(), List.of("q"), "", List.of(new SideResults(vector, lexical)),
                 fused, reranked, "r", "p", new GateDecision(true, "bi-encoder-cosine", 0.5, 0.4, ""), "", "g", List.of(), Map.of());
     }
 

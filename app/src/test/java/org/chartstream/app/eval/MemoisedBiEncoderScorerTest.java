@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.chartstream.models.Embedder;
+import org.chartstream.core.model.Embedder;
+import org.chartstream.core.model.Reranker;
 import org.chartstream.models.rerank.BiEncoderReranker;
-import org.chartstream.models.rerank.Reranker;
 import org.junit.jupiter.api.Test;
 
 class MemoisedBiEncoderScorerTest {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.chartstream.ingest.unreadable.UnreadableRecord;
-import org.chartstream.ingest.unreadable.UnreadableRecordCounts;
+import org.chartstream.schemas.unreadable.UnreadableRecord;
+import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 import org.junit.jupiter.api.Test;
 
 class UnreadableRecordsMetricTest {

@@ -14,15 +14,15 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.chartstream.ingest.publish.IndexLogApplier;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.TableRef;
+import org.chartstream.replica.IndexLogApplier;
 import org.chartstream.schemas.GenerationState;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.IndexEventKind;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.StoredChunk;
-import org.chartstream.store.TableRef;
 import org.chartstream.store.lucene.LuceneHybridStore;
 
 /**
@@ -112,7 +112,7 @@ final class CrashedStoreCheck {
     /**
      * Brings the store to the state a materializer leaves when its last poll returned only {@code partition}'s
      * records, up to and including that partition's marker of {@code generation}, and it then committed (offsets and
-     * the marker still waiting for the other partitions, as {@link org.chartstream.ingest.publish.IndexMaterializer}
+     * the marker still waiting for the other partitions, as {@link org.chartstream.replica.IndexMaterializer}
      * commits them) and died. Returns the committed checkpoint.
      */
     static Map<String, String> commitOnePartitionPastItsMarker(Path storeDir, String bootstrap, TableRef table, long generation,

@@ -11,15 +11,15 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.chartstream.app.client.QueryClient;
 import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
-import org.chartstream.store.RetrievalFilter;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.SearchHit;
-import org.chartstream.store.StoredChunk;
-import org.chartstream.store.TableRef;
 
 /**
  * What must hold after every fault, checked on the running pipeline once the writers have stopped: every source

@@ -7,10 +7,10 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
 import java.util.stream.Collectors;
-import org.chartstream.store.HybridStore;
-import org.chartstream.store.RetrievalFilter;
-import org.chartstream.store.SearchHit;
-import org.chartstream.store.TableRef;
+import org.chartstream.core.store.HybridStore;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.TableRef;
 
 /**
  * A reader that polls searches against the store from its own thread and records every sign of two generations

@@ -13,13 +13,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.project.RowProjector;
 import org.chartstream.ingest.project.TableProjection;
-import org.chartstream.store.RetrievalFilter;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.SearchHit;
-import org.chartstream.store.StoredChunk;
-import org.chartstream.store.TableRef;
 
 /**
  * Source against index: the same row keys, and per row a hash of the chunk texts the index serves equal to the hash

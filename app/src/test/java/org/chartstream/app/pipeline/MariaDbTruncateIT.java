@@ -9,8 +9,8 @@ import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.embedded.MariaDbServer;
 import org.chartstream.app.ops.Operations;
 import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.models.OnnxRuntimeGuard;
-import org.chartstream.store.TableRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

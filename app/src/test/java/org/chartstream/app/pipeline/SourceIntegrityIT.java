@@ -15,12 +15,12 @@ import org.chartstream.app.data.ClinicalDatasetLoader;
 import org.chartstream.app.ops.Operations;
 import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.connectors.EmbeddedDebeziumRunner;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.schemas.DeadLetter;
-import org.chartstream.store.RowRef;
-import org.chartstream.store.StoredChunk;
-import org.chartstream.store.TableRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -188,7 +188,7 @@ class SourceIntegrityIT {
         ServingProbe.await("the new patient is indexed", () -> !runtime.store().rowChunks(new RowRef("ehr", "patients", second)).isEmpty());
         assertThat(runtime.store().rowChunks(new RowRef("ehr", "patients", second))).allSatisfy(c ->
                 assertThat(c.text()).contains("Tomas Greer").doesNotContain("078-05-1120").doesNotContain("ssn"));
-        assertThat(runtime.store().lexicalSearch("078-05-1120", 5, org.chartstream.store.RetrievalFilter.NONE)).isEmpty();
+        assertThat(runtime.store().lexicalSearch("078-05-1120", 5, org.chartstream.core.store.RetrievalFilter.NONE)).isEmpty();
         ServingProbe.await("the status names the held-back column", () -> ingestStatus("patients").unreviewedColumns().equals(List.of("ssn")));
         probe.answersCiting("Which patient is Tomas Greer from Eugene?", "patients", second);
         stillServing("a new column");

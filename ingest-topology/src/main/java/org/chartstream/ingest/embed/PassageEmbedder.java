@@ -1,7 +1,7 @@
 package org.chartstream.ingest.embed;
 
 import java.util.List;
-import org.chartstream.models.Embedder;
+import org.chartstream.core.model.Embedder;
 
 /** The ingest side's view of the embedding model: one call per batch of passages. */
 public interface PassageEmbedder {

@@ -2,7 +2,8 @@ package org.chartstream.models.rerank;
 
 import java.util.List;
 import java.util.Objects;
-import org.chartstream.models.Embedder;
+import org.chartstream.core.model.Embedder;
+import org.chartstream.core.model.Reranker;
 import org.chartstream.models.Vectors;
 
 /**

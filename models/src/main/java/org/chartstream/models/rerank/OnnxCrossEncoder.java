@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.chartstream.core.model.Reranker;
 import org.chartstream.models.EncoderSession;
 import org.chartstream.models.OnnxSessions;
 import org.slf4j.Logger;

@@ -1,5 +1,7 @@
 package org.chartstream.models.rerank;
 
+import org.chartstream.core.model.Reranker;
+import org.chartstream.core.model.RerankerContract;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
@@ -24,7 +26,7 @@ class BiEncoderRerankerContractTest extends RerankerContract {
     }
 
     @Override
-    Reranker reranker() {
+    protected Reranker reranker() {
         return reranker;
     }
 }

@@ -1,6 +1,8 @@
 package org.chartstream.models.rerank;
 
 import java.nio.file.Path;
+import org.chartstream.core.model.Reranker;
+import org.chartstream.core.model.RerankerContract;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +26,7 @@ class OnnxCrossEncoderContractTest extends RerankerContract {
     }
 
     @Override
-    Reranker reranker() {
+    protected Reranker reranker() {
         return encoder;
     }
 }

@@ -11,6 +11,7 @@ import static org.chartstream.models.rerank.TestCrossEncoderGraphs.sigmoid;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.chartstream.core.model.Reranker;
 import org.chartstream.models.ModelResourceNotFoundException;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.junit.jupiter.api.AfterAll;

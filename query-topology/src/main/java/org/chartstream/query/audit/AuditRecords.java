@@ -2,17 +2,18 @@ package org.chartstream.query.audit;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.chartstream.query.QueryPipeline;
-import org.chartstream.query.fusion.FusedCandidate;
-import org.chartstream.query.generate.Passage;
-import org.chartstream.query.rerank.RerankedCandidate;
-import org.chartstream.query.search.SideResults;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.query.RetrievalTypes;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.fusion.FusedCandidate;
+import org.chartstream.retrieval.generate.Passage;
+import org.chartstream.retrieval.rerank.RerankedCandidate;
+import org.chartstream.retrieval.search.SideResults;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.CitedChunk;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.ScoredId;
-import org.chartstream.store.SearchHit;
 
 /**
  * Builds the {@link AnswerAudit} evidence record for one request: variants, each side's ranked ids and scores
@@ -36,7 +37,7 @@ public final class AuditRecords {
         }
         return AnswerAudit.newBuilder()
                 .setRequestId(request.getRequestId()).setConversationId(request.getConversationId())
-                .setUserId(request.getUserId()).setTsMs(System.currentTimeMillis()).setOutcome(result.outcome())
+                .setUserId(request.getUserId()).setTsMs(System.currentTimeMillis()).setOutcome(RetrievalTypes.replyType(result.outcome()))
                 .setVariants(result.variants()).setVectorHits(vector).setLexicalHits(lexical)
                 .setFused(result.fused().stream().limit(MAX_FUSED).map(AuditRecords::fused).toList())
                 .setRerank(result.reranked().stream().map(AuditRecords::reranked).toList())

@@ -6,9 +6,9 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.RetrievalFilterSpec;
-import org.chartstream.store.TableRef;
 
 /**
  * What is wrong with a request, named by field, or null when nothing is. Filter values are never interpreted: a

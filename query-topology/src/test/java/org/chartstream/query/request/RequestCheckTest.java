@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.RetrievalFilterSpec;
-import org.chartstream.store.TableRef;
 import org.junit.jupiter.api.Test;
 
 class RequestCheckTest {

@@ -1,0 +1,94 @@
+package org.chartstream.core.store;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The hybrid (dense + lexical) chunk store: a materialised view of the chunk/generation log.
+ *
+ * <p>Write model: {@link #upsertRow}, {@link #deleteRow} and {@link #publish} are staged; {@link #commit} makes all
+ * of them durable and visible at once, together with the checkpoint (the position in the log that the store has
+ * materialised). A reader sees all of a commit or none of it: all of a table's old generation or all of the new
+ * one, never a mix, and never a row twice or not at all.
+ *
+ * <p>Read model: searches and lookups only see chunks of each table's <em>active</em> (published and committed)
+ * generation. A table that was never published is invisible. Filters are exact and are applied inside the search,
+ * so a selective filter still returns up to {@code k} hits.
+ *
+ * <p>Writes are meant to come from one materialising thread; reads may run concurrently from any thread.
+ */
+public interface HybridStore extends AutoCloseable {
+
+  /**
+   * Replaces all chunks of {@code row} in {@code generation} with {@code chunks} as one step (an empty list removes
+   * the row from that generation). Other generations of the row are untouched. Every chunk must belong to
+   * {@code row} and {@code generation}. Writes into a generation older than the table's active one are ignored.
+   *
+   * @throws IllegalArgumentException on a chunk of another row or generation, a missing or zero vector, or a vector
+   *     dimension that differs from the store's
+   */
+  void upsertRow(RowRef row, long generation, List<StoredChunk> chunks);
+
+  /** Removes the row's chunks from every generation. */
+  void deleteRow(RowRef row);
+
+  /**
+   * Makes {@code generation} the table's active generation at the next commit. Publishing the active generation
+   * again is a no-op; publishing an older generation than the active one is ignored (and logged). Chunks of the
+   * table's older generations may be removed at the commit that publishes.
+   */
+  void publish(TableRef table, long generation);
+
+  /**
+   * Makes every write since the last commit durable and visible at once, and stores {@code checkpoint} in the same
+   * atomic commit. A {@code null} checkpoint keeps the previous one.
+   */
+  void commit(Map<String, String> checkpoint);
+
+  /** The checkpoint of the last commit (also after a reopen); empty if none. */
+  Map<String, String> checkpoint();
+
+  /**
+   * Approximate nearest neighbours by cosine similarity among the active generations' chunks that pass
+   * {@code filter}, best first. Hits may carry no vector.
+   *
+   * @throws IllegalArgumentException if {@code k < 1} or the query's dimension differs from the store's
+   */
+  List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter);
+
+  /**
+   * BM25 over the chunk text. The text is never parsed as query syntax: terms are ORed, and double-quoted parts of
+   * the text are matched as phrases. Returns an empty list when the text has no searchable term.
+   *
+   * @throws IllegalArgumentException if {@code k < 1}
+   */
+  List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter);
+
+  /** The committed active generation of every published table. */
+  Map<TableRef, Long> activeGenerations();
+
+  /** Distinct rows of the table's active generation (0 if the table has none). */
+  long countRows(TableRef table);
+
+  /** The active generation's chunks of {@code row} in chunk order (empty if none): for parent-row expansion. */
+  List<StoredChunk> rowChunks(RowRef row);
+
+  /** Chunks that searches can currently return (those of the active generations). */
+  long chunkCount();
+
+  /** Open, and at least one generation is published and committed. */
+  boolean ready();
+
+  /**
+   * Set when the store found an index it cannot keep (written by an older index format) and opened empty instead:
+   * its materialiser then replays the whole log to rebuild it. Empty otherwise.
+   */
+  default Optional<String> rebuildReason() {
+    return Optional.empty();
+  }
+
+  /** Releases the store. Uncommitted writes are discarded. */
+  @Override
+  void close();
+}

@@ -1,0 +1,96 @@
+package org.chartstream.core.store;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * One chunk of one row in one generation, as a store keeps it.
+ *
+ * @param chunkId {@code source:table:rowKey:chunkIndex:generation} (see {@link #chunkId(RowRef, int, long)})
+ * @param row the row the chunk belongs to
+ * @param chunkIndex 0-based position of the chunk within the row
+ * @param chunkCount number of chunks of the row
+ * @param generation generation the chunk was written for
+ * @param text chunk text (lexical side, and what is cited)
+ * @param vector the embedding; may be {@code null} in search results (stores do not have to load it)
+ * @param patientKey the patient the row belongs to, or {@code null} when the row has no patient
+ * @param sourcePosition source log position (LSN, binlog position) of the change that produced the row version
+ * @param commitTsMs source commit time, epoch milliseconds
+ * @param modelId embedding model id
+ */
+public record StoredChunk(
+    String chunkId,
+    RowRef row,
+    int chunkIndex,
+    int chunkCount,
+    long generation,
+    String text,
+    float[] vector,
+    String patientKey,
+    String sourcePosition,
+    long commitTsMs,
+    String modelId) {
+
+  public StoredChunk {
+    Objects.requireNonNull(chunkId, "chunkId");
+    Objects.requireNonNull(row, "row");
+    Objects.requireNonNull(text, "text");
+    if (chunkIndex < 0) {
+      throw new IllegalArgumentException("chunkIndex must be >= 0: " + chunkIndex);
+    }
+    if (chunkCount < 1 || chunkIndex >= chunkCount) {
+      throw new IllegalArgumentException(
+          "chunkCount must be >= 1 and > chunkIndex: index=" + chunkIndex + " count=" + chunkCount);
+    }
+  }
+
+  /** The design's chunk id: {@code {source_id}:{table}:{row_pk}:{chunk_index}:{generation}}. */
+  public static String chunkId(RowRef row, int chunkIndex, long generation) {
+    return row.id() + ":" + chunkIndex + ":" + generation;
+  }
+
+  /** The same chunk without its vector. */
+  public StoredChunk withoutVector() {
+    return vector == null ? this : withVector(null);
+  }
+
+  /** The same chunk with another vector. */
+  public StoredChunk withVector(float[] newVector) {
+    return new StoredChunk(chunkId, row, chunkIndex, chunkCount, generation, text, newVector, patientKey,
+        sourcePosition, commitTsMs, modelId);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof StoredChunk other)) {
+      return false;
+    }
+    return chunkIndex == other.chunkIndex
+        && chunkCount == other.chunkCount
+        && generation == other.generation
+        && commitTsMs == other.commitTsMs
+        && chunkId.equals(other.chunkId)
+        && row.equals(other.row)
+        && text.equals(other.text)
+        && Arrays.equals(vector, other.vector)
+        && Objects.equals(patientKey, other.patientKey)
+        && Objects.equals(sourcePosition, other.sourcePosition)
+        && Objects.equals(modelId, other.modelId);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(chunkId, row, chunkIndex, chunkCount, generation, text, Arrays.hashCode(vector),
+        patientKey, sourcePosition, commitTsMs, modelId);
+  }
+
+  /** No text, vector or patient key: safe for logs. */
+  @Override
+  public String toString() {
+    return "StoredChunk[" + chunkId + ", " + (chunkIndex + 1) + "/" + chunkCount + ", gen=" + generation
+        + ", dim=" + (vector == null ? "-" : vector.length) + ", model=" + modelId + "]";
+  }
+}

@@ -1,0 +1,30 @@
+package org.chartstream.core.store;
+
+import java.util.Objects;
+
+/**
+ * One table of one source database: the unit that owns an active generation.
+ *
+ * @param sourceId the source (connector) id, for example {@code clinic-pg}
+ * @param table the table name as the ingest names it, for example {@code public.patients}
+ */
+public record TableRef(String sourceId, String table) {
+
+  public TableRef {
+    Objects.requireNonNull(sourceId, "sourceId");
+    Objects.requireNonNull(table, "table");
+    if (sourceId.isEmpty() || table.isEmpty()) {
+      throw new IllegalArgumentException("sourceId and table must not be empty");
+    }
+  }
+
+  /** {@code source:table}. */
+  public String id() {
+    return sourceId + ":" + table;
+  }
+
+  @Override
+  public String toString() {
+    return id();
+  }
+}

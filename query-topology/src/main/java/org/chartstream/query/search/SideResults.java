@@ -1,8 +1,0 @@
-package org.chartstream.query.search;
-
-import java.util.List;
-import org.chartstream.store.SearchHit;
-
-/** What each search side returned for one question, best first. */
-public record SideResults(List<SearchHit> vector, List<SearchHit> lexical) {
-}

@@ -1,0 +1,245 @@
+package org.chartstream.retrieval;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.retrieval.context.ContextBuilder;
+import org.chartstream.retrieval.context.ContextPassage;
+import org.chartstream.retrieval.context.RankedChunk;
+import org.chartstream.retrieval.dedupe.RowDedupe;
+import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.retrieval.fusion.FusedCandidate;
+import org.chartstream.retrieval.fusion.RowFusion;
+import org.chartstream.retrieval.gate.GateDecision;
+import org.chartstream.retrieval.gate.QuestionAnchors;
+import org.chartstream.retrieval.gate.ScopedEvidenceGate;
+import org.chartstream.retrieval.gate.ScopedGateDecision;
+import org.chartstream.retrieval.gate.TailTrim;
+import org.chartstream.retrieval.generate.GenerationResult;
+import org.chartstream.retrieval.generate.Generator;
+import org.chartstream.retrieval.generate.Passage;
+import org.chartstream.retrieval.rerank.RerankCandidate;
+import org.chartstream.retrieval.rerank.RerankOutcome;
+import org.chartstream.retrieval.rerank.RerankStage;
+import org.chartstream.retrieval.rerank.RerankedCandidate;
+import org.chartstream.retrieval.rewrite.ConversationHistory;
+import org.chartstream.retrieval.rewrite.ExactTerms;
+import org.chartstream.retrieval.rewrite.QueryRewriter;
+import org.chartstream.retrieval.rewrite.RewriteResult;
+import org.chartstream.retrieval.search.HybridSearcher;
+import org.chartstream.retrieval.search.SideResults;
+
+/**
+ * The retrieval stages for one question, free of Kafka (DESIGN.md §5): rewrite with memory and expansion → one
+ * embedding batch → vector and lexical search per variant, concurrently, with exact terms on the lexical side →
+ * fusion (normalised scores by default, or RRF) → row dedupe → adaptive rerank prefix → reranker → dedupe → tail trim → gate (pointed or broad) → context
+ * budget with parent-row expansion → grounded generation (or the extractive answer) with checked citations.
+ */
+public final class QueryPipeline {
+    private final Stages stages;
+    private final QuerySettings settings;
+    private final List<RunObserver> observers = new CopyOnWriteArrayList<>();
+
+    /** One implementation per stage (each a small interface with a default implementation). */
+    public record Stages(QueryRewriter rewriter, QueryEmbedder embedder, HybridSearcher searcher, RerankStage reranker,
+                         ScopedEvidenceGate gate, ContextBuilder context, Generator generator) {
+    }
+
+    /** Told as the run progresses, so replies can stream: citations first, then answer tokens. */
+    public interface Listener {
+        Listener NONE = new Listener() {
+        };
+
+        default void onCitations(List<Passage> passages) {
+        }
+
+        default void onToken(String token) {
+        }
+    }
+
+    /** Everything one run decided, for the reply and for the audit record. */
+    public record Result(Outcome outcome, String answer, boolean extractive, List<Passage> passages,
+                         List<String> variants, String rewrite, List<SideResults> sides, List<FusedCandidate> fused,
+                         List<RerankedCandidate> reranked, String reranker, String rerankPrefix, GateDecision gate,
+                         String gateDescription, String generator, List<Integer> flaggedCitations, Map<String, Long> stageMs) {
+
+        /** The first variant's sides (the question itself, or its rewrite). */
+        public SideResults primarySides() {
+            return sides.isEmpty() ? new SideResults(List.of(), List.of()) : sides.get(0);
+        }
+    }
+
+    /** Told of every finished run (outcome, stage timings), e.g. by metrics; must be quick. */
+    public interface RunObserver {
+        void finished(Result result);
+    }
+
+    public QueryPipeline(Stages stages, QuerySettings settings) {
+        this.stages = stages;
+        this.settings = settings;
+    }
+
+    public void addObserver(RunObserver observer) {
+        observers.add(observer);
+    }
+
+    public String embeddingModel() {
+        return stages.embedder().modelId();
+    }
+
+    /** The tables the index holds, which a request's filter may name. */
+    public java.util.Set<org.chartstream.core.store.TableRef> indexedTables() {
+        return stages.searcher().indexedTables();
+    }
+
+    public String generatorName() {
+        return stages.generator().name();
+    }
+
+    public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter) {
+        return run(question, mode, topK, filter, ConversationHistory.EMPTY, Listener.NONE);
+    }
+
+    /**
+     * @param history the conversation so far (continuity only, never cited); {@link ConversationHistory#EMPTY} for a
+     *                first turn
+     */
+    public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter, ConversationHistory history,
+                      Listener listener) {
+        return run(question, mode, topK, filter, history, listener, Long.MAX_VALUE);
+    }
+
+    /** The request's deadline passed while it was being answered: no answer is wanted any more. */
+    public static final class DeadlinePassedException extends RuntimeException {
+        DeadlinePassedException(String stage) {
+            super("deadline passed before stage " + stage, null, false, false);
+        }
+    }
+
+    /**
+     * @param deadlineMs epoch millis after which no answer is wanted: checked before every stage, so the work stops
+     *                   with a {@link DeadlinePassedException} instead of producing a late answer
+     */
+    public Result run(String question, SearchMode mode, int topK, RetrievalFilter filter, ConversationHistory history,
+                      Listener listener, long deadlineMs) {
+        Map<String, Long> stageMs = new LinkedHashMap<>();
+        long start = System.nanoTime();
+        long t = start;
+
+        before("rewrite", deadlineMs);
+        RewriteResult rewrite = stages.rewriter().rewrite(question, history == null ? ConversationHistory.EMPTY : history);
+        List<String> variants = rewrite.queries();
+        t = lap(stageMs, "rewrite", t);
+
+        before("embed", deadlineMs);
+        List<float[]> vectors = mode == SearchMode.LEXICAL ? null : List.of(stages.embedder().embedQueries(variants));
+        t = lap(stageMs, "embed", t);
+
+        before("search", deadlineMs);
+        List<String> lexicalQueries = variants.stream().map(ExactTerms::lexicalQuery).toList();
+        List<SideResults> sides = stages.searcher().searchAll(mode, vectors, lexicalQueries, filter);
+        t = lap(stageMs, "search", t);
+
+        Map<String, SearchHit> byId = new HashMap<>();
+        for (SideResults side : sides) {
+            side.lexical().forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
+            side.vector().forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
+        }
+        List<FusedCandidate> fused = fuse(sides);
+        List<FusedCandidate> perRow = RowDedupe.strongestPerRow(fused, c -> byId.get(c.id()).chunk().row().id());
+        t = lap(stageMs, "fuse", t);
+
+        List<RerankCandidate> candidates = perRow.stream().map(c -> {
+            StoredChunk chunk = byId.get(c.id()).chunk();
+            return new RerankCandidate(c.id(), chunk.row().id(), chunk.text(), c.score());
+        }).toList();
+        before("rerank", deadlineMs);
+        RerankOutcome reranked = stages.reranker().rerank(rewrite.primary(), candidates, topK);
+        t = lap(stageMs, "rerank", t);
+
+        List<RerankedCandidate> top = reranked.ranked().subList(0, Math.min(topK, reranked.ranked().size()));
+        List<RerankedCandidate> kept = TailTrim.trim(top, RerankedCandidate::score, stages.gate().threshold());
+        double best = kept.stream().mapToDouble(RerankedCandidate::score).max().orElse(Double.NEGATIVE_INFINITY);
+        List<QuestionAnchors.Anchor> unmentioned = QuestionAnchors.unmentioned(QuestionAnchors.of(question),
+                top.stream().map(r -> r.candidate().text()).toList());
+        ScopedGateDecision gate = stages.gate().decide(question, best, kept.size(), unmentioned);
+        t = lap(stageMs, "gate", t);
+
+        List<Passage> passages = new ArrayList<>();
+        GenerationResult generation = null;
+        if (gate.answer()) {
+            before("context", deadlineMs);
+            List<RankedChunk> ranked = kept.stream()
+                    .map(r -> new RankedChunk(byId.get(r.candidate().chunkId()).chunk(), r.score())).toList();
+            List<ContextPassage> context = stages.context().build(ranked, topK);
+            for (ContextPassage p : context) {
+                passages.add(new Passage(p.index(), p.anchor(), p.score(), p.text()));
+            }
+            t = lap(stageMs, "context", t);
+            before("generate", deadlineMs);
+            listener.onCitations(passages);
+            generation = stages.generator().generate(rewrite.primary(), context, listener::onToken);
+            lap(stageMs, "generate", t);
+        }
+        stageMs.put("total", (System.nanoTime() - start) / 1_000_000);
+
+        Outcome outcome;
+        String answer;
+        boolean extractive = false;
+        if (generation == null) {
+            outcome = Outcome.REFUSED;
+            answer = "No answer: the indexed records do not support an answer to this question (" + gate.reason() + ").";
+        } else {
+            switch (generation.outcome()) {
+                case ANSWERED -> outcome = Outcome.ANSWER;
+                case EXTRACTIVE -> {
+                    outcome = Outcome.ANSWER;
+                    extractive = true;
+                }
+                case REFUSED -> outcome = Outcome.REFUSED;
+                default -> outcome = Outcome.UNAVAILABLE;
+            }
+            answer = generation.answer();
+            if (outcome == Outcome.UNAVAILABLE) {
+                answer = "The local generation model is unavailable (" + generation.detail() + "); no answer was generated.";
+            }
+        }
+        Result result = new Result(outcome, answer, extractive, outcome == Outcome.REFUSED ? List.of() : passages, variants,
+                rewrite.reason(), sides, fused, reranked.ranked(), reranked.reranker(), reranked.prefix().reason(),
+                gate.toGateDecision(), gate.describe(), generation == null ? stages.generator().name() : generation.generator(),
+                generation == null ? List.of() : generation.citations().outOfRange(), stageMs);
+        for (RunObserver observer : observers) {
+            try {
+                observer.finished(result);
+            } catch (RuntimeException e) {
+                // an observer (metrics) must never cost the user the answer
+            }
+        }
+        return result;
+    }
+
+    private List<FusedCandidate> fuse(List<SideResults> sides) {
+        return RowFusion.fuse(sides, settings.fusion() == QuerySettings.Fusion.RRF
+                ? RowFusion.reciprocalRank(settings.rrfK())
+                : RowFusion.normalisedScore(settings.vectorWeight()));
+    }
+
+    private static void before(String stage, long deadlineMs) {
+        if (System.currentTimeMillis() > deadlineMs) {
+            throw new DeadlinePassedException(stage);
+        }
+    }
+
+    private static long lap(Map<String, Long> stageMs, String stage, long since) {
+        long now = System.nanoTime();
+        stageMs.put(stage, (now - since) / 1_000_000);
+        return now;
+    }
+}

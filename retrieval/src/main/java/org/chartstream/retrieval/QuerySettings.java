@@ -1,0 +1,46 @@
+package org.chartstream.retrieval;
+
+import org.chartstream.core.model.Reranker;
+import org.chartstream.retrieval.fusion.NormalizedScoreFusion;
+import org.chartstream.retrieval.gate.ScopedEvidenceGate;
+
+/**
+ * Query-side settings (DESIGN.md §5 defaults).
+ *
+ * @param perSide                   candidates per search side and variant
+ * @param rrfK                      reciprocal rank fusion constant
+ * @param biEncoderGateThreshold    refuse a pointed question when the best bi-encoder cosine is below this
+ * @param crossEncoderGateThreshold the same for a cross-encoder's sigmoid score
+ * @param maxPassageChars           longest passage quoted in an extractive answer
+ * @param maxQuestionChars          longer questions are rejected with an error reply
+ * @param maxTopK                   largest top_k a request may ask for ({@link #MAX_TOP_K}); larger ones are rejected naming
+ *                                  top_k, up to it every passage is cited (the context budget is shared among them)
+ * @param admissionLimit            requests in flight (running or waiting) before new ones get a busy reply
+ * @param workers                   threads running the pipeline
+ * @param fusion                    how the sides' rankings are fused
+ * @param vectorWeight              the vector side's weight in {@link Fusion#SCORE} fusion
+ */
+public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
+                            int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
+                            Fusion fusion, double vectorWeight) {
+
+    /**
+     * {@code RRF}: reciprocal rank fusion (k = {@code rrfK}), ranks only. {@code SCORE}: min-max normalised scores,
+     * weighted; keeps how far ahead an exact lexical match is, which ranks alone lose (docs/EVALUATION.md).
+     */
+    public enum Fusion { RRF, SCORE }
+
+    /** The documented maximum of a request's top_k: the rerank prefix's ceiling (DESIGN.md §5). */
+    public static final int MAX_TOP_K = 30;
+
+    public static QuerySettings defaults() {
+        return new QuerySettings(50, 60, 0.43, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, MAX_TOP_K, 32, 2,
+                Fusion.SCORE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT);
+    }
+
+    /** The gate for the scorer actually in use: thresholds live on the scorer's own scale. */
+    public ScopedEvidenceGate gateFor(String scorer) {
+        return new ScopedEvidenceGate(scorer, Reranker.CROSS_ENCODER_SIGMOID.equals(scorer)
+                ? crossEncoderGateThreshold : biEncoderGateThreshold);
+    }
+}

@@ -1,0 +1,84 @@
+package org.chartstream.retrieval.gate;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The pointed-versus-broad gate (DESIGN.md §5): a pointed question is refused when its best passage scores below the
+ * threshold; a broad question is refused only when nothing was retrieved. Both refuse with no passage, and both
+ * refuse when the question names a code or a full name that no retrieved passage mentions ({@link QuestionAnchors}).
+ *
+ * <p>The threshold belongs to the scorer that produced the scores: {@value #DEFAULT_CROSS_ENCODER_THRESHOLD} is the
+ * default for a cross-encoder's sigmoid; a bi-encoder's cosine needs its own, calibrated value.
+ */
+public final class ScopedEvidenceGate {
+    /** Default pointed-question threshold for {@code cross-encoder-sigmoid} scores. */
+    public static final double DEFAULT_CROSS_ENCODER_THRESHOLD = 0.30;
+
+    private final String scorer;
+    private final double threshold;
+
+    public ScopedEvidenceGate(String scorer, double threshold) {
+        if (scorer == null || scorer.isBlank()) {
+            throw new IllegalArgumentException("the gate needs the name of the scorer its threshold belongs to");
+        }
+        if (!(threshold >= -1 && threshold <= 1)) {
+            throw new IllegalArgumentException("gate threshold must be within [-1, 1], got " + threshold);
+        }
+        this.scorer = scorer;
+        this.threshold = threshold;
+    }
+
+    public String scorer() {
+        return scorer;
+    }
+
+    public double threshold() {
+        return threshold;
+    }
+
+    /** Classifies {@code question} and decides. */
+    public ScopedGateDecision decide(String question, double bestScore, int passages) {
+        return decide(QuestionScopeClassifier.classify(Objects.requireNonNull(question, "question")), bestScore, passages);
+    }
+
+    public ScopedGateDecision decide(QuestionScopeClassifier.Classification scope, double bestScore, int passages) {
+        return decide(scope, bestScore, passages, List.of());
+    }
+
+    /**
+     * Classifies {@code question} and decides.
+     *
+     * @param unmentioned the question's anchors that no retrieved passage mentions ({@link QuestionAnchors#unmentioned})
+     */
+    public ScopedGateDecision decide(String question, double bestScore, int passages, List<QuestionAnchors.Anchor> unmentioned) {
+        return decide(QuestionScopeClassifier.classify(Objects.requireNonNull(question, "question")), bestScore, passages, unmentioned);
+    }
+
+    public ScopedGateDecision decide(QuestionScopeClassifier.Classification scope, double bestScore, int passages,
+                                     List<QuestionAnchors.Anchor> unmentioned) {
+        Objects.requireNonNull(scope, "scope");
+        if (passages <= 0) {
+            return decision(false, scope, Double.NEGATIVE_INFINITY, 0, "nothing retrieved");
+        }
+        if (!unmentioned.isEmpty()) {
+            // the anchors are not named: the reason reaches the audit and the reply, never the log, but says only how many
+            return decision(false, scope, bestScore, passages, unmentioned.size() == 1
+                    ? "the question names a code or person that no retrieved record mentions"
+                    : "the question names " + unmentioned.size() + " codes or persons that no retrieved record mentions");
+        }
+        if (bestScore >= threshold) {
+            return decision(true, scope, bestScore, passages, "evidence at or above threshold");
+        }
+        if (scope.scope() == QuestionScope.BROAD) {
+            return decision(true, scope, bestScore, passages,
+                    "broad question answered from what was retrieved although evidence is below threshold");
+        }
+        return decision(false, scope, bestScore, passages, "pointed question and best evidence below threshold");
+    }
+
+    private ScopedGateDecision decision(boolean answer, QuestionScopeClassifier.Classification scope, double best,
+                                        int passages, String reason) {
+        return new ScopedGateDecision(answer, scope.scope(), scope.rule(), scorer, best, threshold, passages, reason);
+    }
+}

@@ -1,0 +1,22 @@
+package org.chartstream.retrieval.rerank;
+
+import java.util.List;
+
+/**
+ * What the rerank stage did, for the next stages and the audit.
+ *
+ * @param ranked       the reranked prefix, best first, one candidate per row
+ * @param prefix       how many fused candidates were reranked and why
+ * @param reranker     the reranker's audit name (says when no cross-encoder is configured)
+ * @param scorer       the scale of {@link RerankedCandidate#score()}, which the gate's threshold must belong to
+ */
+public record RerankOutcome(List<RerankedCandidate> ranked, AdaptiveRerankPrefix.Cut prefix, String reranker, String scorer) {
+    public RerankOutcome {
+        ranked = List.copyOf(ranked);
+    }
+
+    /** The best score, or {@link Double#NEGATIVE_INFINITY} when nothing was reranked. */
+    public double bestScore() {
+        return ranked.isEmpty() ? Double.NEGATIVE_INFINITY : ranked.get(0).score();
+    }
+}

@@ -1,0 +1,50 @@
+package org.chartstream.retrieval.search;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import org.chartstream.core.store.HybridStore;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.retrieval.SearchMode;
+
+/** Runs the vector and the lexical side of each query variant concurrently, each with the same exact filter. */
+public final class HybridSearcher {
+    private final HybridStore store;
+    private final ExecutorService executor;
+    private final int perSide;
+
+    public HybridSearcher(HybridStore store, ExecutorService executor, int perSide) {
+        this.store = store;
+        this.executor = executor;
+        this.perSide = perSide;
+    }
+
+    /** Both sides of every variant at once (vectors null in lexical mode); results in variant order. */
+    public List<SideResults> searchAll(SearchMode mode, List<float[]> queryVectors, List<String> lexicalQueries, RetrievalFilter filter) {
+        List<CompletableFuture<List<SearchHit>>> vector = new java.util.ArrayList<>();
+        List<CompletableFuture<List<SearchHit>>> lexical = new java.util.ArrayList<>();
+        for (int i = 0; i < lexicalQueries.size(); i++) {
+            float[] v = queryVectors == null ? null : queryVectors.get(i);
+            String q = lexicalQueries.get(i);
+            vector.add(mode == SearchMode.LEXICAL ? CompletableFuture.completedFuture(List.of())
+                    : CompletableFuture.supplyAsync(() -> store.vectorSearch(v, perSide, filter), executor));
+            lexical.add(mode == SearchMode.VECTOR ? CompletableFuture.completedFuture(List.of())
+                    : CompletableFuture.supplyAsync(() -> store.lexicalSearch(q, perSide, filter), executor));
+        }
+        List<SideResults> out = new java.util.ArrayList<>();
+        for (int i = 0; i < vector.size(); i++) {
+            out.add(new SideResults(vector.get(i).join(), lexical.get(i).join()));
+        }
+        return out;
+    }
+
+    /** The tables the index holds (published), which a request's filter may name. */
+    public java.util.Set<org.chartstream.core.store.TableRef> indexedTables() {
+        return store.activeGenerations().keySet();
+    }
+
+    public SideResults search(SearchMode mode, float[] queryVector, String lexicalQuery, RetrievalFilter filter) {
+        return searchAll(mode, queryVector == null ? null : java.util.Collections.singletonList(queryVector), List.of(lexicalQuery), filter).get(0);
+    }
+}

@@ -1,0 +1,45 @@
+package org.chartstream.retrieval.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class QuestionScopeClassifierTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "List the allergies of Ana Ruiz|list verb",
+            "please summarise her last three visits|list verb",
+            "Summarize the medication changes|list verb",
+            "give me an overview of his diabetes care|list verb",
+            "show me all encounters in March|list verb",
+            "what is the summary of the discharge|summary noun",
+            "a timeline of Ana Ruiz's blood pressure|summary noun",
+            "Does every encounter mention smoking?|quantifier",
+            "has anyone been prescribed warfarin|quantifier",
+            "How many visits did Ana Ruiz have in 2023?|counting",
+            "Which patients have asthma?|cohort",
+            "what medications is Ana Ruiz taking|which/what + plural record noun",
+            "which chronic conditions does he have|which/what + plural record noun"})
+    void broadQuestionsNameTheirRule(String question, String rule) {
+        QuestionScopeClassifier.Classification c = QuestionScopeClassifier.classify(question);
+
+        assertThat(c.scope()).isEqualTo(QuestionScope.BROAD);
+        assertThat(c.rule()).isEqualTo(rule);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "What dose of lisinopril does Ana Ruiz take?",
+            "When was her last HbA1c measured?",
+            "Is the patient allergic to penicillin?",
+            "what is the status of the referral",
+            "Did the doctor listen to his lungs?",
+            "which medication lowers her blood pressure"})
+    void otherQuestionsArePointed(String question) {
+        assertThat(QuestionScopeClassifier.classify(question))
+                .isEqualTo(new QuestionScopeClassifier.Classification(QuestionScope.POINTED, "none"));
+    }
+}

@@ -1,0 +1,31 @@
+package org.chartstream.retrieval.generate;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.retrieval.context.ContextPassage;
+
+final class TestPassages {
+    private TestPassages() {
+    }
+
+    static List<ContextPassage> of(String... texts) {
+        List<ContextPassage> passages = new ArrayList<>();
+        for (int i = 0; i < texts.length; i++) {
+            RowRef row = new RowRef("clinic", "medications", "m" + i);
+            StoredChunk chunk = new StoredChunk(StoredChunk.chunkId(row, 0, 1), row, 0, 1, 1, texts[i], null, "p1", "lsn", 0L, "m");
+            passages.add(new ContextPassage(i + 1, chunk, List.of(chunk), texts[i], texts[i].split(" ").length, false, 0.9 - i * 0.1));
+        }
+        return passages;
+    }
+
+    static List<ContextPassage> six() {
+        return of("record: medications\npatient: Ana Ruiz\nmedication: lisinopril 10 mg daily",
+                "record: conditions\npatient: Ana Ruiz\ncondition: essential hypertension (I10)",
+                "record: observations\npatient: Ana Ruiz\nblood pressure: 142/91 mmHg",
+                "record: encounters\npatient: Ana Ruiz\nreason: follow-up",
+                "record: allergies\npatient: Ana Ruiz\nallergy: penicillin",
+                "record: notes\npatient: Ana Ruiz\nnote: tolerating medication well");
+    }
+}

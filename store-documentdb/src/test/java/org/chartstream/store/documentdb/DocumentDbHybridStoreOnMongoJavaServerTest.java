@@ -1,0 +1,598 @@
+package org.chartstream.store.documentdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.bson.Document;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.TestVectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The DocumentDB adapter's write path, commit switch, checkpoint, generations, counts and readiness, run against a
+ * <b>test double</b>: {@code mongo-java-server}, an in-process server that speaks the MongoDB wire protocol. No
+ * DocumentDB engine can run on this build machine (no Docker engine); the double has no transactions, no
+ * {@code $text} and no {@code $search}, so these tests exercise the single-document commit switch and check that
+ * the search calls fail with a clear message. The search pipelines themselves are pinned in
+ * {@link DocumentDbPipelinesTest}; the full contract runs against DocumentDB local in
+ * {@link DocumentDbHybridStoreContainerTest} where Docker exists.
+ */
+class DocumentDbHybridStoreOnMongoJavaServerTest {
+
+  private static final TableRef NOTES = new TableRef("clinic", "notes");
+  private static final TableRef LABS = new TableRef("clinic", "labs");
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  private MongoServer server;
+  private String connectionString;
+  private String database;
+  private DocumentDbHybridStore store;
+
+  @BeforeEach
+  void startDouble() {
+    server = new MongoServer(new MemoryBackend());
+    InetSocketAddress address = server.bind();
+    connectionString = "mongodb://" + address.getHostString() + ":" + address.getPort();
+    database = "chartstream_test_" + DATABASES.incrementAndGet();
+    store = DocumentDbHybridStore.open(settings());
+  }
+
+  @AfterEach
+  void stopDouble() {
+    if (store != null) {
+      store.close();
+    }
+    server.shutdownNow();
+  }
+
+  private DocumentDbSettings settings() {
+    return DocumentDbSettings.defaults(connectionString, database, TestVectors.DIM)
+        .withRetiredChunkGrace(Duration.ZERO);
+  }
+
+  private DocumentDbHybridStore reopen() {
+    store.close();
+    store = DocumentDbHybridStore.open(settings());
+    return store;
+  }
+
+  private MongoCollection<Document> raw(String collection) {
+    return rawClient().getDatabase(database).getCollection(collection);
+  }
+
+  private MongoClient rawClient;
+
+  private MongoClient rawClient() {
+    if (rawClient == null) {
+      rawClient = MongoClients.create(connectionString);
+    }
+    return rawClient;
+  }
+
+  @AfterEach
+  void closeRawClient() {
+    if (rawClient != null) {
+      rawClient.close();
+    }
+  }
+
+  private static StoredChunk chunk(RowRef row, long gen, int index, int count, String text, String patient) {
+    return new StoredChunk(StoredChunk.chunkId(row, index, gen), row, index, count, gen, text,
+        TestVectors.member(index % 5, Objects.hash(row.id(), gen, index)), patient, "lsn/" + gen + "/" + index,
+        1_700_000_000_000L + index, "test-model");
+  }
+
+  private static List<StoredChunk> chunks(RowRef row, long gen, String patient, String... texts) {
+    List<StoredChunk> out = new ArrayList<>();
+    for (int i = 0; i < texts.length; i++) {
+      out.add(chunk(row, gen, i, texts.length, texts[i], patient));
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------------------------------------ writes
+
+  @Test
+  void upsertAndCommitStoreEveryFieldWithTheEngineTypes() {
+    RowRef r = new RowRef(NOTES, "42");
+    List<StoredChunk> written = chunks(r, 1, "p7", "persistent migraine with aura", "prescribed sumatriptan");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, written);
+    store.commit(Map.of("chunks-0", "31"));
+
+    assertThat(store.ready()).isTrue();
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 1L));
+    assertThat(store.rowChunks(r)).containsExactlyElementsOf(written);
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+    assertThat(store.chunkCount()).isEqualTo(2);
+    assertThat(store.checkpoint()).containsExactly(Map.entry("chunks-0", "31"));
+
+    Document stored = raw(DocumentDbHybridStore.RECORDS).find(new Document("chunk_id", written.get(1).chunkId()))
+        .first();
+    assertThat(stored).isNotNull();
+    assertThat(stored.get("_id")).isEqualTo(written.get(1).chunkId() + "@1");
+    assertThat(stored.get("chunk_index")).isInstanceOf(Integer.class);
+    assertThat(stored.get("chunk_count")).isInstanceOf(Integer.class);
+    assertThat(stored.get("generation")).isInstanceOf(Long.class);
+    assertThat(stored.get("epoch_added")).isEqualTo(1L);
+    assertThat(stored.get("row_refs")).isEqualTo(List.of("42", "clinic:notes:42"));
+    assertThat(stored.get("table_gen")).isEqualTo("clinic\u001Fnotes\u001F1");
+    assertThat(stored.getList("vector", Double.class)).hasSize(TestVectors.DIM);
+
+    Document pointer = raw(DocumentDbHybridStore.INDEXED_TABLES).find().first();
+    assertThat(pointer).isNotNull();
+    assertThat(pointer.getList("generations", Document.class))
+        .containsExactly(new Document("generation", 1L).append("since_epoch", 1L));
+  }
+
+  @Test
+  void writesAreInvisibleUntilCommit() {
+    RowRef a = new RowRef(NOTES, "a");
+    store.publish(NOTES, 1);
+    store.upsertRow(a, 1, chunks(a, 1, null, "hypertension follow up"));
+
+    assertThat(store.ready()).isFalse();
+    assertThat(store.activeGenerations()).isEmpty();
+    assertThat(store.rowChunks(a)).isEmpty();
+    assertThat(store.countRows(NOTES)).isZero();
+    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments()).as("nothing sent before commit").isZero();
+
+    store.commit(Map.of());
+    assertThat(store.rowChunks(a)).hasSize(1);
+
+    RowRef b = new RowRef(NOTES, "b");
+    store.upsertRow(b, 1, chunks(b, 1, null, "new diagnosis"));
+    store.deleteRow(a);
+    assertThat(store.rowChunks(a)).hasSize(1);
+    assertThat(store.rowChunks(b)).isEmpty();
+
+    store.commit(Map.of());
+    assertThat(store.rowChunks(a)).isEmpty();
+    assertThat(store.rowChunks(b)).hasSize(1);
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+  }
+
+  @Test
+  void upsertRowReplacesAllChunksOfTheRowAndReplaysAreIdempotent() {
+    RowRef r = new RowRef(NOTES, "7");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, "p1", "first part asthma", "second part inhaler", "third part"));
+    store.commit(Map.of());
+    assertThat(store.chunkCount()).isEqualTo(3);
+
+    List<StoredChunk> one = chunks(r, 1, "p1", "asthma resolved");
+    store.upsertRow(r, 1, one);
+    store.commit(Map.of());
+    assertThat(store.rowChunks(r)).containsExactlyElementsOf(one);
+    assertThat(store.chunkCount()).isEqualTo(1);
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+
+    store.upsertRow(r, 1, one);
+    store.upsertRow(r, 1, one);
+    store.commit(Map.of());
+    assertThat(store.rowChunks(r)).containsExactlyElementsOf(one);
+    assertThat(store.chunkCount()).isEqualTo(1);
+    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments())
+        .as("superseded versions are deleted after the grace period (zero here)").isEqualTo(1);
+  }
+
+  @Test
+  void deleteRowRemovesTheRowFromEveryGeneration() {
+    RowRef r = new RowRef(NOTES, "r");
+    RowRef keep = new RowRef(NOTES, "keep");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, "anemia workup"));
+    store.upsertRow(r, 2, chunks(r, 2, null, "anemia workup repeated"));
+    store.upsertRow(keep, 1, chunks(keep, 1, null, "kept"));
+    store.upsertRow(keep, 2, chunks(keep, 2, null, "kept"));
+    store.commit(Map.of());
+    store.deleteRow(r);
+    store.deleteRow(new RowRef(NOTES, "never-existed"));
+    store.publish(NOTES, 2);
+    store.commit(Map.of());
+
+    assertThat(store.rowChunks(r)).isEmpty();
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("row_key", "r"))).isZero();
+  }
+
+  @Test
+  void deleteThenUpsertInOneBatchKeepsTheNewChunks() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, "old"));
+    store.commit(Map.of());
+    store.deleteRow(r);
+    List<StoredChunk> fresh = chunks(r, 1, null, "new", "newer");
+    store.upsertRow(r, 1, fresh);
+    store.commit(Map.of());
+    assertThat(store.rowChunks(r)).containsExactlyElementsOf(fresh);
+
+    store.upsertRow(r, 1, chunks(r, 1, null, "gone again"));
+    store.deleteRow(r);
+    store.commit(Map.of());
+    assertThat(store.rowChunks(r)).isEmpty();
+  }
+
+  @Test
+  void upsertWithNoChunksRemovesTheRowFromThatGenerationOnly() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, "gout flare"));
+    store.upsertRow(r, 2, chunks(r, 2, null, "gout flare staged"));
+    store.commit(Map.of());
+    store.upsertRow(r, 1, List.of());
+    store.commit(Map.of());
+    assertThat(store.rowChunks(r)).isEmpty();
+    store.publish(NOTES, 2);
+    store.commit(Map.of());
+    assertThat(store.rowChunks(r)).extracting(StoredChunk::text).containsExactly("gout flare staged");
+  }
+
+  // ------------------------------------------------------------------------------------------------ generations
+
+  @Test
+  void stagedGenerationIsInvisibleUntilPublishedAndPublicationSwitchesTheWholeTable() {
+    store.publish(NOTES, 1);
+    for (int i = 0; i < 5; i++) {
+      RowRef r = new RowRef(NOTES, "r" + i);
+      store.upsertRow(r, 1, chunks(r, 1, null, "alpha " + i));
+    }
+    store.commit(Map.of());
+    for (int i = 0; i < 7; i++) {
+      RowRef r = new RowRef(NOTES, "r" + i);
+      store.upsertRow(r, 2, chunks(r, 2, null, "beta " + i, "beta part two"));
+    }
+    store.commit(Map.of());
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 1L));
+    assertThat(store.countRows(NOTES)).isEqualTo(5);
+    assertThat(store.chunkCount()).isEqualTo(5);
+    assertThat(store.rowChunks(new RowRef(NOTES, "r6"))).isEmpty();
+
+    RowRef lab = new RowRef(LABS, "l1");
+    store.upsertRow(lab, 1, chunks(lab, 1, null, "never published"));
+    store.commit(Map.of());
+    assertThat(store.countRows(LABS)).isZero();
+
+    store.publish(NOTES, 2);
+    assertThat(store.activeGenerations()).as("published, not committed").containsEntry(NOTES, 1L);
+    store.commit(Map.of());
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 2L));
+    assertThat(store.countRows(NOTES)).isEqualTo(7);
+    assertThat(store.chunkCount()).isEqualTo(14);
+    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("generation", 1L)))
+        .as("generation 1 of notes is deleted, the unpublished labs row stays staged").isEqualTo(1);
+  }
+
+  @Test
+  void publishingTheActiveGenerationAgainIsANoOpAndOlderGenerationsAreIgnored() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 5);
+    store.upsertRow(r, 5, chunks(r, 5, null, "diabetes mellitus type two"));
+    store.commit(Map.of());
+    store.publish(NOTES, 5);
+    store.commit(Map.of());
+    store.publish(NOTES, 4);
+    store.commit(Map.of());
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 5L));
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+    assertThat(raw(DocumentDbHybridStore.INDEXED_TABLES).find().first().getList("generations", Document.class))
+        .hasSize(1);
+  }
+
+  @Test
+  void writesIntoASupersededGenerationStayInvisible() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 2);
+    store.upsertRow(r, 2, chunks(r, 2, null, "current text"));
+    store.commit(Map.of());
+    RowRef late = new RowRef(NOTES, "late");
+    store.upsertRow(late, 1, chunks(late, 1, null, "late replayed text"));
+    store.commit(Map.of());
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+    assertThat(store.chunkCount()).isEqualTo(1);
+    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("row_key", "late"))).isZero();
+  }
+
+  @Test
+  void countRowsCountsDistinctRowsOfTheActiveGeneration() {
+    store.publish(NOTES, 1);
+    int chunksInGen1 = 0;
+    for (int i = 0; i < 12; i++) {
+      RowRef r = new RowRef(NOTES, "r" + i);
+      String[] texts = new String[1 + i % 3];
+      java.util.Arrays.fill(texts, "text");
+      chunksInGen1 += texts.length;
+      store.upsertRow(r, 1, chunks(r, 1, null, texts));
+    }
+    RowRef lab = new RowRef(LABS, "l");
+    store.publish(LABS, 1);
+    store.upsertRow(lab, 1, chunks(lab, 1, null, "a", "b"));
+    store.commit(Map.of());
+    assertThat(store.countRows(NOTES)).isEqualTo(12);
+    assertThat(store.countRows(LABS)).isEqualTo(1);
+    assertThat(store.countRows(new TableRef("other", "notes"))).isZero();
+    assertThat(store.chunkCount()).isEqualTo(chunksInGen1 + 2);
+  }
+
+  // ------------------------------------------------------------------------------------------------ commit switch
+
+  @Test
+  void aCommitThatFailsBeforeItsSwitchIsInvisibleAndUndone() {
+    RowRef r = new RowRef(NOTES, "r");
+    List<StoredChunk> committed = chunks(r, 1, "p1", "committed");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, committed);
+    store.commit(Map.of("offset", "1"));
+
+    RowRef other = new RowRef(NOTES, "other");
+    store.upsertRow(r, 1, chunks(r, 1, "p1", "replacement"));
+    store.upsertRow(other, 2, chunks(other, 2, null, "next generation"));
+    store.publish(NOTES, 2);
+    store.failBeforeStateSwitch(() -> {
+      // every write of the commit is in the database now, only the switch is missing: a reader sees none of it
+      assertThat(store.rowChunks(r)).containsExactlyElementsOf(committed);
+      assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 1L));
+      assertThat(store.countRows(NOTES)).isEqualTo(1);
+      assertThat(store.checkpoint()).containsExactly(Map.entry("offset", "1"));
+      throw new IllegalStateException("connection lost");
+    });
+    assertThatThrownBy(() -> store.commit(Map.of("offset", "2"))).hasMessage("connection lost");
+    store.failBeforeStateSwitch(() -> { });
+
+    assertThat(store.rowChunks(r)).containsExactlyElementsOf(committed);
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 1L));
+    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments()).as("the unfinished commit was undone")
+        .isEqualTo(1);
+    assertThat(raw(DocumentDbHybridStore.RECORDS).find().first().get("epoch_removed")).isEqualTo(Long.MAX_VALUE);
+
+    // the writes are still buffered: the next commit applies them
+    store.commit(Map.of("offset", "2"));
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 2L));
+    assertThat(store.rowChunks(other)).extracting(StoredChunk::text).containsExactly("next generation");
+    assertThat(store.checkpoint()).containsExactly(Map.entry("offset", "2"));
+  }
+
+  @Test
+  void aWriterThatStoppedMidCommitLeavesNothingVisibleAndTheNextOpenCleansUp() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, "committed"));
+    store.commit(Map.of("offset", "1"));
+
+    store.upsertRow(new RowRef(NOTES, "half"), 1, chunks(new RowRef(NOTES, "half"), 1, null, "half written"));
+    store.deleteRow(r);
+    store.publish(NOTES, 3);
+    // a process that dies here has sent its writes but not the switch; undo is left to the next open
+    store.failBeforeStateSwitch(() -> {
+      throw new Error("process killed");
+    });
+    assertThatThrownBy(() -> store.commit(Map.of("offset", "2"))).isInstanceOf(Error.class);
+    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("epoch_added", 2L)))
+        .as("the dead writer's chunk versions are in the database").isEqualTo(1);
+
+    DocumentDbHybridStore reader = DocumentDbHybridStore.open(settings().withTransactions(
+        DocumentDbSettings.TransactionMode.DISABLED));
+    try {
+      assertThat(reader.countRows(NOTES)).isEqualTo(1);
+      assertThat(reader.rowChunks(r)).hasSize(1);
+      assertThat(reader.activeGenerations()).containsExactly(Map.entry(NOTES, 1L));
+      assertThat(reader.checkpoint()).containsExactly(Map.entry("offset", "1"));
+      assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments()).as("opening undid the unfinished commit")
+          .isEqualTo(1);
+      assertThat(raw(DocumentDbHybridStore.INDEXED_TABLES).find().first().getList("generations", Document.class))
+          .hasSize(1);
+    } finally {
+      reader.close();
+    }
+  }
+
+  @Test
+  void aReaderHoldingAnOlderEpochStillSeesItsGeneration() {
+    store.publish(NOTES, 1);
+    RowRef r = new RowRef(NOTES, "r");
+    store.upsertRow(r, 1, chunks(r, 1, null, "one"));
+    store.upsertRow(r, 2, chunks(r, 2, null, "two"));
+    store.commit(Map.of());
+    store.publish(NOTES, 2);
+    store.commit(Map.of());
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 2L));
+    // the pointer keeps its history: a search that read epoch 1 before this commit resolves generation 1
+    List<Document> history = raw(DocumentDbHybridStore.INDEXED_TABLES).find().first()
+        .getList("generations", Document.class);
+    assertThat(history).containsExactly(new Document("generation", 1L).append("since_epoch", 1L),
+        new Document("generation", 2L).append("since_epoch", 2L));
+  }
+
+  @Test
+  void retiredChunkVersionsStayForTheGracePeriod() {
+    store.close();
+    store = DocumentDbHybridStore.open(settings().withRetiredChunkGrace(Duration.ofHours(1)));
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, "v1"));
+    store.commit(Map.of());
+    store.upsertRow(r, 1, chunks(r, 1, null, "v2"));
+    store.commit(Map.of());
+    assertThat(store.rowChunks(r)).extracting(StoredChunk::text).containsExactly("v2");
+    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments()).isEqualTo(2);
+    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("epoch_removed", 2L))).isEqualTo(1);
+  }
+
+  @Test
+  void aSecondWriterIsDetectedAtCommit() {
+    store.publish(NOTES, 1);
+    store.commit(Map.of());
+    try (DocumentDbHybridStore second = DocumentDbHybridStore.open(settings())) {
+      second.commit(Map.of("by", "second"));
+      assertThatThrownBy(() -> store.commit(Map.of("by", "first")))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("another writer");
+      assertThat(store.checkpoint()).containsExactly(Map.entry("by", "second"));
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ state
+
+  @Test
+  void checkpointRoundTripsAcrossCloseAndReopenAndUncommittedWritesAreLost() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, "p1", "chest pain evaluation"));
+    Map<String, String> cp = Map.of("chartstream.chunks-0", "1041", "odd key/with=chars.$x", "");
+    store.commit(cp);
+    RowRef lost = new RowRef(NOTES, "lost");
+    store.upsertRow(lost, 1, chunks(lost, 1, null, "uncommitted"));
+    store.deleteRow(r);
+    reopen();
+
+    assertThat(store.checkpoint()).isEqualTo(cp);
+    assertThat(store.ready()).isTrue();
+    assertThat(store.rowChunks(r)).hasSize(1);
+    assertThat(store.rowChunks(lost)).isEmpty();
+
+    store.commit(null);
+    assertThat(store.checkpoint()).isEqualTo(cp);
+    store.commit(Map.of("chartstream.chunks-0", "1042"));
+    reopen();
+    assertThat(store.checkpoint()).containsExactly(Map.entry("chartstream.chunks-0", "1042"));
+  }
+
+  @Test
+  void readinessFollowsTheFirstCommittedPublication() {
+    assertThat(store.ready()).isFalse();
+    store.publish(NOTES, 1);
+    assertThat(store.ready()).isFalse();
+    store.commit(Map.of());
+    assertThat(store.ready()).isTrue();
+    store.close();
+    assertThat(store.ready()).isFalse();
+    assertThatThrownBy(() -> store.commit(Map.of())).isInstanceOf(IllegalStateException.class);
+    store = null;
+  }
+
+  @Test
+  void invalidUpsertsAreRejected() {
+    RowRef r = new RowRef(NOTES, "r");
+    RowRef other = new RowRef(NOTES, "other");
+    assertThatThrownBy(() -> store.upsertRow(r, 1, chunks(other, 1, null, "x")))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> store.upsertRow(r, 2, chunks(r, 1, null, "x")))
+        .isInstanceOf(IllegalArgumentException.class);
+    StoredChunk eight = new StoredChunk(StoredChunk.chunkId(r, 0, 1), r, 0, 1, 1, "x", TestVectors.centroid(0, 8),
+        null, null, 0, null);
+    assertThatThrownBy(() -> store.upsertRow(r, 1, List.of(eight)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimension").hasMessageContaining("16");
+    StoredChunk zero = new StoredChunk(StoredChunk.chunkId(r, 0, 1), r, 0, 1, 1, "x", new float[TestVectors.DIM],
+        null, null, 0, null);
+    assertThatThrownBy(() -> store.upsertRow(r, 1, List.of(zero))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> store.vectorSearch(TestVectors.centroid(0, 8), 5, RetrievalFilter.NONE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimension");
+    assertThatThrownBy(() -> store.vectorSearch(TestVectors.centroid(0), 0, RetrievalFilter.NONE))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aDatabaseOfAnotherDimensionIsRefusedAtOpen() {
+    store.close();
+    store = null;
+    DocumentDbSettings other = DocumentDbSettings.defaults(connectionString, database, 384);
+    assertThatThrownBy(() -> DocumentDbHybridStore.open(other))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("16-dimensional")
+        .hasMessageContaining("384");
+  }
+
+  @Test
+  void indexesCoverEveryFilterFieldTheTextAndTheVector() {
+    List<Document> indexes = raw(DocumentDbHybridStore.RECORDS).listIndexes().into(new ArrayList<>());
+    assertThat(indexes).extracting(d -> d.getString("name")).contains("filter_patient", "filter_table",
+        "filter_source", "filter_row", "active_chunks", "active_rows", "row_versions", "text_search",
+        "vector_cosmos_search");
+    Document patient = indexes.stream().filter(d -> d.getString("name").equals("filter_patient")).findFirst()
+        .orElseThrow();
+    assertThat(patient.get("key", Document.class).keySet())
+        .containsExactly("patient", "table_gen", "epoch_added", "epoch_removed");
+  }
+
+  // ------------------------------------------------------------------------------------------------ transactions
+
+  @Test
+  void withoutServerTransactionsCommitsUseTheSingleDocumentSwitch() {
+    assertThat(store.transactionsInUse()).isFalse();
+  }
+
+  @Test
+  void requiringTransactionsOnAServerWithoutThemFailsAtOpenWithAClearMessage() {
+    DocumentDbSettings required = settings().withTransactions(DocumentDbSettings.TransactionMode.REQUIRED);
+    assertThatThrownBy(() -> DocumentDbHybridStore.open(required))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("transactions are required")
+        .hasMessageContaining("does not support them");
+  }
+
+  // ------------------------------------------------------------------------------------------------ search
+
+  @Test
+  void searchesOnAServerWithoutSearchFailWithAClearMessage() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, "headache"));
+    store.commit(Map.of());
+
+    assertThatThrownBy(() -> store.vectorSearch(TestVectors.centroid(0), 5, RetrievalFilter.forPatient("p1")))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("does not support vector search ($search.cosmosSearch)")
+        .hasMessageContaining("not a DocumentDB engine")
+        .hasMessageContaining("$search");
+    assertThatThrownBy(() -> store.lexicalSearch("headache", 5, RetrievalFilter.NONE))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("does not support text search ($text)")
+        .hasMessageContaining("not a DocumentDB engine");
+  }
+
+  @Test
+  void everyVectorSearchSendsItsCandidateListAsInt32() {
+    Document cosmosSearch = cosmosSearch(store.pushedDownPipeline(TestVectors.centroid(0), 10, new Document()));
+    assertThat(cosmosSearch.get("k")).isEqualTo(10);
+    assertThat(cosmosSearch.get("efSearch")).as("numCandidates of the settings").isEqualTo(200);
+    assertThat(cosmosSearch(store.pushedDownPipeline(TestVectors.centroid(0), 500, new Document()))
+        .get("efSearch")).as("never below k").isEqualTo(500);
+    assertThat(cosmosSearch(store.pushedDownPipeline(TestVectors.centroid(0), 5_000, new Document()))
+        .get("efSearch")).as("the engine's limit").isEqualTo(DocumentDbSettings.MAX_CANDIDATES);
+
+    store.close();
+    store = DocumentDbHybridStore.open(settings().withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF));
+    Document ivf = cosmosSearch(store.pushedDownPipeline(TestVectors.centroid(0), 10, new Document()));
+    assertThat(ivf.get("nProbes")).isEqualTo(10);
+    assertThat(ivf).doesNotContainKey("efSearch");
+  }
+
+  private static Document cosmosSearch(List<Document> pipeline) {
+    return pipeline.get(0).get("$search", Document.class).get("cosmosSearch", Document.class);
+  }
+
+  @Test
+  void searchesOfAnEmptyStoreOrWithoutSearchableTermsReturnNothingWithoutAskingTheServer() {
+    assertThat(store.vectorSearch(TestVectors.centroid(0), 5, RetrievalFilter.NONE)).isEmpty();
+    assertThat(store.lexicalSearch("anything", 5, RetrievalFilter.NONE)).isEmpty();
+    store.publish(NOTES, 1);
+    store.commit(Map.of());
+    assertThat(store.lexicalSearch(" -- \"\" ", 5, RetrievalFilter.NONE)).isEmpty();
+  }
+}

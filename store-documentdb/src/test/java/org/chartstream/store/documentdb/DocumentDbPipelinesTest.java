@@ -1,0 +1,165 @@
+package org.chartstream.store.documentdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.MongoClientSettings;
+import com.mongodb.MongoCommandException;
+import com.mongodb.ServerAddress;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import org.bson.BsonDocument;
+import org.bson.BsonType;
+import org.bson.Document;
+import org.bson.json.JsonMode;
+import org.bson.json.JsonWriterSettings;
+import org.chartstream.core.store.RetrievalFilter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The exact commands the DocumentDB store sends for searches and for its vector index, pinned as golden JSON in
+ * shell mode ({@code NumberLong(…)} marks int64, plain integers are int32, so the files also pin the BSON types the
+ * engine requires). A golden file changes only on purpose: read the diff against the DocumentDB syntax
+ * ({@code $search.cosmosSearch} with {@code vector, path, k, efSearch|nProbes, filter}, {@code returnStoredSource},
+ * {@code $meta: "searchScore"}; {@code $text} with {@code $meta: "textScore"}).
+ */
+class DocumentDbPipelinesTest {
+
+  private static final float[] QUERY = {0.5f, -0.5f, 0.25f, 0.75f};
+  private static final long EPOCH = 7L;
+  private static final List<String> ACTIVE = List.of(DocumentDbPipelines.tableGenKey("clinic", "notes", 3),
+      DocumentDbPipelines.tableGenKey("clinic", "labs", 1));
+  private static final RetrievalFilter PATIENT = RetrievalFilter.forPatient("patient-137");
+
+  private static BsonDocument golden(String name) throws IOException {
+    try (InputStream in = DocumentDbPipelinesTest.class.getResourceAsStream(name + ".json")) {
+      Objects.requireNonNull(in, "golden file " + name + ".json");
+      return BsonDocument.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  private static BsonDocument bson(Document d) {
+    return d.toBsonDocument(BsonDocument.class, MongoClientSettings.getDefaultCodecRegistry());
+  }
+
+  private static BsonDocument pipeline(List<Document> stages) {
+    return bson(new Document("pipeline", stages));
+  }
+
+  private static void assertGolden(String name, BsonDocument actual) throws IOException {
+    assertThat(actual)
+        .as("%s differs from its golden file; actual:%n%s", name,
+            actual.toJson(JsonWriterSettings.builder().outputMode(JsonMode.SHELL).indent(true).build()))
+        .isEqualTo(golden(name));
+  }
+
+  private static List<Document> vector(RetrievalFilter filter) {
+    return DocumentDbPipelines.vectorSearch(QUERY, 10, "efSearch", 200,
+        DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, filter));
+  }
+
+  @Test
+  void plainVectorSearchStillPushesTheActiveGenerationsAndEpochIntoCosmosSearch() throws IOException {
+    assertGolden("vector-plain", pipeline(vector(RetrievalFilter.NONE)));
+  }
+
+  @Test
+  void vectorSearchPushesEachFilterFieldIntoCosmosSearch() throws IOException {
+    assertGolden("vector-filter-tables", pipeline(vector(RetrievalFilter.forTables("notes", "labs"))));
+    assertGolden("vector-filter-sources", pipeline(vector(RetrievalFilter.forSources("clinic"))));
+    assertGolden("vector-filter-row-keys", pipeline(vector(RetrievalFilter.forRowKeys("r1", "clinic:labs:r3"))));
+    assertGolden("vector-filter-patient", pipeline(vector(PATIENT)));
+    assertGolden("vector-filter-combined", pipeline(vector(RetrievalFilter.forTables("labs")
+        .withSources(List.of("clinic")).withRowKeys(List.of("r0")).withPatient("patient-137"))));
+  }
+
+  @Test
+  void thePushedDownFilterIsInsideCosmosSearchWithNoLaterMatch() {
+    BsonDocument p = pipeline(vector(PATIENT));
+    BsonDocument cosmosSearch = p.getArray("pipeline").get(0).asDocument().getDocument("$search")
+        .getDocument("cosmosSearch");
+    assertThat(cosmosSearch.getDocument("filter").getString("patient").getValue()).isEqualTo("patient-137");
+    assertThat(cosmosSearch.get("k").getBsonType()).isEqualTo(BsonType.INT32);
+    assertThat(cosmosSearch.get("efSearch").getBsonType()).isEqualTo(BsonType.INT32);
+    assertThat(cosmosSearch.getDocument("filter").getDocument("epoch_added").get("$lte").getBsonType())
+        .isEqualTo(BsonType.INT64);
+    assertThat(p.getArray("pipeline")).extracting(s -> s.asDocument().getFirstKey())
+        .containsExactly("$search", "$project");
+  }
+
+  @Test
+  void ivfSearchSendsNProbes() throws IOException {
+    assertGolden("vector-ivf-filter-patient", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10, "nProbes", 10,
+        DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT))));
+  }
+
+  @Test
+  void postFilteredFallbackOverFetchesThenMatchesAndLimits() throws IOException {
+    BsonDocument p = pipeline(DocumentDbPipelines.vectorSearchPostFiltered(QUERY, 10, 100, "efSearch", 200,
+        DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT)));
+    assertGolden("vector-post-filtered", p);
+    assertThat(p.getArray("pipeline")).extracting(s -> s.asDocument().getFirstKey())
+        .containsExactly("$search", "$match", "$limit", "$project");
+  }
+
+  @Test
+  void lexicalSearchPutsTextAndFilterInOneMatch() throws IOException {
+    assertGolden("lexical-filter-patient", pipeline(DocumentDbPipelines.lexicalSearch(
+        DocumentDbPipelines.textSearch("migraine -aura \"left side\""), 10,
+        DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT))));
+    assertGolden("lexical-plain", pipeline(DocumentDbPipelines.lexicalSearch("migraine", 10,
+        DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, RetrievalFilter.NONE))));
+  }
+
+  @Test
+  void vectorIndexCommandsUseInt32Options() throws IOException {
+    DocumentDbSettings settings = DocumentDbSettings.defaults("mongodb://localhost", "db", 384);
+    assertGolden("index-vector-hnsw", bson(DocumentDbPipelines.vectorIndexCommand("records", settings)));
+    assertGolden("index-vector-ivf", bson(DocumentDbPipelines.vectorIndexCommand("records",
+        settings.withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF))));
+  }
+
+  @Test
+  void filterValuesComeInAStableOrder() {
+    Document a = DocumentDbPipelines.searchFilter(1, List.of("b", "a"), RetrievalFilter.forTables("z", "y", "x"));
+    Document b = DocumentDbPipelines.searchFilter(1, List.of("a", "b"), RetrievalFilter.forTables("x", "z", "y"));
+    assertThat(bson(a)).isEqualTo(bson(b));
+  }
+
+  @Test
+  void textSearchStringHasNoOperators() {
+    assertThat(DocumentDbPipelines.textSearch("migraine with aura")).isEqualTo("migraine with aura");
+    assertThat(DocumentDbPipelines.textSearch("-migraine --aura")).isEqualTo("migraine aura");
+    assertThat(DocumentDbPipelines.textSearch("\"breast carcinoma\" biopsy")).isEqualTo("biopsy \"breast carcinoma\"");
+    assertThat(DocumentDbPipelines.textSearch("\u201Cbreast carcinoma\u201D")).isEqualTo("\"breast carcinoma\"");
+    assertThat(DocumentDbPipelines.textSearch("\"(foo AND")).isEqualTo("(foo AND");
+    assertThat(DocumentDbPipelines.textSearch("C50.9")).isEqualTo("C50.9");
+    assertThat(DocumentDbPipelines.textSearch("\"\" -- ? !")).isNull();
+    assertThat(DocumentDbPipelines.textSearch("   ")).isNull();
+    assertThat(DocumentDbPipelines.textSearch(null)).isNull();
+    String many = DocumentDbPipelines.textSearch("t".repeat(3) + " " + String.join(" ",
+        java.util.stream.IntStream.range(0, 3_000).mapToObj(i -> "w" + i).toList()));
+    assertThat(many.split(" ")).hasSize(DocumentDbPipelines.MAX_TEXT_TERMS);
+  }
+
+  @Test
+  void serverRefusalsAreClassified() {
+    ServerAddress server = new ServerAddress("localhost", 10260);
+    MongoCommandException noSearchStage = new MongoCommandException(BsonDocument.parse(
+        "{ok: 0, code: 40324, errmsg: \"Unrecognized pipeline stage name: '$search'\"}"), server);
+    MongoCommandException noText = new MongoCommandException(BsonDocument.parse(
+        "{ok: 0, code: 2, errmsg: 'unknown operator: $search'}"), server);
+    MongoCommandException noFilter = new MongoCommandException(BsonDocument.parse(
+        "{ok: 0, code: 115, errmsg: '$filter is not supported for vector search yet.'}"), server);
+    MongoCommandException other = new MongoCommandException(BsonDocument.parse(
+        "{ok: 0, code: 13, errmsg: 'not authorized'}"), server);
+    assertThat(DocumentDbHybridStore.isUnsupportedSearch(noSearchStage)).isTrue();
+    assertThat(DocumentDbHybridStore.isUnsupportedSearch(noText)).isTrue();
+    assertThat(DocumentDbHybridStore.isUnsupportedSearch(other)).isFalse();
+    assertThat(DocumentDbHybridStore.isFilterRefusal(noFilter)).isTrue();
+    assertThat(DocumentDbHybridStore.isFilterRefusal(noSearchStage)).isFalse();
+    assertThat(DocumentDbHybridStore.isFilterRefusal(other)).isFalse();
+  }
+}

@@ -1,0 +1,350 @@
+package org.chartstream.store.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.chartstream.core.store.HybridStore;
+import org.chartstream.core.store.HybridStoreContract;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.SearchHit;
+import org.junit.jupiter.api.Test;
+
+class LuceneHybridStoreTest extends HybridStoreContract {
+
+  @Override
+  protected HybridStore openStore(Path location) {
+    return LuceneHybridStore.open(location);
+  }
+
+  /** Reads the last commit of {@code dir} with a plain reader, independent of the store. */
+  private static <T> T withCommittedReader(Path dir, ReaderFn<T> fn) throws IOException {
+    try (Directory d = FSDirectory.open(dir); DirectoryReader r = DirectoryReader.open(d)) {
+      return fn.apply(r);
+    }
+  }
+
+  private interface ReaderFn<T> {
+    T apply(DirectoryReader r) throws IOException;
+  }
+
+  @Test
+  void theVectorSearchBeamGrowsWithTheIndexWithinItsBounds() {
+    assertThat(LuceneHybridStore.candidates(10, 1_000)).isEqualTo(50);
+    assertThat(LuceneHybridStore.candidates(30, 1_000)).isEqualTo(150);
+    assertThat(LuceneHybridStore.candidates(10, 100_000)).isEqualTo(50);
+    assertThat(LuceneHybridStore.candidates(10, 1_000_000)).isEqualTo(300);
+    assertThat(LuceneHybridStore.candidates(10, 100_000_000)).isEqualTo(1_000);
+  }
+
+  @Test
+  void lexicalRanksChunksByTheirWholeRowsBm25() {
+    store.publish(NOTES, 1);
+    RowRef spread = new RowRef(NOTES, "spread");
+    RowRef repeats = new RowRef(NOTES, "repeats");
+    store.upsertRow(spread, 1, chunks(spread, 1, "p1", 0,
+        "noonan syndrome is a genetic disorder of development",
+        "short stature and webbed neck are common features"));
+    store.upsertRow(repeats, 1, chunks(repeats, 1, "p2", 1, "stature stature stature charts for children"));
+    store.commit(Map.of());
+
+    List<SearchHit> hits = store.lexicalSearch("noonan syndrome short stature", 10, RetrievalFilter.NONE);
+
+    assertThat(hits).extracting(h -> h.chunk().row().rowKey()).containsExactly("spread", "spread", "repeats");
+    assertThat(hits.get(0).score()).isEqualTo(hits.get(1).score()).isGreaterThan(hits.get(2).score());
+    assertThat(hits).extracting(SearchHit::rank).containsExactly(1, 2, 3);
+  }
+
+  @Test
+  void aRowWhoseOpeningNamesTheQueryTermsOutranksOneThatMentionsThemLater() {
+    store.publish(NOTES, 1);
+    RowRef aboutIt = new RowRef(NOTES, "about");
+    RowRef mentionsIt = new RowRef(NOTES, "mentions");
+    String filler = " The report lists findings, dates and follow-up plans for the clinic team.";
+    store.upsertRow(aboutIt, 1, chunks(aboutIt, 1, "p1", 0,
+        "What is Noonan syndrome? A genetic disorder." + filler.repeat(3)));
+    store.upsertRow(mentionsIt, 1, chunks(mentionsIt, 1, "p2", 1,
+        "Cardiology review of a murmur." + filler.repeat(2) + " Noonan syndrome was considered and excluded."));
+    store.commit(Map.of());
+
+    assertThat(store.lexicalSearch("noonan syndrome", 10, RetrievalFilter.NONE))
+        .extracting(h -> h.chunk().row().rowKey()).containsExactly("about", "mentions");
+  }
+
+  @Test
+  void reopenAfterTheWritingProcessWasHaltedShowsTheLastCommitOnly() throws Exception {
+    store.close();
+    store = null;
+    Path dir = tempDir.resolve("halted");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-Xmx256m", "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
+        AbruptStopWriter.class.getName(), dir.toString())
+        .redirectErrorStream(true)
+        .start();
+    assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("child finished").isTrue();
+    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(child.exitValue()).as(output).isEqualTo(137);
+    assertThat(output).contains("HALTING");
+
+    // the halted process left segment files on disk that its last commit does not reference
+    Set<String> onDisk;
+    Set<String> committed;
+    try (Directory d = FSDirectory.open(dir)) {
+      onDisk = new HashSet<>(List.of(d.listAll()));
+      committed = new HashSet<>(SegmentInfos.readLatestCommit(d).files(true));
+    }
+    onDisk.remove(IndexWriter.WRITE_LOCK_NAME);
+    assertThat(onDisk).as("uncommitted files exist").isNotEqualTo(committed).containsAll(committed);
+
+    // the dead process's native lock is gone: the directory opens, at the last commit
+    store = LuceneHybridStore.open(dir);
+    assertThat(store.checkpoint()).containsExactly(Map.entry("offset", "20"));
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(AbruptStopWriter.NOTES, 1L));
+    assertThat(store.countRows(AbruptStopWriter.NOTES)).isEqualTo(AbruptStopWriter.COMMITTED_ROWS);
+    assertThat(store.lexicalSearch("uncommitted", 50, RetrievalFilter.NONE)).isEmpty();
+    assertThat(store.rowChunks(new RowRef(AbruptStopWriter.NOTES, "c0"))).hasSize(1);
+
+    // and keeps working
+    RowRef r = new RowRef(AbruptStopWriter.NOTES, "after");
+    store.upsertRow(r, 1, List.of(AbruptStopWriter.chunk(r, 1, "written after restart", 1)));
+    store.commit(Map.of("offset", "21"));
+    assertThat(store.countRows(AbruptStopWriter.NOTES)).isEqualTo(AbruptStopWriter.COMMITTED_ROWS + 1);
+  }
+
+  @Test
+  void aCopyOfALiveDirectoryWithFlushedUncommittedSegmentsOpensAtTheLastCommit() throws Exception {
+    RowRef a = new RowRef(NOTES, "a");
+    store.publish(NOTES, 1);
+    store.upsertRow(a, 1, chunks(a, 1, null, 1, "committed sinusitis"));
+    store.commit(Map.of("offset", "1"));
+    RowRef b = new RowRef(NOTES, "b");
+    store.upsertRow(b, 1, chunks(b, 1, null, 1, "uncommitted sinusitis"));
+    ((LuceneHybridStore) store).flushWithoutCommit();
+
+    Path copy = tempDir.resolve("copy");
+    Files.createDirectories(copy);
+    try (Stream<Path> files = Files.list(location())) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (!f.getFileName().toString().equals(IndexWriter.WRITE_LOCK_NAME)) {
+          Files.copy(f, copy.resolve(f.getFileName()));
+        }
+      }
+    }
+    try (LuceneHybridStore second = LuceneHybridStore.open(copy)) {
+      assertThat(second.checkpoint()).containsExactly(Map.entry("offset", "1"));
+      List<SearchHit> hits = second.lexicalSearch("sinusitis", 10, RetrievalFilter.NONE);
+      assertThat(hits).extracting(h -> h.chunk().row()).containsExactly(a);
+    }
+  }
+
+  @Test
+  void aSecondStoreOnTheSameDirectoryIsRejected() {
+    assertThatThrownBy(() -> LuceneHybridStore.open(location()))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("already open");
+  }
+
+  @Test
+  void commitUserDataHoldsCheckpointActiveGenerationsAndDimension() throws Exception {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 3);
+    store.upsertRow(r, 3, chunks(r, 3, null, 1, "x"));
+    store.commit(Map.of("chunks-0", "5"));
+    Map<String, String> data = withCommittedReader(location(), rd -> rd.getIndexCommit().getUserData());
+    assertThat(data)
+        .containsEntry(LuceneHybridStore.META_DIMENSION, "16")
+        .containsEntry(LuceneHybridStore.generationKey(NOTES), "3")
+        .containsEntry(LuceneHybridStore.CHECKPOINT_PREFIX + "chunks-0", "5")
+        .containsEntry(LuceneHybridStore.META_FORMAT, LuceneHybridStore.FORMAT_VERSION);
+  }
+
+  @Test
+  void publishRemovesSupersededChunksInTheSameCommit() throws Exception {
+    store.publish(NOTES, 1);
+    for (int i = 0; i < 5; i++) {
+      RowRef r = new RowRef(NOTES, "r" + i);
+      store.upsertRow(r, 1, chunks(r, 1, null, 1, "one", "two"));
+      store.upsertRow(r, 2, chunks(r, 2, null, 1, "new"));
+    }
+    RowRef lab = new RowRef(LABS, "l");
+    store.publish(LABS, 1);
+    store.upsertRow(lab, 1, chunks(lab, 1, null, 1, "lab"));
+    store.commit(Map.of());
+    assertThat(countGeneration(1)).isEqualTo(11);
+
+    store.publish(NOTES, 2);
+    assertThat(countGeneration(1)).as("not before the commit").isEqualTo(11);
+    store.commit(Map.of());
+    assertThat(countGeneration(1)).as("only the other table's generation 1 is left").isEqualTo(1);
+    assertThat(countGeneration(2)).isEqualTo(5);
+  }
+
+  @Test
+  void rowChunksCarryTheirVectorsAndHitsDoNot() {
+    RowRef r = new RowRef(NOTES, "r");
+    var written = chunks(r, 1, null, 2, "first", "second");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, written);
+    store.commit(Map.of());
+    assertThat(store.rowChunks(r)).containsExactlyElementsOf(written);
+    assertThat(store.lexicalSearch("second", 1, RetrievalFilter.NONE).get(0).chunk().vector()).isNull();
+  }
+
+  @Test
+  void rowWritesFromSeveralThreadsAllLandInOneCommit() throws Exception {
+    int threads = 4;
+    int rowsPerThread = 500;
+    store.publish(NOTES, 1);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < rowsPerThread; i++) {
+            RowRef r = new RowRef(NOTES, thread + "-" + i);
+            store.upsertRow(r, 1, chunks(r, 1, null, i % 4, "concurrent row " + i));
+          }
+        }));
+      }
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(store.countRows(NOTES)).isZero();
+    store.commit(Map.of());
+    assertThat(store.countRows(NOTES)).isEqualTo(threads * rowsPerThread);
+    assertThat(store.rowChunks(new RowRef(NOTES, "3-499"))).hasSize(1);
+  }
+
+  @Test
+  void aCommitThatOnlyMovesTheCheckpointIsVisibleAtOnce() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, 1, "x"));
+    store.commit(Map.of("offset", "1"));
+    for (int i = 2; i < 5; i++) {
+      store.commit(Map.of("offset", Integer.toString(i)));
+      assertThat(store.checkpoint()).containsExactly(Map.entry("offset", Integer.toString(i)));
+    }
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+  }
+
+  @Test
+  void searchesSeeEachCommitWithoutReopeningTheDirectory() throws Exception {
+    store.publish(NOTES, 1);
+    for (int batch = 0; batch < 5; batch++) {
+      RowRef r = new RowRef(NOTES, "b" + batch);
+      store.upsertRow(r, 1, chunks(r, 1, null, 1, "batch " + batch));
+      store.commit(Map.of("batch", Integer.toString(batch)));
+      assertThat(store.countRows(NOTES)).isEqualTo(batch + 1);
+    }
+    // the committed state on disk and the near-real-time view agree
+    int committedDocs = withCommittedReader(location(), DirectoryReader::numDocs);
+    assertThat(committedDocs).isEqualTo(5);
+    assertThat(((LuceneHybridStore) store).searchableSegments()).isPositive();
+  }
+
+  @Test
+  void anIndexWrittenByLucene9IsDeletedOnOpenAndTheStoreOpensEmptyForARebuildFromTheLog() throws Exception {
+    store.close();
+    store = null;
+    Path old = tempDir.resolve("lucene9");
+    copyResourceIndex("lucene9-index", old);
+
+    try (LuceneHybridStore rebuilt = LuceneHybridStore.open(old)) {
+      assertThat(rebuilt.rebuildReason()).hasValueSatisfying(r -> assertThat(r).contains("Lucene912").contains("rebuilt"));
+      assertThat(rebuilt.checkpoint()).as("no checkpoint: the materialiser replays the log from the start").isEmpty();
+      assertThat(rebuilt.activeGenerations()).isEmpty();
+      RowRef r = new RowRef(NOTES, "replayed");
+      rebuilt.publish(NOTES, 1);
+      rebuilt.upsertRow(r, 1, chunks(r, 1, "p1", 2, "diabetes mellitus type 2"));
+      rebuilt.commit(Map.of("offset", "3"));
+    }
+    try (LuceneHybridStore reopened = LuceneHybridStore.open(old)) {
+      assertThat(reopened.rebuildReason()).isEmpty();
+      assertThat(reopened.checkpoint()).containsExactly(Map.entry("offset", "3"));
+      assertThat(reopened.lexicalSearch("diabetes", 5, RetrievalFilter.NONE))
+          .extracting(h -> h.chunk().row().rowKey()).containsExactly("replayed");
+    }
+  }
+
+  @Test
+  void aCurrentIndexIsKept() throws Exception {
+    RowRef r = new RowRef(NOTES, "kept");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, null, 1, "kept"));
+    store.commit(Map.of("offset", "1"));
+
+    reopen();
+
+    assertThat(store.rebuildReason()).isEmpty();
+    assertThat(store.countRows(NOTES)).isEqualTo(1);
+  }
+
+  @Test
+  void aPatientFilteredVectorSearchIsExactWhenThePatientHasMoreChunksThanTheCandidates() {
+    store.publish(NOTES, 1);
+    int rows = 1_500;
+    float[][] vectors = new float[rows][];
+    for (int i = 0; i < rows; i++) {
+      RowRef r = new RowRef(NOTES, "r" + i);
+      List<org.chartstream.core.store.StoredChunk> c = chunks(r, 1, i % 3 == 0 ? "p-many" : "p" + i, i % 40, "row " + i);
+      vectors[i] = c.get(0).vector();
+      store.upsertRow(r, 1, c);
+      if (i % 500 == 499) {
+        store.commit(Map.of());
+      }
+    }
+    store.commit(Map.of());
+    float[] query = org.chartstream.core.store.TestVectors.member(7, 99);
+
+    List<String> expected = java.util.stream.IntStream.range(0, rows).filter(i -> i % 3 == 0).boxed()
+        .sorted(java.util.Comparator.comparingDouble((Integer i) -> -dot(query, vectors[i])))
+        .limit(10).map(i -> "r" + i).toList();
+
+    assertThat(store.vectorSearch(query, 10, RetrievalFilter.forPatient("p-many")))
+        .extracting(h -> h.chunk().row().rowKey()).containsExactlyElementsOf(expected);
+  }
+
+  private static double dot(float[] a, float[] b) {
+    double s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += a[i] * b[i];
+    }
+    return s;
+  }
+
+  private static void copyResourceIndex(String name, Path to) throws IOException {
+    Files.createDirectories(to);
+    for (String file : List.of("_0.cfe", "_0.cfs", "_0.si", "segments_2")) {
+      try (var in = LuceneHybridStoreTest.class.getResourceAsStream("/" + name + "/" + file)) {
+        assertThat(in).as("test resource %s/%s", name, file).isNotNull();
+        Files.copy(in, to.resolve(file));
+      }
+    }
+  }
+
+  private long countGeneration(long generation) throws IOException {
+    return withCommittedReader(location(),
+        r -> (long) new IndexSearcher(r).count(LongPoint.newExactQuery(LuceneHybridStore.F_GENERATION, generation)));
+  }
+}
