@@ -3,7 +3,7 @@ package org.chartstream.app.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.chartstream.schemas.SearchMode;
+import org.chartstream.retrieval.SearchMode;
 import org.junit.jupiter.api.Test;
 
 class EvalModeTest {
