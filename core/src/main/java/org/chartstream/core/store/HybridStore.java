@@ -51,15 +51,18 @@ public interface HybridStore extends AutoCloseable {
 
   /**
    * Approximate nearest neighbours by cosine similarity among the active generations' chunks that pass
-   * {@code filter}, best first. Hits may carry no vector.
+   * {@code filter}, best first. Each hit's chunk carries its float32 vector, exactly the one {@link #rowChunks}
+   * returns for it (a reranker scores candidates with it instead of asking the store again).
    *
    * @throws IllegalArgumentException if {@code k < 1} or the query's dimension differs from the store's
    */
   List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter);
 
   /**
-   * BM25 over the chunk text. The text is never parsed as query syntax: terms are ORed, and double-quoted parts of
-   * the text are matched as phrases. Returns an empty list when the text has no searchable term.
+   * BM25 over the chunk text (a store may score a chunk by its whole row's text; then a row's chunks share the row's
+   * score). The text is never parsed as query syntax: terms are ORed, and double-quoted parts of the text are matched
+   * as phrases. Returns an empty list when the text has no searchable term. Each hit's chunk carries its float32
+   * vector, as in {@link #vectorSearch}.
    *
    * @throws IllegalArgumentException if {@code k < 1}
    */

@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param chunkCount number of chunks of the row
  * @param generation generation the chunk was written for
  * @param text chunk text (lexical side, and what is cited)
- * @param vector the embedding; may be {@code null} in search results (stores do not have to load it)
+ * @param vector the float32 embedding; stores return it with every search hit and row lookup
  * @param patientKey the patient the row belongs to, or {@code null} when the row has no patient
  * @param sourcePosition source log position (LSN, binlog position) of the change that produced the row version
  * @param commitTsMs source commit time, epoch milliseconds

@@ -3,6 +3,7 @@ package org.chartstream.store.lucene;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
@@ -20,8 +21,9 @@ public final class AbruptStopWriter {
   private AbruptStopWriter() {}
 
   static StoredChunk chunk(RowRef row, long gen, String text, int topic) {
-    return new StoredChunk(StoredChunk.chunkId(row, 0, gen), row, 0, 1, gen, text,
-        TestVectors.member(topic, row.id().hashCode() * 31L + gen), null, "lsn/" + gen, 0L, "test-model");
+    return ChunkFixture.of(row).generation(gen).text(text)
+        .vector(TestVectors.member(topic, row.id().hashCode() * 31L + gen)).patient(null).source("lsn/" + gen, 0L)
+        .build();
   }
 
   public static void main(String[] args) {

@@ -47,29 +47,11 @@ class LuceneHybridStoreTest extends HybridStoreContract {
 
   @Test
   void theVectorSearchBeamGrowsWithTheIndexWithinItsBounds() {
-    assertThat(LuceneHybridStore.candidates(10, 1_000)).isEqualTo(50);
-    assertThat(LuceneHybridStore.candidates(30, 1_000)).isEqualTo(150);
-    assertThat(LuceneHybridStore.candidates(10, 100_000)).isEqualTo(50);
-    assertThat(LuceneHybridStore.candidates(10, 1_000_000)).isEqualTo(300);
-    assertThat(LuceneHybridStore.candidates(10, 100_000_000)).isEqualTo(1_000);
-  }
-
-  @Test
-  void lexicalRanksChunksByTheirWholeRowsBm25() {
-    store.publish(NOTES, 1);
-    RowRef spread = new RowRef(NOTES, "spread");
-    RowRef repeats = new RowRef(NOTES, "repeats");
-    store.upsertRow(spread, 1, chunks(spread, 1, "p1", 0,
-        "noonan syndrome is a genetic disorder of development",
-        "short stature and webbed neck are common features"));
-    store.upsertRow(repeats, 1, chunks(repeats, 1, "p2", 1, "stature stature stature charts for children"));
-    store.commit(Map.of());
-
-    List<SearchHit> hits = store.lexicalSearch("noonan syndrome short stature", 10, RetrievalFilter.NONE);
-
-    assertThat(hits).extracting(h -> h.chunk().row().rowKey()).containsExactly("spread", "spread", "repeats");
-    assertThat(hits.get(0).score()).isEqualTo(hits.get(1).score()).isGreaterThan(hits.get(2).score());
-    assertThat(hits).extracting(SearchHit::rank).containsExactly(1, 2, 3);
+    assertThat(LuceneStoreSearcher.candidates(10, 1_000)).isEqualTo(50);
+    assertThat(LuceneStoreSearcher.candidates(30, 1_000)).isEqualTo(150);
+    assertThat(LuceneStoreSearcher.candidates(10, 100_000)).isEqualTo(50);
+    assertThat(LuceneStoreSearcher.candidates(10, 1_000_000)).isEqualTo(300);
+    assertThat(LuceneStoreSearcher.candidates(10, 100_000_000)).isEqualTo(1_000);
   }
 
   @Test
@@ -168,10 +150,10 @@ class LuceneHybridStoreTest extends HybridStoreContract {
     store.commit(Map.of("chunks-0", "5"));
     Map<String, String> data = withCommittedReader(location(), rd -> rd.getIndexCommit().getUserData());
     assertThat(data)
-        .containsEntry(LuceneHybridStore.META_DIMENSION, "16")
-        .containsEntry(LuceneHybridStore.generationKey(NOTES), "3")
-        .containsEntry(LuceneHybridStore.CHECKPOINT_PREFIX + "chunks-0", "5")
-        .containsEntry(LuceneHybridStore.META_FORMAT, LuceneHybridStore.FORMAT_VERSION);
+        .containsEntry(LuceneSchema.META_DIMENSION, "16")
+        .containsEntry(LuceneSchema.generationKey(NOTES), "3")
+        .containsEntry(LuceneSchema.CHECKPOINT_PREFIX + "chunks-0", "5")
+        .containsEntry(LuceneSchema.META_FORMAT, LuceneSchema.FORMAT_VERSION);
   }
 
   @Test
@@ -193,17 +175,6 @@ class LuceneHybridStoreTest extends HybridStoreContract {
     store.commit(Map.of());
     assertThat(countGeneration(1)).as("only the other table's generation 1 is left").isEqualTo(1);
     assertThat(countGeneration(2)).isEqualTo(5);
-  }
-
-  @Test
-  void rowChunksCarryTheirVectorsAndHitsDoNot() {
-    RowRef r = new RowRef(NOTES, "r");
-    var written = chunks(r, 1, null, 2, "first", "second");
-    store.publish(NOTES, 1);
-    store.upsertRow(r, 1, written);
-    store.commit(Map.of());
-    assertThat(store.rowChunks(r)).containsExactlyElementsOf(written);
-    assertThat(store.lexicalSearch("second", 1, RetrievalFilter.NONE).get(0).chunk().vector()).isNull();
   }
 
   @Test
@@ -300,39 +271,6 @@ class LuceneHybridStoreTest extends HybridStoreContract {
     assertThat(store.countRows(NOTES)).isEqualTo(1);
   }
 
-  @Test
-  void aPatientFilteredVectorSearchIsExactWhenThePatientHasMoreChunksThanTheCandidates() {
-    store.publish(NOTES, 1);
-    int rows = 1_500;
-    float[][] vectors = new float[rows][];
-    for (int i = 0; i < rows; i++) {
-      RowRef r = new RowRef(NOTES, "r" + i);
-      List<org.chartstream.core.store.StoredChunk> c = chunks(r, 1, i % 3 == 0 ? "p-many" : "p" + i, i % 40, "row " + i);
-      vectors[i] = c.get(0).vector();
-      store.upsertRow(r, 1, c);
-      if (i % 500 == 499) {
-        store.commit(Map.of());
-      }
-    }
-    store.commit(Map.of());
-    float[] query = org.chartstream.core.store.TestVectors.member(7, 99);
-
-    List<String> expected = java.util.stream.IntStream.range(0, rows).filter(i -> i % 3 == 0).boxed()
-        .sorted(java.util.Comparator.comparingDouble((Integer i) -> -dot(query, vectors[i])))
-        .limit(10).map(i -> "r" + i).toList();
-
-    assertThat(store.vectorSearch(query, 10, RetrievalFilter.forPatient("p-many")))
-        .extracting(h -> h.chunk().row().rowKey()).containsExactlyElementsOf(expected);
-  }
-
-  private static double dot(float[] a, float[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += a[i] * b[i];
-    }
-    return s;
-  }
-
   private static void copyResourceIndex(String name, Path to) throws IOException {
     Files.createDirectories(to);
     for (String file : List.of("_0.cfe", "_0.cfs", "_0.si", "segments_2")) {
@@ -345,6 +283,6 @@ class LuceneHybridStoreTest extends HybridStoreContract {
 
   private long countGeneration(long generation) throws IOException {
     return withCommittedReader(location(),
-        r -> (long) new IndexSearcher(r).count(LongPoint.newExactQuery(LuceneHybridStore.F_GENERATION, generation)));
+        r -> (long) new IndexSearcher(r).count(LongPoint.newExactQuery(LuceneSchema.F_GENERATION, generation)));
   }
 }

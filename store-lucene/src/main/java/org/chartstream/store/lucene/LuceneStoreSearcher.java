@@ -1,0 +1,358 @@
+package org.chartstream.store.lucene;
+
+import static org.chartstream.store.lucene.LuceneSchema.F_PATIENT;
+import static org.chartstream.store.lucene.LuceneSchema.F_ROW;
+import static org.chartstream.store.lucene.LuceneSchema.F_ROW_GEN;
+import static org.chartstream.store.lucene.LuceneSchema.F_ROW_HEAD;
+import static org.chartstream.store.lucene.LuceneSchema.F_ROW_ID;
+import static org.chartstream.store.lucene.LuceneSchema.F_ROW_KEY;
+import static org.chartstream.store.lucene.LuceneSchema.F_ROW_OPENING;
+import static org.chartstream.store.lucene.LuceneSchema.F_ROW_TEXT;
+import static org.chartstream.store.lucene.LuceneSchema.F_SOURCE_ID;
+import static org.chartstream.store.lucene.LuceneSchema.F_TABLE;
+import static org.chartstream.store.lucene.LuceneSchema.F_TABLE_GEN;
+import static org.chartstream.store.lucene.LuceneSchema.F_TEXT;
+import static org.chartstream.store.lucene.LuceneSchema.F_VECTOR;
+import static org.chartstream.store.lucene.LuceneSchema.ROW_HEAD_VALUE;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.RescoreTopNQuery;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.util.BytesRef;
+import org.chartstream.core.store.ChunkChecks;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.TableRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The store's read side. Every call works on one {@link Snapshot} (one commit) from first to last query, and never
+ * takes the writer's lock. Hits and row lookups carry each chunk's float32 vector ({@link RawVectors}).
+ */
+final class LuceneStoreSearcher {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LuceneStoreSearcher.class);
+
+  /**
+   * HNSW candidates (the search beam) of an unfiltered search, before full-precision rescoring keeps the top k.
+   * Measured with {@code bench store} (docs/PERFORMANCE.md): recall@10 1.0 at 100 candidates over 5 segments of
+   * 100k int8 vectors, so 50 (five per hit of a top 10) over one segment.
+   */
+  private static final int MIN_CANDIDATES = 50;
+  /**
+   * A fixed beam loses recall as the graph grows: 50 candidates gave recall@10 1.0 at 100k chunks but 0.81 at 1M (one
+   * segment of int8 vectors, {@code bench store}'s clustered corpus, 2026-12-01). So the beam also grows with the
+   * index, by one candidate per this many chunks (300 at 1M), up to {@link #MAX_CANDIDATES}.
+   */
+  private static final int CHUNKS_PER_CANDIDATE = 3_333;
+  private static final int MAX_CANDIDATES = 1_000;
+  private static final int CANDIDATES_PER_HIT = 5;
+  /**
+   * A filtered vector search scores every chunk the filter matches when they are at most this many (a patient, a
+   * row, a small table): exact results, and cheaper than walking the graph around the filter. Broader filters use
+   * Lucene's filtered HNSW search.
+   */
+  static final int EXACT_FILTER_LIMIT = 20_000;
+  /** Weight of the opening against the whole text in the lexical score. */
+  static final float OPENING_BOOST = 2f;
+  /** Chunks looked at per row of a lexical result: a row's best chunks come first, the rest rarely make top k. */
+  private static final int MAX_CHUNKS_PER_ROW_HIT = 8;
+
+  private final Path path;
+  private final SnapshotManager snapshots;
+  private final EnglishAnalyzer analyzer;
+
+  LuceneStoreSearcher(Path path, SnapshotManager snapshots, EnglishAnalyzer analyzer) {
+    this.path = path;
+    this.snapshots = snapshots;
+    this.analyzer = analyzer;
+  }
+
+  Map<String, String> checkpoint() {
+    return withSnapshot(Snapshot::checkpoint);
+  }
+
+  Map<TableRef, Long> activeGenerations() {
+    return withSnapshot(Snapshot::active);
+  }
+
+  /** Whether the searched commit has an active generation. */
+  boolean hasActiveTables() {
+    return withSnapshot(s -> !s.active().isEmpty());
+  }
+
+  /** Segments of the index that searches currently see (each has its own HNSW graph). */
+  int searchableSegments() {
+    return withSnapshot(s -> s.reader().leaves().size());
+  }
+
+  List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
+    Objects.requireNonNull(query, "query");
+    requireK(k);
+    return withSnapshot(s -> {
+      if (s.activeFilter() == null || s.dimension() == 0) {
+        return List.of();
+      }
+      if (query.length != s.dimension()) {
+        throw new IllegalArgumentException("query vector dimension " + query.length
+            + " does not match the store's vector dimension " + s.dimension());
+      }
+      ChunkChecks.vector(query, "query");
+      Query restrict = restriction(s, filter);
+      int candidates = candidates(k, s.searcher().getIndexReader().numDocs());
+      Query graphFilter = null;
+      if (!(restrict instanceof MatchAllDocsQuery)) {
+        int matching = s.searcher().count(restrict);
+        if (matching == 0) {
+          return List.of();
+        }
+        // Lucene scores every filtered chunk instead of walking the graph when a segment's matches fit the candidates
+        candidates = matching <= EXACT_FILTER_LIMIT ? Math.max(candidates, matching) : candidates;
+        graphFilter = restrict;
+      }
+      // the graph is searched with int8 vectors; the candidates are re-ranked with the float32 ones
+      Query knn = RescoreTopNQuery.createFullPrecisionRescorerQuery(
+          new KnnFloatVectorQuery(F_VECTOR, query, candidates, graphFilter), query, F_VECTOR, candidates);
+      TopDocs top = s.searcher().search(knn, k);
+      // Lucene's COSINE score is (1 + cos) / 2
+      return hits(s, top, score -> 2.0 * score - 1.0);
+    });
+  }
+
+  /** The HNSW beam for a top k over an index of this many chunks (never fewer than k). */
+  static int candidates(int k, int indexedChunks) {
+    int bySize = Math.min(MAX_CANDIDATES, indexedChunks / CHUNKS_PER_CANDIDATE);
+    return Math.max(Math.max(k * CANDIDATES_PER_HIT, MIN_CANDIDATES), bySize);
+  }
+
+  /**
+   * Matching chunks ranked by their row's BM25 over the row's whole text plus its opening (boosted), then by their
+   * own. A passage retriever scores a passage whole; a long row's terms are spread over its chunks, and chunk-level
+   * BM25 would rank each piece alone, below shorter rows that happen to repeat a term. A hit's score is its row's. An
+   * index written before rows carried their whole text falls back to chunk-level BM25.
+   */
+  List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
+    requireK(k);
+    Query chunkText = LexicalQueries.build(analyzer, F_TEXT, query);
+    if (chunkText == null) {
+      return List.of();
+    }
+    Query rowText = new BooleanQuery.Builder()
+        .add(LexicalQueries.build(analyzer, F_ROW_TEXT, query), BooleanClause.Occur.SHOULD)
+        .add(new BoostQuery(LexicalQueries.build(analyzer, F_ROW_OPENING, query), OPENING_BOOST),
+            BooleanClause.Occur.SHOULD)
+        .build();
+    return withSnapshot(s -> {
+      if (s.activeFilter() == null) {
+        return List.of();
+      }
+      Query restriction = restriction(s, filter);
+      TopDocs rows = s.searcher().search(new BooleanQuery.Builder()
+          .add(rowText, BooleanClause.Occur.MUST)
+          .add(restriction, BooleanClause.Occur.FILTER)
+          .add(rowHeads(), BooleanClause.Occur.FILTER)
+          .build(), k);
+      BooleanQuery.Builder chunks = new BooleanQuery.Builder()
+          .add(chunkText, BooleanClause.Occur.MUST)
+          .add(restriction, BooleanClause.Occur.FILTER);
+      if (rows.scoreDocs.length == 0) {
+        return hits(s, s.searcher().search(chunks.build(), k), score -> score);
+      }
+      StoredFields stored = s.searcher().storedFields();
+      Map<String, Float> rowScores = new HashMap<>();
+      for (ScoreDoc sd : rows.scoreDocs) {
+        rowScores.put(LuceneSchema.rowKeyOf(stored.document(sd.doc)), sd.score);
+      }
+      List<BytesRef> rowTerms = rowScores.keySet().stream().map(BytesRef::new).toList();
+      chunks.add(new TermInSetQuery(F_ROW, rowTerms), BooleanClause.Occur.FILTER);
+      TopDocs matching = s.searcher().search(chunks.build(), Math.max(k, rows.scoreDocs.length * MAX_CHUNKS_PER_ROW_HIT));
+      record Ranked(int doc, StoredChunk chunk, float rowScore, float chunkScore) {}
+      List<Ranked> ranked = new ArrayList<>(matching.scoreDocs.length);
+      for (ScoreDoc sd : matching.scoreDocs) {
+        StoredChunk c = LuceneSchema.toChunk(stored.document(sd.doc), null);
+        ranked.add(new Ranked(sd.doc, c, rowScores.get(LuceneSchema.rowKey(c.row())), sd.score));
+      }
+      ranked.sort(Comparator.comparing(Ranked::rowScore).thenComparing(Ranked::chunkScore).reversed()
+          .thenComparing(r -> r.chunk().chunkId()));
+      List<Ranked> top = ranked.subList(0, Math.min(k, ranked.size()));
+      // only the k kept hits read their vectors
+      float[][] vectors = RawVectors.of(s.reader(), top.stream().mapToInt(Ranked::doc).toArray());
+      List<SearchHit> out = new ArrayList<>(top.size());
+      for (Ranked r : top) {
+        out.add(new SearchHit(r.chunk().withVector(vectors[out.size()]), r.rowScore(), out.size() + 1));
+      }
+      return List.copyOf(out);
+    });
+  }
+
+  long countRows(TableRef table) {
+    Objects.requireNonNull(table, "table");
+    return withSnapshot(s -> {
+      Long g = s.active().get(table);
+      if (g == null) {
+        return 0L;
+      }
+      Query q = new BooleanQuery.Builder()
+          .add(new TermQuery(new Term(F_TABLE_GEN, LuceneSchema.tableGenKey(table, g))), BooleanClause.Occur.FILTER)
+          .add(rowHeads(), BooleanClause.Occur.FILTER)
+          .build();
+      return (long) s.searcher().count(q);
+    });
+  }
+
+  List<StoredChunk> rowChunks(RowRef row) {
+    Objects.requireNonNull(row, "row");
+    return withSnapshot(s -> {
+      Long g = s.active().get(row.tableRef());
+      if (g == null) {
+        return List.of();
+      }
+      IndexSearcher searcher = s.searcher();
+      Query q = new TermQuery(new Term(F_ROW_GEN, LuceneSchema.rowGenKey(row, g)));
+      int n = searcher.count(q);
+      if (n == 0) {
+        return List.of();
+      }
+      ScoreDoc[] docs = searcher.search(q, n).scoreDocs.clone();
+      Arrays.sort(docs, Comparator.comparingInt(d -> d.doc));
+      StoredFields stored = searcher.storedFields();
+      float[][] vectors = RawVectors.of(s.reader(), docIds(docs));
+      List<StoredChunk> out = new ArrayList<>(docs.length);
+      for (int i = 0; i < docs.length; i++) {
+        out.add(LuceneSchema.toChunk(stored.document(docs[i].doc), vectors[i]));
+      }
+      out.sort(Comparator.comparingInt(StoredChunk::chunkIndex));
+      return List.copyOf(out);
+    });
+  }
+
+  long chunkCount() {
+    return withSnapshot(s -> s.activeFilter() == null ? 0L : (long) s.searcher().count(s.activeFilter()));
+  }
+
+  private static Query rowHeads() {
+    return new TermQuery(new Term(F_ROW_HEAD, ROW_HEAD_VALUE));
+  }
+
+  /**
+   * The chunks a search may return: the active generations (only restricted when some table has another generation
+   * visible, e.g. one being re-indexed) and the caller's filter; {@link MatchAllDocsQuery} when nothing is excluded.
+   */
+  private static Query restriction(Snapshot s, RetrievalFilter filter) {
+    RetrievalFilter f = filter == null ? RetrievalFilter.NONE : filter;
+    Query generations = s.onlyActiveVisible() ? new MatchAllDocsQuery() : s.activeFilter();
+    if (f.isEmpty()) {
+      return generations;
+    }
+    BooleanQuery.Builder b = new BooleanQuery.Builder().add(generations, BooleanClause.Occur.FILTER);
+    if (!f.tables().isEmpty()) {
+      b.add(termsQuery(F_TABLE, f.tables()), BooleanClause.Occur.FILTER);
+    }
+    if (!f.sourceIds().isEmpty()) {
+      b.add(termsQuery(F_SOURCE_ID, f.sourceIds()), BooleanClause.Occur.FILTER);
+    }
+    if (!f.rowKeys().isEmpty()) {
+      b.add(new BooleanQuery.Builder()
+          .add(termsQuery(F_ROW_KEY, f.rowKeys()), BooleanClause.Occur.SHOULD)
+          .add(termsQuery(F_ROW_ID, f.rowKeys()), BooleanClause.Occur.SHOULD)
+          .build(), BooleanClause.Occur.FILTER);
+    }
+    if (f.patient() != null) {
+      b.add(new TermQuery(new Term(F_PATIENT, f.patient())), BooleanClause.Occur.FILTER);
+    }
+    return b.build();
+  }
+
+  private static Query termsQuery(String field, Set<String> values) {
+    if (values.size() == 1) {
+      return new TermQuery(new Term(field, values.iterator().next()));
+    }
+    List<BytesRef> terms = new ArrayList<>(values.size());
+    for (String v : values) {
+      terms.add(new BytesRef(v));
+    }
+    return new TermInSetQuery(field, terms);
+  }
+
+  private interface ScoreMap {
+    double apply(float score);
+  }
+
+  private static List<SearchHit> hits(Snapshot s, TopDocs top, ScoreMap scoreMap) throws IOException {
+    StoredFields stored = s.searcher().storedFields();
+    float[][] vectors = RawVectors.of(s.reader(), docIds(top.scoreDocs));
+    List<SearchHit> out = new ArrayList<>(top.scoreDocs.length);
+    for (ScoreDoc sd : top.scoreDocs) {
+      StoredChunk chunk = LuceneSchema.toChunk(stored.document(sd.doc), vectors[out.size()]);
+      out.add(new SearchHit(chunk, scoreMap.apply(sd.score), out.size() + 1));
+    }
+    return List.copyOf(out);
+  }
+
+  private static int[] docIds(ScoreDoc[] docs) {
+    int[] ids = new int[docs.length];
+    for (int i = 0; i < docs.length; i++) {
+      ids[i] = docs[i].doc;
+    }
+    return ids;
+  }
+
+  private static void requireK(int k) {
+    if (k < 1) {
+      throw new IllegalArgumentException("k must be >= 1: " + k);
+    }
+  }
+
+  private interface SnapshotFn<T> {
+    T apply(Snapshot s) throws IOException;
+  }
+
+  private <T> T withSnapshot(SnapshotFn<T> fn) {
+    Snapshot s;
+    try {
+      s = snapshots.acquire();
+    } catch (AlreadyClosedException e) {
+      throw new IllegalStateException("store at " + path + " is closed", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try {
+      return fn.apply(s);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      try {
+        snapshots.release(s);
+      } catch (IOException e) {
+        LOG.warn("releasing a reader failed", e);
+      }
+    }
+  }
+}
