@@ -144,7 +144,7 @@ final class DocumentDbPipelines {
         resultProjection("textScore"));
   }
 
-  /** The stored fields of a hit (not its vector) and its score. */
+  /** The stored fields of a hit, its vector included (a reranker scores with it), and its score. */
   private static Document resultProjection(String scoreMeta) {
     return new Document("$project", new Document(ID, 0)
         .append(CHUNK_ID, 1)
@@ -159,6 +159,7 @@ final class DocumentDbPipelines {
         .append(SOURCE_POSITION, 1)
         .append(COMMIT_TS_MS, 1)
         .append(MODEL_ID, 1)
+        .append(VECTOR, 1)
         .append(SCORE, new Document("$meta", scoreMeta)));
   }
 

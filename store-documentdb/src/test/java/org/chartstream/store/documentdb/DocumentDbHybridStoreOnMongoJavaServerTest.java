@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bson.Document;
+import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
@@ -94,9 +95,8 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
   }
 
   private static StoredChunk chunk(RowRef row, long gen, int index, int count, String text, String patient) {
-    return new StoredChunk(StoredChunk.chunkId(row, index, gen), row, index, count, gen, text,
-        TestVectors.member(index % 5, Objects.hash(row.id(), gen, index)), patient, "lsn/" + gen + "/" + index,
-        1_700_000_000_000L + index, "test-model");
+    return ChunkFixture.of(row).generation(gen).index(index, count).text(text)
+        .vector(TestVectors.member(index % 5, Objects.hash(row.id(), gen, index))).patient(patient).build();
   }
 
   private static List<StoredChunk> chunks(RowRef row, long gen, String patient, String... texts) {
@@ -124,7 +124,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     assertThat(store.chunkCount()).isEqualTo(2);
     assertThat(store.checkpoint()).containsExactly(Map.entry("chunks-0", "31"));
 
-    Document stored = raw(DocumentDbHybridStore.RECORDS).find(new Document("chunk_id", written.get(1).chunkId()))
+    Document stored = raw(DocumentDbSchema.RECORDS).find(new Document("chunk_id", written.get(1).chunkId()))
         .first();
     assertThat(stored).isNotNull();
     assertThat(stored.get("_id")).isEqualTo(written.get(1).chunkId() + "@1");
@@ -136,7 +136,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     assertThat(stored.get("table_gen")).isEqualTo("clinic\u001Fnotes\u001F1");
     assertThat(stored.getList("vector", Double.class)).hasSize(TestVectors.DIM);
 
-    Document pointer = raw(DocumentDbHybridStore.INDEXED_TABLES).find().first();
+    Document pointer = raw(DocumentDbSchema.INDEXED_TABLES).find().first();
     assertThat(pointer).isNotNull();
     assertThat(pointer.getList("generations", Document.class))
         .containsExactly(new Document("generation", 1L).append("since_epoch", 1L));
@@ -152,7 +152,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     assertThat(store.activeGenerations()).isEmpty();
     assertThat(store.rowChunks(a)).isEmpty();
     assertThat(store.countRows(NOTES)).isZero();
-    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments()).as("nothing sent before commit").isZero();
+    assertThat(raw(DocumentDbSchema.RECORDS).countDocuments()).as("nothing sent before commit").isZero();
 
     store.commit(Map.of());
     assertThat(store.rowChunks(a)).hasSize(1);
@@ -189,7 +189,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     store.commit(Map.of());
     assertThat(store.rowChunks(r)).containsExactlyElementsOf(one);
     assertThat(store.chunkCount()).isEqualTo(1);
-    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments())
+    assertThat(raw(DocumentDbSchema.RECORDS).countDocuments())
         .as("superseded versions are deleted after the grace period (zero here)").isEqualTo(1);
   }
 
@@ -210,7 +210,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
 
     assertThat(store.rowChunks(r)).isEmpty();
     assertThat(store.countRows(NOTES)).isEqualTo(1);
-    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("row_key", "r"))).isZero();
+    assertThat(raw(DocumentDbSchema.RECORDS).countDocuments(new Document("row_key", "r"))).isZero();
   }
 
   @Test
@@ -277,7 +277,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 2L));
     assertThat(store.countRows(NOTES)).isEqualTo(7);
     assertThat(store.chunkCount()).isEqualTo(14);
-    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("generation", 1L)))
+    assertThat(raw(DocumentDbSchema.RECORDS).countDocuments(new Document("generation", 1L)))
         .as("generation 1 of notes is deleted, the unpublished labs row stays staged").isEqualTo(1);
   }
 
@@ -293,7 +293,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     store.commit(Map.of());
     assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 5L));
     assertThat(store.countRows(NOTES)).isEqualTo(1);
-    assertThat(raw(DocumentDbHybridStore.INDEXED_TABLES).find().first().getList("generations", Document.class))
+    assertThat(raw(DocumentDbSchema.INDEXED_TABLES).find().first().getList("generations", Document.class))
         .hasSize(1);
   }
 
@@ -308,7 +308,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     store.commit(Map.of());
     assertThat(store.countRows(NOTES)).isEqualTo(1);
     assertThat(store.chunkCount()).isEqualTo(1);
-    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("row_key", "late"))).isZero();
+    assertThat(raw(DocumentDbSchema.RECORDS).countDocuments(new Document("row_key", "late"))).isZero();
   }
 
   @Test
@@ -359,9 +359,9 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
 
     assertThat(store.rowChunks(r)).containsExactlyElementsOf(committed);
     assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 1L));
-    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments()).as("the unfinished commit was undone")
+    assertThat(raw(DocumentDbSchema.RECORDS).countDocuments()).as("the unfinished commit was undone")
         .isEqualTo(1);
-    assertThat(raw(DocumentDbHybridStore.RECORDS).find().first().get("epoch_removed")).isEqualTo(Long.MAX_VALUE);
+    assertThat(raw(DocumentDbSchema.RECORDS).find().first().get("epoch_removed")).isEqualTo(Long.MAX_VALUE);
 
     // the writes are still buffered: the next commit applies them
     store.commit(Map.of("offset", "2"));
@@ -385,7 +385,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
       throw new Error("process killed");
     });
     assertThatThrownBy(() -> store.commit(Map.of("offset", "2"))).isInstanceOf(Error.class);
-    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("epoch_added", 2L)))
+    assertThat(raw(DocumentDbSchema.RECORDS).countDocuments(new Document("epoch_added", 2L)))
         .as("the dead writer's chunk versions are in the database").isEqualTo(1);
 
     DocumentDbHybridStore reader = DocumentDbHybridStore.open(settings().withTransactions(
@@ -395,9 +395,9 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
       assertThat(reader.rowChunks(r)).hasSize(1);
       assertThat(reader.activeGenerations()).containsExactly(Map.entry(NOTES, 1L));
       assertThat(reader.checkpoint()).containsExactly(Map.entry("offset", "1"));
-      assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments()).as("opening undid the unfinished commit")
+      assertThat(raw(DocumentDbSchema.RECORDS).countDocuments()).as("opening undid the unfinished commit")
           .isEqualTo(1);
-      assertThat(raw(DocumentDbHybridStore.INDEXED_TABLES).find().first().getList("generations", Document.class))
+      assertThat(raw(DocumentDbSchema.INDEXED_TABLES).find().first().getList("generations", Document.class))
           .hasSize(1);
     } finally {
       reader.close();
@@ -415,7 +415,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     store.commit(Map.of());
     assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 2L));
     // the pointer keeps its history: a search that read epoch 1 before this commit resolves generation 1
-    List<Document> history = raw(DocumentDbHybridStore.INDEXED_TABLES).find().first()
+    List<Document> history = raw(DocumentDbSchema.INDEXED_TABLES).find().first()
         .getList("generations", Document.class);
     assertThat(history).containsExactly(new Document("generation", 1L).append("since_epoch", 1L),
         new Document("generation", 2L).append("since_epoch", 2L));
@@ -432,8 +432,8 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     store.upsertRow(r, 1, chunks(r, 1, null, "v2"));
     store.commit(Map.of());
     assertThat(store.rowChunks(r)).extracting(StoredChunk::text).containsExactly("v2");
-    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments()).isEqualTo(2);
-    assertThat(raw(DocumentDbHybridStore.RECORDS).countDocuments(new Document("epoch_removed", 2L))).isEqualTo(1);
+    assertThat(raw(DocumentDbSchema.RECORDS).countDocuments()).isEqualTo(2);
+    assertThat(raw(DocumentDbSchema.RECORDS).countDocuments(new Document("epoch_removed", 2L))).isEqualTo(1);
   }
 
   @Test
@@ -495,12 +495,10 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> store.upsertRow(r, 2, chunks(r, 1, null, "x")))
         .isInstanceOf(IllegalArgumentException.class);
-    StoredChunk eight = new StoredChunk(StoredChunk.chunkId(r, 0, 1), r, 0, 1, 1, "x", TestVectors.centroid(0, 8),
-        null, null, 0, null);
+    StoredChunk eight = ChunkFixture.of(r).text("x").vector(TestVectors.centroid(0, 8)).build();
     assertThatThrownBy(() -> store.upsertRow(r, 1, List.of(eight)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimension").hasMessageContaining("16");
-    StoredChunk zero = new StoredChunk(StoredChunk.chunkId(r, 0, 1), r, 0, 1, 1, "x", new float[TestVectors.DIM],
-        null, null, 0, null);
+    StoredChunk zero = ChunkFixture.of(r).text("x").vector(new float[TestVectors.DIM]).build();
     assertThatThrownBy(() -> store.upsertRow(r, 1, List.of(zero))).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> store.vectorSearch(TestVectors.centroid(0, 8), 5, RetrievalFilter.NONE))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimension");
@@ -520,7 +518,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
 
   @Test
   void indexesCoverEveryFilterFieldTheTextAndTheVector() {
-    List<Document> indexes = raw(DocumentDbHybridStore.RECORDS).listIndexes().into(new ArrayList<>());
+    List<Document> indexes = raw(DocumentDbSchema.RECORDS).listIndexes().into(new ArrayList<>());
     assertThat(indexes).extracting(d -> d.getString("name")).contains("filter_patient", "filter_table",
         "filter_source", "filter_row", "active_chunks", "active_rows", "row_versions", "text_search",
         "vector_cosmos_search");

@@ -114,6 +114,19 @@ class DocumentDbPipelinesTest {
   }
 
   @Test
+  void everySearchReturnsTheHitsVectorWithItsStoredFields() {
+    Document filter = DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT);
+    List<List<Document>> searches = List.of(
+        DocumentDbPipelines.vectorSearch(QUERY, 10, "efSearch", 200, filter),
+        DocumentDbPipelines.vectorSearchPostFiltered(QUERY, 10, 100, "efSearch", 200, filter),
+        DocumentDbPipelines.lexicalSearch("migraine", 10, filter));
+    for (List<Document> search : searches) {
+      Document projection = search.get(search.size() - 1).get("$project", Document.class);
+      assertThat(projection).containsEntry(DocumentDbPipelines.VECTOR, 1).containsEntry(DocumentDbPipelines.ID, 0);
+    }
+  }
+
+  @Test
   void vectorIndexCommandsUseInt32Options() throws IOException {
     DocumentDbSettings settings = DocumentDbSettings.defaults("mongodb://localhost", "db", 384);
     assertGolden("index-vector-hnsw", bson(DocumentDbPipelines.vectorIndexCommand("records", settings)));
@@ -155,11 +168,11 @@ class DocumentDbPipelinesTest {
         "{ok: 0, code: 115, errmsg: '$filter is not supported for vector search yet.'}"), server);
     MongoCommandException other = new MongoCommandException(BsonDocument.parse(
         "{ok: 0, code: 13, errmsg: 'not authorized'}"), server);
-    assertThat(DocumentDbHybridStore.isUnsupportedSearch(noSearchStage)).isTrue();
-    assertThat(DocumentDbHybridStore.isUnsupportedSearch(noText)).isTrue();
-    assertThat(DocumentDbHybridStore.isUnsupportedSearch(other)).isFalse();
-    assertThat(DocumentDbHybridStore.isFilterRefusal(noFilter)).isTrue();
-    assertThat(DocumentDbHybridStore.isFilterRefusal(noSearchStage)).isFalse();
-    assertThat(DocumentDbHybridStore.isFilterRefusal(other)).isFalse();
+    assertThat(DocumentDbSearcher.isUnsupportedSearch(noSearchStage)).isTrue();
+    assertThat(DocumentDbSearcher.isUnsupportedSearch(noText)).isTrue();
+    assertThat(DocumentDbSearcher.isUnsupportedSearch(other)).isFalse();
+    assertThat(DocumentDbSearcher.isFilterRefusal(noFilter)).isTrue();
+    assertThat(DocumentDbSearcher.isFilterRefusal(noSearchStage)).isFalse();
+    assertThat(DocumentDbSearcher.isFilterRefusal(other)).isFalse();
   }
 }

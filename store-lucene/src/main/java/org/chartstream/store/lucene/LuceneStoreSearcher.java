@@ -192,7 +192,8 @@ final class LuceneStoreSearcher {
       }
       List<BytesRef> rowTerms = rowScores.keySet().stream().map(BytesRef::new).toList();
       chunks.add(new TermInSetQuery(F_ROW, rowTerms), BooleanClause.Occur.FILTER);
-      TopDocs matching = s.searcher().search(chunks.build(), Math.max(k, rows.scoreDocs.length * MAX_CHUNKS_PER_ROW_HIT));
+      TopDocs matching =
+          s.searcher().search(chunks.build(), Math.max(k, rows.scoreDocs.length * MAX_CHUNKS_PER_ROW_HIT));
       record Ranked(int doc, StoredChunk chunk, float rowScore, float chunkScore) {}
       List<Ranked> ranked = new ArrayList<>(matching.scoreDocs.length);
       for (ScoreDoc sd : matching.scoreDocs) {

@@ -1,0 +1,138 @@
+package org.chartstream.store.documentdb;
+
+import static org.chartstream.store.documentdb.DocumentDbPipelines.CHUNK_COUNT;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.CHUNK_ID;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.CHUNK_INDEX;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.COMMIT_TS_MS;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.EPOCH_ADDED;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.EPOCH_REMOVED;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.GENERATION;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.ID;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.LIVE;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.MODEL_ID;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_HEAD;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_KEY;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_REFS;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.SOURCE_ID;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.SOURCE_POSITION;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.TABLE;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.TABLE_GEN;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.TEXT;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.VECTOR;
+
+import com.mongodb.client.model.Filters;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.TableRef;
+
+/**
+ * How the DocumentDB store keeps its data: the collections, a chunk version as a {@code records} document and back,
+ * a table's pointer document and the commit state's checkpoint. (The record field names are in
+ * {@link DocumentDbPipelines}, whose commands use them.)
+ */
+final class DocumentDbSchema {
+
+  static final String RECORDS = "records";
+  static final String INDEXED_TABLES = "indexed_tables";
+  static final String COMMIT_STATE = "commit_state";
+  static final String STATE_ID = "commit";
+  static final String STATE_EPOCH = "epoch";
+  static final String STATE_CHECKPOINT = "checkpoint";
+  static final String STATE_DIMENSION = "dimension";
+  static final String POINTER_GENERATIONS = "generations";
+  static final String POINTER_SINCE_EPOCH = "since_epoch";
+
+  private DocumentDbSchema() {}
+
+  /** The chunk as the version written by commit {@code epoch}; {@code rowHead} on the first chunk of the row. */
+  static Document toDocument(StoredChunk c, boolean rowHead, long epoch) {
+    RowRef row = c.row();
+    List<Double> vector = new ArrayList<>(c.vector().length);
+    for (float f : c.vector()) {
+      vector.add((double) f);
+    }
+    Document d = new Document(ID, c.chunkId() + "@" + epoch)
+        .append(CHUNK_ID, c.chunkId())
+        .append(SOURCE_ID, row.sourceId())
+        .append(TABLE, row.table())
+        .append(ROW_KEY, row.rowKey())
+        .append(ROW_REFS, List.of(row.rowKey(), row.id()))
+        .append(GENERATION, c.generation())
+        .append(TABLE_GEN, DocumentDbPipelines.tableGenKey(row.sourceId(), row.table(), c.generation()))
+        .append(CHUNK_INDEX, c.chunkIndex())
+        .append(CHUNK_COUNT, c.chunkCount())
+        .append(TEXT, c.text())
+        .append(VECTOR, vector)
+        .append(COMMIT_TS_MS, c.commitTsMs())
+        .append(ROW_HEAD, rowHead)
+        .append(EPOCH_ADDED, epoch)
+        .append(EPOCH_REMOVED, LIVE);
+    if (c.patientKey() != null) {
+      d.append(PATIENT, c.patientKey());
+    }
+    if (c.sourcePosition() != null) {
+      d.append(SOURCE_POSITION, c.sourcePosition());
+    }
+    if (c.modelId() != null) {
+      d.append(MODEL_ID, c.modelId());
+    }
+    return d;
+  }
+
+  /**
+   * The chunk a record (or a search result's projection of it) holds, with its vector: the stored doubles are the
+   * written floats widened, so narrowing them gives the written vector back exactly.
+   */
+  static StoredChunk toChunk(Document d) {
+    RowRef row = new RowRef(d.getString(SOURCE_ID), d.getString(TABLE), d.getString(ROW_KEY));
+    List<Number> values = d.getList(VECTOR, Number.class);
+    float[] vector = new float[values.size()];
+    for (int i = 0; i < vector.length; i++) {
+      vector[i] = values.get(i).floatValue();
+    }
+    return new StoredChunk(d.getString(CHUNK_ID), row, d.get(CHUNK_INDEX, Number.class).intValue(),
+        d.get(CHUNK_COUNT, Number.class).intValue(), d.get(GENERATION, Number.class).longValue(),
+        d.getString(TEXT), vector, d.getString(PATIENT), d.getString(SOURCE_POSITION),
+        d.get(COMMIT_TS_MS, Number.class).longValue(), d.getString(MODEL_ID));
+  }
+
+  /** Every version of the row's chunks, in every generation. */
+  static Bson rowFilter(RowRef row) {
+    return Filters.and(Filters.eq(SOURCE_ID, row.sourceId()), Filters.eq(TABLE, row.table()),
+        Filters.eq(ROW_KEY, row.rowKey()));
+  }
+
+  /** The {@code _id} of a table's pointer document. */
+  static Document tableId(TableRef table) {
+    return new Document(SOURCE_ID, table.sourceId()).append(TABLE, table.table());
+  }
+
+  /** A pointer document's {@code (generation, since_epoch)} entries, oldest first. */
+  static List<Document> pointerHistory(Document pointer) {
+    return pointer.getList(POINTER_GENERATIONS, Document.class, List.of());
+  }
+
+  /** Checkpoint keys can hold dots and dollars, which field names must not: stored as key/value pairs. */
+  static List<Document> checkpointList(Map<String, String> cp) {
+    List<Document> out = new ArrayList<>(cp.size());
+    cp.forEach((k, v) -> out.add(new Document("key", k).append("value", v)));
+    return out;
+  }
+
+  static Map<String, String> readCheckpoint(Document state) {
+    Map<String, String> cp = new TreeMap<>();
+    List<Document> entries = state.getList(STATE_CHECKPOINT, Document.class, List.of());
+    for (Document e : entries) {
+      cp.put(e.getString("key"), e.getString("value"));
+    }
+    return Collections.unmodifiableMap(cp);
+  }
+}
