@@ -12,19 +12,16 @@ import org.chartstream.core.store.StoredChunk;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.ModelTokenizer;
 import org.chartstream.models.TokenChunker;
+import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.context.BudgetedContextBuilder;
 import org.chartstream.retrieval.context.ContextBudget;
 import org.chartstream.retrieval.context.ContextPassage;
-import org.chartstream.retrieval.context.RankedChunk;
 import org.chartstream.retrieval.dedupe.RowDedupe;
-import org.chartstream.retrieval.fusion.FusedCandidate;
+import org.chartstream.retrieval.fusion.Fusion;
 import org.chartstream.retrieval.fusion.NormalizedScoreFusion;
 import org.chartstream.retrieval.fusion.ReciprocalRankFusion;
-import org.chartstream.retrieval.fusion.RowFusion;
 import org.chartstream.retrieval.gate.QuestionAnchors;
 import org.chartstream.retrieval.gate.TailTrim;
-import org.chartstream.retrieval.rerank.RerankCandidate;
-import org.chartstream.retrieval.rerank.RerankedCandidate;
 import org.chartstream.retrieval.rewrite.ExactTerms;
 import org.chartstream.retrieval.search.SideResults;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -32,8 +29,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The query path's pure stages between search and generation (QueryPipeline: fuse, dedupe, tail trim, gate anchors,
- * context) and the lexical rewrite, on one question's worth of realistic input: one search side pair of
+ * The query path's pure stages between search and generation (QueryPipeline: row dedupe, fusion, tail trim, gate
+ * anchors, context) and the lexical rewrite, on one question's worth of realistic input: one search side pair of
  * {@value #PER_SIDE} hits each over note rows of several chunks (chunked by the ingest's own chunker) and one-chunk
  * structured rows, top_k = {@value #TOP_K}.
  */
@@ -55,16 +52,11 @@ public class QueryPathBenchmark extends SuiteSettings {
     List<StoredChunk> chunks;
     Map<RowRef, List<StoredChunk>> rows;
     List<SideResults> sides;
-    List<NormalizedScoreFusion.ScoredId> vectorScored;
-    List<NormalizedScoreFusion.ScoredId> lexicalScored;
-    List<String> vectorIds;
-    List<String> lexicalIds;
-    Map<String, SearchHit> byId;
-    List<FusedCandidate> chunkFused;
-    List<RerankedCandidate> reranked;
+    List<Candidate> vectorChunks;
+    List<Candidate> lexicalChunks;
+    List<Candidate> reranked;
     List<QuestionAnchors.Anchor> anchors;
     List<String> topTexts;
-    List<RankedChunk> gated;
     BudgetedContextBuilder contextBuilder;
 
     @Setup
@@ -86,26 +78,15 @@ public class QueryPathBenchmark extends SuiteSettings {
         List<SearchHit> vector = side(random, 0.78, 0.004);
         List<SearchHit> lexical = side(random, 21.4, 0.3);
         sides = List.of(new SideResults(vector, lexical));
-        vectorScored = scored(vector);
-        lexicalScored = scored(lexical);
-        vectorIds = vectorScored.stream().map(NormalizedScoreFusion.ScoredId::id).toList();
-        lexicalIds = lexicalScored.stream().map(NormalizedScoreFusion.ScoredId::id).toList();
-        byId = new HashMap<>();
-        lexical.forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
-        vector.forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
-        chunkFused = normalizedScoreFusion();
+        vectorChunks = vector.stream().map(h -> Candidate.vectorHit(h.chunk(), h.score(), h.rank())).toList();
+        lexicalChunks = lexical.stream().map(h -> Candidate.lexicalHit(h.chunk(), h.score(), h.rank())).toList();
 
-        List<FusedCandidate> fusedRows = rowFusion();
+        List<Candidate> fusedRows = rowFusion();
         reranked = new ArrayList<>();
-        gated = new ArrayList<>();
         for (int i = 0; i < TOP_K; i++) {
-            FusedCandidate c = fusedRows.get(i);
-            StoredChunk chunk = byId.get(c.id()).chunk();
-            reranked.add(new RerankedCandidate(new RerankCandidate(c.id(), chunk.row().id(), chunk.text(), c.score()),
-                    RERANK_SCORES[i], i + 1));
-            gated.add(new RankedChunk(chunk, RERANK_SCORES[i]));
+            reranked.add(fusedRows.get(i).withRerankScore(RERANK_SCORES[i]));
         }
-        topTexts = reranked.stream().map(r -> r.candidate().text()).toList();
+        topTexts = reranked.stream().map(c -> c.chunk().text()).toList();
         anchors = QuestionAnchors.of(QUESTION);
         contextBuilder = new BudgetedContextBuilder(tokenizer::countTokens, ContextBudget.defaults(), rows::get);
     }
@@ -139,37 +120,34 @@ public class QueryPathBenchmark extends SuiteSettings {
         return hits;
     }
 
-    private static List<NormalizedScoreFusion.ScoredId> scored(List<SearchHit> hits) {
-        return hits.stream().map(h -> new NormalizedScoreFusion.ScoredId(h.chunk().chunkId(), h.score())).toList();
-    }
-
     /** Min-max score fusion of the two chunk lists. */
     @Benchmark
-    public List<FusedCandidate> normalizedScoreFusion() {
-        return NormalizedScoreFusion.fuse(vectorScored, lexicalScored, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT);
+    public List<Candidate> normalizedScoreFusion() {
+        return NormalizedScoreFusion.fuse(vectorChunks, lexicalChunks, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT);
     }
 
     /** Reciprocal rank fusion of the two chunk rankings. */
     @Benchmark
-    public List<FusedCandidate> reciprocalRankFusion() {
-        return ReciprocalRankFusion.fuse(vectorIds, lexicalIds, ReciprocalRankFusion.DEFAULT_K);
+    public List<Candidate> reciprocalRankFusion() {
+        return ReciprocalRankFusion.fuse(vectorChunks, lexicalChunks, ReciprocalRankFusion.DEFAULT_K);
     }
 
-    /** What the pipeline runs: each side cut to its best hit per row, then score fusion. */
+    /** Each side cut to its best hit per row, one chunk standing for each row. */
     @Benchmark
-    public List<FusedCandidate> rowFusion() {
-        return RowFusion.fuse(sides, RowFusion.normalisedScore(NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT));
+    public RowDedupe.PerRow rowDedupe() {
+        return RowDedupe.perRow(sides);
     }
 
-    /** The strongest fused chunk per row, the row looked up as QueryPipeline does. */
+    /** What the pipeline's fuse step runs: the row dedupe, then score fusion. */
     @Benchmark
-    public List<FusedCandidate> rowDedupe() {
-        return RowDedupe.strongestPerRow(chunkFused, c -> byId.get(c.id()).chunk().row().id());
+    public List<Candidate> rowFusion() {
+        RowDedupe.PerRow perRow = RowDedupe.perRow(sides);
+        return Fusion.normalisedScore(NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT).fuse(perRow.vector(), perRow.lexical());
     }
 
     @Benchmark
-    public List<RerankedCandidate> tailTrim() {
-        return TailTrim.trim(reranked, RerankedCandidate::score, GATE_THRESHOLD);
+    public List<Candidate> tailTrim() {
+        return TailTrim.trim(reranked, GATE_THRESHOLD);
     }
 
     @Benchmark
@@ -186,7 +164,7 @@ public class QueryPathBenchmark extends SuiteSettings {
     /** Default budget, model-tokenizer counts, parent-row expansion over the rows' sibling chunks. */
     @Benchmark
     public List<ContextPassage> budgetedContext() {
-        return contextBuilder.build(gated);
+        return contextBuilder.build(reranked);
     }
 
     @Benchmark

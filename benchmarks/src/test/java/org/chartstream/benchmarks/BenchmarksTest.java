@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.context.ContextPassage;
-import org.chartstream.retrieval.fusion.FusedCandidate;
+import org.chartstream.retrieval.dedupe.RowDedupe;
 import org.chartstream.retrieval.gate.QuestionAnchors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,13 +57,18 @@ class BenchmarksTest {
     }
 
     @Test
-    void rowFusionAndDedupeKeepOneCandidatePerRow() {
-        long rowsHit = union().stream().map(id -> query.byId.get(id).chunk().row().id()).distinct().count();
-        List<FusedCandidate> fused = query.rowFusion();
-        assertThat(fused).hasSize((int) rowsHit);
-        assertThat(fused.stream().map(c -> query.byId.get(c.id()).chunk().row())).doesNotHaveDuplicates();
-        List<FusedCandidate> deduped = query.rowDedupe();
-        assertThat(deduped).hasSize((int) rowsHit).hasSizeLessThan(query.chunkFused.size());
+    void rowDedupeAndFusionKeepOneCandidatePerRow() {
+        Set<RowRef> rowsHit = new HashSet<>();
+        query.sides.get(0).vector().forEach(h -> rowsHit.add(h.chunk().row()));
+        query.sides.get(0).lexical().forEach(h -> rowsHit.add(h.chunk().row()));
+        RowDedupe.PerRow perRow = query.rowDedupe();
+        for (List<Candidate> side : List.of(perRow.vector().get(0), perRow.lexical().get(0))) {
+            assertThat(side).hasSizeLessThan(QueryPathBenchmark.PER_SIDE);
+            assertThat(side.stream().map(c -> c.chunk().row())).doesNotHaveDuplicates();
+        }
+        List<Candidate> fused = query.rowFusion();
+        assertThat(fused).hasSize(rowsHit.size()).hasSizeLessThan(query.normalizedScoreFusion().size());
+        assertThat(fused.stream().map(c -> c.chunk().row())).doesNotHaveDuplicates();
     }
 
     @Test

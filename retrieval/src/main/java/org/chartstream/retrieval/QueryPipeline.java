@@ -1,34 +1,25 @@
 package org.chartstream.retrieval;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 import org.chartstream.core.store.RetrievalFilter;
-import org.chartstream.core.store.SearchHit;
-import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.retrieval.context.ContextBuilder;
 import org.chartstream.retrieval.context.ContextPassage;
-import org.chartstream.retrieval.context.RankedChunk;
 import org.chartstream.retrieval.dedupe.RowDedupe;
 import org.chartstream.retrieval.embed.QueryEmbedder;
-import org.chartstream.retrieval.fusion.FusedCandidate;
-import org.chartstream.retrieval.fusion.RowFusion;
+import org.chartstream.retrieval.fusion.Fusion;
 import org.chartstream.retrieval.gate.GateDecision;
-import org.chartstream.retrieval.gate.QuestionAnchors;
 import org.chartstream.retrieval.gate.ScopedEvidenceGate;
 import org.chartstream.retrieval.gate.ScopedGateDecision;
 import org.chartstream.retrieval.gate.TailTrim;
 import org.chartstream.retrieval.generate.GenerationResult;
 import org.chartstream.retrieval.generate.Generator;
 import org.chartstream.retrieval.generate.Passage;
-import org.chartstream.retrieval.rerank.RerankCandidate;
 import org.chartstream.retrieval.rerank.RerankOutcome;
 import org.chartstream.retrieval.rerank.RerankStage;
-import org.chartstream.retrieval.rerank.RerankedCandidate;
 import org.chartstream.retrieval.rewrite.ConversationHistory;
 import org.chartstream.retrieval.rewrite.ExactTerms;
 import org.chartstream.retrieval.rewrite.QueryRewriter;
@@ -38,9 +29,10 @@ import org.chartstream.retrieval.search.SideResults;
 
 /**
  * The retrieval stages for one question, free of Kafka (DESIGN.md §5): rewrite with memory and expansion → one
- * embedding batch → vector and lexical search per variant, concurrently, with exact terms on the lexical side →
- * fusion (normalised scores by default, or RRF) → row dedupe → adaptive rerank prefix → reranker → dedupe → tail trim → gate (pointed or broad) → context
- * budget with parent-row expansion → grounded generation (or the extractive answer) with checked citations.
+ * embedding batch → vector and lexical search per variant, concurrently, with exact terms on the lexical side → row
+ * dedupe (one chunk per row) → fusion (normalised scores by default, or RRF) → adaptive rerank prefix → reranker →
+ * tail trim → gate (pointed or broad) → context budget with parent-row expansion → grounded generation (or the
+ * extractive answer) with checked citations. One {@link Candidate} per row travels from the dedupe to the context.
  */
 public final class QueryPipeline {
     private final Stages stages;
@@ -64,16 +56,16 @@ public final class QueryPipeline {
         }
     }
 
-    /** Everything one run decided, for the reply and for the audit record. */
+    /**
+     * Everything one run decided, for the reply and for the audit record.
+     *
+     * @param fused    every fused candidate, best first, with its fused score and rank
+     * @param reranked the reranked prefix in the rerank stage's order, each with its rerank score
+     */
     public record Result(Outcome outcome, String answer, boolean extractive, List<Passage> passages,
-                         List<String> variants, String rewrite, List<SideResults> sides, List<FusedCandidate> fused,
-                         List<RerankedCandidate> reranked, String reranker, String rerankPrefix, GateDecision gate,
+                         List<String> variants, String rewrite, List<SideResults> sides, List<Candidate> fused,
+                         List<Candidate> reranked, String reranker, String rerankPrefix, GateDecision gate,
                          String gateDescription, String generator, List<Integer> flaggedCitations, Map<String, Long> stageMs) {
-
-        /** The first variant's sides (the question itself, or its rewrite). */
-        public SideResults primarySides() {
-            return sides.isEmpty() ? new SideResults(List.of(), List.of()) : sides.get(0);
-        }
     }
 
     /** Told of every finished run (outcome, stage timings), e.g. by metrics; must be quick. */
@@ -95,7 +87,7 @@ public final class QueryPipeline {
     }
 
     /** The tables the index holds, which a request's filter may name. */
-    public java.util.Set<org.chartstream.core.store.TableRef> indexedTables() {
+    public java.util.Set<TableRef> indexedTables() {
         return stages.searcher().indexedTables();
     }
 
@@ -147,41 +139,25 @@ public final class QueryPipeline {
         List<SideResults> sides = stages.searcher().searchAll(mode, vectors, lexicalQueries, filter);
         t = lap(stageMs, "search", t);
 
-        Map<String, SearchHit> byId = new HashMap<>();
-        for (SideResults side : sides) {
-            side.lexical().forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
-            side.vector().forEach(h -> byId.putIfAbsent(h.chunk().chunkId(), h));
-        }
-        List<FusedCandidate> fused = fuse(sides);
-        List<FusedCandidate> perRow = RowDedupe.strongestPerRow(fused, c -> byId.get(c.id()).chunk().row().id());
+        RowDedupe.PerRow perRow = RowDedupe.perRow(sides);
+        List<Candidate> fused = fusion().fuse(perRow.vector(), perRow.lexical());
         t = lap(stageMs, "fuse", t);
 
-        List<RerankCandidate> candidates = perRow.stream().map(c -> {
-            StoredChunk chunk = byId.get(c.id()).chunk();
-            return new RerankCandidate(c.id(), chunk.row().id(), chunk.text(), c.score());
-        }).toList();
         before("rerank", deadlineMs);
-        RerankOutcome reranked = stages.reranker().rerank(rewrite.primary(), candidates, topK);
+        RerankOutcome reranked = stages.reranker().rerank(rewrite.primary(), fused, topK);
         t = lap(stageMs, "rerank", t);
 
-        List<RerankedCandidate> top = reranked.ranked().subList(0, Math.min(topK, reranked.ranked().size()));
-        List<RerankedCandidate> kept = TailTrim.trim(top, RerankedCandidate::score, stages.gate().threshold());
-        double best = kept.stream().mapToDouble(RerankedCandidate::score).max().orElse(Double.NEGATIVE_INFINITY);
-        List<QuestionAnchors.Anchor> unmentioned = QuestionAnchors.unmentioned(QuestionAnchors.of(question),
-                top.stream().map(r -> r.candidate().text()).toList());
-        ScopedGateDecision gate = stages.gate().decide(question, best, kept.size(), unmentioned);
+        List<Candidate> top = reranked.ranked().subList(0, Math.min(topK, reranked.ranked().size()));
+        List<Candidate> kept = TailTrim.trim(top, stages.gate().threshold());
+        ScopedGateDecision gate = stages.gate().decide(question, kept, top);
         t = lap(stageMs, "gate", t);
 
-        List<Passage> passages = new ArrayList<>();
+        List<Passage> passages = List.of();
         GenerationResult generation = null;
         if (gate.answer()) {
             before("context", deadlineMs);
-            List<RankedChunk> ranked = kept.stream()
-                    .map(r -> new RankedChunk(byId.get(r.candidate().chunkId()).chunk(), r.score())).toList();
-            List<ContextPassage> context = stages.context().build(ranked, topK);
-            for (ContextPassage p : context) {
-                passages.add(new Passage(p.index(), p.anchor(), p.score(), p.text()));
-            }
+            List<ContextPassage> context = stages.context().build(kept, topK);
+            passages = context.stream().map(p -> new Passage(p.index(), p.anchor(), p.score(), p.text())).toList();
             t = lap(stageMs, "context", t);
             before("generate", deadlineMs);
             listener.onCitations(passages);
@@ -225,10 +201,10 @@ public final class QueryPipeline {
         return result;
     }
 
-    private List<FusedCandidate> fuse(List<SideResults> sides) {
-        return RowFusion.fuse(sides, settings.fusion() == QuerySettings.Fusion.RRF
-                ? RowFusion.reciprocalRank(settings.rrfK())
-                : RowFusion.normalisedScore(settings.vectorWeight()));
+    private Fusion fusion() {
+        return settings.fusion() == QuerySettings.Fusion.RRF
+                ? Fusion.reciprocalRank(settings.rrfK())
+                : Fusion.normalisedScore(settings.vectorWeight());
     }
 
     private static void before(String stage, long deadlineMs) {

@@ -21,7 +21,7 @@ import org.chartstream.retrieval.search.HybridSearcher;
 /**
  * The default implementation of every stage, given the outside systems (store, models, optional local LLM). A
  * cross-encoder reorders the rerank prefix; without one the prefix keeps the fused order and is scored with the
- * stored bi-encoder vectors.
+ * bi-encoder vectors the search hits carried.
  */
 public final class StandardStages {
     private StandardStages() {
@@ -38,7 +38,7 @@ public final class StandardStages {
                 embedder,
                 new HybridSearcher(store, searchExecutor, settings.perSide()),
                 Reranker.CROSS_ENCODER_SIGMOID.equals(reranker.scorer()) ? new PrefixRerankStage(reranker)
-                        : new StoredVectorRerankStage(embedder, store, reranker),
+                        : new StoredVectorRerankStage(embedder, reranker),
                 settings.gateFor(reranker.scorer()),
                 new BudgetedContextBuilder(tokens, ContextBudget.defaults(), store::rowChunks),
                 chatModel == null ? new ExtractiveGenerator(settings.maxPassageChars())

@@ -16,15 +16,16 @@ import org.chartstream.app.data.ClinicalDataset;
 import org.chartstream.app.eval.ClinicalQuestion;
 import org.chartstream.app.eval.ClinicalQuestionGenerator;
 import org.chartstream.app.eval.ClinicalQuestionSet;
+import org.chartstream.app.eval.DocumentRanking;
 import org.chartstream.app.eval.EvaluationRuntime;
 import org.chartstream.app.eval.GateCalibration;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.SearchMode;
 import org.chartstream.retrieval.gate.QuestionAnchors;
 import org.chartstream.retrieval.gate.QuestionScope;
 import org.chartstream.retrieval.gate.QuestionScopeClassifier;
-import org.chartstream.retrieval.rerank.RerankedCandidate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -82,17 +83,18 @@ public final class CalibrateCommand implements Callable<Integer> {
             for (int i = 0; i < questions.size(); i++) {
                 ClinicalQuestion q = questions.get(i);
                 QueryPipeline.Result result = pipeline.run(q.text(), SearchMode.HYBRID, topK, null);
-                List<RerankedCandidate> top = result.reranked().subList(0, Math.min(topK, result.reranked().size()));
-                double best = top.stream().mapToDouble(RerankedCandidate::score).max().orElse(Double.NEGATIVE_INFINITY);
+                List<Candidate> top = result.reranked().subList(0, Math.min(topK, result.reranked().size()));
+                double best = top.stream().mapToDouble(Candidate::rerankScore).max().orElse(Double.NEGATIVE_INFINITY);
                 boolean pointed = QuestionScopeClassifier.classify(q.text()).scope() == QuestionScope.POINTED;
                 boolean unmentioned = !QuestionAnchors.unmentioned(QuestionAnchors.of(q.text()),
-                        top.stream().map(r -> r.candidate().text()).toList()).isEmpty();
+                        top.stream().map(c -> c.chunk().text()).toList()).isEmpty();
                 GateCalibration.Observation o = new GateCalibration.Observation(q.answerable(), pointed, top.size(), best, unmentioned);
                 (q.followUp() ? followUps : singleTurn).add(o);
                 if (!q.followUp()) {
                     singleTurnKinds.add(q.kind());
                 }
-                if (q.answerable() && !q.followUp() && top.stream().anyMatch(r -> q.judgments().containsKey(documentId(r)))) {
+                if (q.answerable() && !q.followUp()
+                        && top.stream().anyMatch(c -> q.judgments().containsKey(DocumentRanking.tableAndRowKey(c.chunk().row())))) {
                     answerableWithAnsweringRowInTopK++;
                 }
                 lastScorer = result.gate().scorer();
@@ -146,12 +148,6 @@ public final class CalibrateCommand implements Callable<Integer> {
             wrong.merge(kinds.get(i), GateCalibration.refused(o, threshold) == o.answerable() ? 1L : 0L, Long::sum);
         }
         return wrong;
-    }
-
-    private static String documentId(RerankedCandidate r) {
-        String rowId = r.candidate().rowId();
-        int firstColon = rowId.indexOf(':');
-        return rowId.substring(firstColon + 1);
     }
 
     private static String text(Map<String, Object> report, GateCalibration.Result result, GateCalibration.Point atConfigured,

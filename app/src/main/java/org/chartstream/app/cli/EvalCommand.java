@@ -178,7 +178,7 @@ public final class EvalCommand implements Callable<Integer> {
         line.put("vector", vector);
         line.put("lexical", lexical);
         line.put("final", DocumentRanking.finalOrder(r, documentId));
-        line.put("rerank_scores", r.reranked().stream().map(c -> c.score()).toList());
+        line.put("rerank_scores", r.reranked().stream().map(c -> c.rerankScore()).toList());
         try {
             java.nio.file.Files.writeString(rankings, new ObjectMapper().writeValueAsString(line) + "\n",
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);

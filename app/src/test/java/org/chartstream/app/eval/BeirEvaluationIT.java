@@ -82,7 +82,7 @@ class BeirEvaluationIT {
         }
         var result = eval.pipeline(EvalMode.HYBRID_RERANK, 50).run(query("q3").text(), EvalMode.HYBRID_RERANK.searchMode(), 10, null);
         assertThat(result.reranker()).startsWith("bi-encoder cosine");
-        assertThat(result.reranked()).isSortedAccordingTo((a, b) -> Double.compare(b.score(), a.score()));
+        assertThat(result.reranked()).isSortedAccordingTo((a, b) -> Double.compare(b.rerankScore(), a.rerankScore()));
         assertThat(DocumentRanking.finalOrder(result, DocumentRanking::rowKey).get(0)).isEqualTo("amoxicillin");
     }
 

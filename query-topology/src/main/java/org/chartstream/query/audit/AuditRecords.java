@@ -4,10 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.query.RetrievalTypes;
+import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.QueryPipeline;
-import org.chartstream.retrieval.fusion.FusedCandidate;
 import org.chartstream.retrieval.generate.Passage;
-import org.chartstream.retrieval.rerank.RerankedCandidate;
 import org.chartstream.retrieval.search.SideResults;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.CitedChunk;
@@ -60,12 +59,12 @@ public final class AuditRecords {
         return hits.stream().map(h -> new ScoredId(prefix + h.chunk().chunkId(), h.score())).toList();
     }
 
-    private static ScoredId fused(FusedCandidate c) {
-        return new ScoredId(c.id(), c.score());
+    private static ScoredId fused(Candidate c) {
+        return new ScoredId(c.chunk().chunkId(), c.fusedScore());
     }
 
-    private static ScoredId reranked(RerankedCandidate r) {
-        return new ScoredId(r.candidate().chunkId(), r.score());
+    private static ScoredId reranked(Candidate c) {
+        return new ScoredId(c.chunk().chunkId(), c.rerankScore());
     }
 
     private static CitedChunk cited(Passage p) {

@@ -2,12 +2,55 @@ package org.chartstream.query.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.Map;
+import org.chartstream.core.store.ChunkFixture;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.retrieval.Candidate;
+import org.chartstream.retrieval.Outcome;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.gate.GateDecision;
+import org.chartstream.retrieval.generate.Passage;
+import org.chartstream.retrieval.search.SideResults;
+import org.chartstream.schemas.AnswerAudit;
+import org.chartstream.schemas.CitedChunk;
+import org.chartstream.schemas.QueryRequest;
+import org.chartstream.schemas.ScoredId;
 import org.junit.jupiter.api.Test;
 
 class AuditRecordsTest {
+    private static final StoredChunk NOTE = ChunkFixture.of("ehr", "notes", "7").index(1, 3).text("plan: stress test").build();
+    private static final StoredChunk CONDITION = ChunkFixture.of("ehr", "conditions", "12").build();
+
     @Test
     void contentHashIsTheHexSha256OfTheUtf8Text() {
         assertThat(AuditRecords.contentSha256("abc")).isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
         assertThat(AuditRecords.contentSha256("Zolmitriptan 2.5 MG")).isNotEqualTo(AuditRecords.contentSha256("Zolmitriptan 5 MG"));
+    }
+
+    @Test
+    void recordsEachStagesCandidatesByChunkIdWithThatStagesScore() {
+        Candidate note = Candidate.lexicalHit(NOTE, 9.5, 1).withFused(0.6, 1);
+        Candidate condition = Candidate.vectorHit(CONDITION, 0.7, 1).withFused(0.4, 2);
+        SideResults first = new SideResults(List.of(new SearchHit(CONDITION, 0.7, 1)), List.of(new SearchHit(NOTE, 9.5, 1)));
+        SideResults second = new SideResults(List.of(new SearchHit(NOTE, 0.5, 1)), List.of());
+        QueryPipeline.Result result = new QueryPipeline.Result(Outcome.ANSWER, "answer [1]", false,
+                List.of(new Passage(1, NOTE, 0.82, NOTE.text())), List.of("q", "q2"), "rewritten", List.of(first, second),
+                List.of(note, condition), List.of(condition.withRerankScore(0.82), note.withRerankScore(0.31)),
+                "cross-encoder m", "all 2 candidates", new GateDecision(true, "cross-encoder-sigmoid", 0.82, 0.3, "ok"),
+                "answer (…)", "llm", List.of(), Map.of("total", 12L));
+        QueryRequest request = QueryRequest.newBuilder().setRequestId("r1").setConversationId("c1").setUserId("u1")
+                .setQuestion("q").setTopK(6).build();
+
+        AnswerAudit audit = AuditRecords.of(request, result, "minilm");
+
+        assertThat(audit.getVectorHits()).containsExactly(new ScoredId(CONDITION.chunkId(), 0.7),
+                new ScoredId("q1|" + NOTE.chunkId(), 0.5));
+        assertThat(audit.getLexicalHits()).containsExactly(new ScoredId(NOTE.chunkId(), 9.5));
+        assertThat(audit.getFused()).containsExactly(new ScoredId(NOTE.chunkId(), 0.6), new ScoredId(CONDITION.chunkId(), 0.4));
+        assertThat(audit.getRerank()).containsExactly(new ScoredId(CONDITION.chunkId(), 0.82), new ScoredId(NOTE.chunkId(), 0.31));
+        assertThat(audit.getCited()).containsExactly(new CitedChunk(NOTE.chunkId(), NOTE.generation(), NOTE.sourcePosition(),
+                AuditRecords.contentSha256(NOTE.text())));
     }
 }

@@ -1,17 +1,16 @@
 package org.chartstream.retrieval.context;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import org.chartstream.core.model.TokenCounter;
 import org.chartstream.core.store.RowTextRejoiner;
 import org.chartstream.core.store.StoredChunk;
+import org.chartstream.retrieval.Candidate;
 
 /**
- * The default {@link ContextBuilder}: best passage first, each row gets at most {@code perRowTokens} and what is left
- * of {@code totalTokens}, for at most {@code maxPassages} rows.
+ * The default {@link ContextBuilder}: best passage first, each row (one candidate each) gets at most
+ * {@code perRowTokens} and what is left of {@code totalTokens}, for at most {@code maxPassages} rows.
  *
  * <p>Parent-row expansion: a row's text grows from the retrieved chunk to its neighbours, alternately the next and
  * the previous chunk, while the rejoined text ({@link RowTextRejoiner}: header once, overlaps once) fits the row's
@@ -31,39 +30,35 @@ public final class BudgetedContextBuilder implements ContextBuilder {
     }
 
     /** With the configured budget's number of passages. */
-    public List<ContextPassage> build(List<RankedChunk> gated) {
+    public List<ContextPassage> build(List<Candidate> gated) {
         return build(gated, budget);
     }
 
     @Override
-    public List<ContextPassage> build(List<RankedChunk> gated, int passages) {
+    public List<ContextPassage> build(List<Candidate> gated, int passages) {
         return build(gated, budget.forPassages(passages));
     }
 
-    private List<ContextPassage> build(List<RankedChunk> gated, ContextBudget applied) {
+    private List<ContextPassage> build(List<Candidate> gated, ContextBudget applied) {
         List<ContextPassage> passages = new ArrayList<>();
-        Set<String> rows = new HashSet<>();
         int left = applied.totalTokens();
-        for (RankedChunk ranked : gated) {
+        for (Candidate candidate : gated) {
             if (passages.size() == applied.maxPassages() || left < applied.minUsefulTokens()) {
                 break;
             }
-            if (!rows.add(ranked.chunk().row().id())) {
-                continue;
-            }
-            ContextPassage passage = expand(passages.size() + 1, ranked, Math.min(applied.perRowTokens(), left));
+            ContextPassage passage = expand(passages.size() + 1, candidate, Math.min(applied.perRowTokens(), left));
             passages.add(passage);
             left -= passage.tokens();
         }
         return passages;
     }
 
-    private ContextPassage expand(int index, RankedChunk ranked, int rowBudget) {
-        StoredChunk anchor = ranked.chunk();
+    private ContextPassage expand(int index, Candidate candidate, int rowBudget) {
+        StoredChunk anchor = candidate.chunk();
         int tokens = counter.count(anchor.text());
         if (tokens > rowBudget) {
             TokenTruncation.Truncated cut = TokenTruncation.truncate(counter, anchor.text(), rowBudget);
-            return new ContextPassage(index, anchor, List.of(anchor), cut.text(), cut.tokens(), true, ranked.score());
+            return new ContextPassage(index, anchor, List.of(anchor), cut.text(), cut.tokens(), true, candidate.rerankScore());
         }
         List<StoredChunk> row = rowOf(anchor);
         int at = indexOf(row, anchor);
@@ -75,7 +70,7 @@ public final class BudgetedContextBuilder implements ContextBuilder {
             previous = previous && window.growTo(window.from - 1, window.to, rowBudget);
         }
         return new ContextPassage(index, anchor, row.subList(window.from, window.to + 1), window.text, window.tokens,
-                false, ranked.score());
+                false, candidate.rerankScore());
     }
 
     /** The chunks {@code from..to} of a row, rejoined, and their token count. */

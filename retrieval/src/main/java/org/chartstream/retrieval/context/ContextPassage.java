@@ -14,7 +14,7 @@ import org.chartstream.core.store.StoredChunk;
  * @param text      what the model reads
  * @param tokens    model tokens of {@code text}
  * @param truncated whether {@code text} was cut to fit the budget
- * @param score     the score the anchor passed the gate with
+ * @param score     the rerank score the anchor passed the gate with
  */
 public record ContextPassage(int index, StoredChunk anchor, List<StoredChunk> chunks, String text, int tokens,
                              boolean truncated, double score) {

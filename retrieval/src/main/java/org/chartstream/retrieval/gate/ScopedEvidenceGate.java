@@ -2,6 +2,7 @@ package org.chartstream.retrieval.gate;
 
 import java.util.List;
 import java.util.Objects;
+import org.chartstream.retrieval.Candidate;
 
 /**
  * The pointed-versus-broad gate (DESIGN.md §5): a pointed question is refused when its best passage scores below the
@@ -35,6 +36,19 @@ public final class ScopedEvidenceGate {
 
     public double threshold() {
         return threshold;
+    }
+
+    /**
+     * Classifies {@code question} and decides on the reranked candidates.
+     *
+     * @param kept       the candidates left after the {@link TailTrim}: their best rerank score and their number decide
+     * @param considered the reranked top k before the trim, whose texts the question's anchors must be mentioned in
+     */
+    public ScopedGateDecision decide(String question, List<Candidate> kept, List<Candidate> considered) {
+        double best = kept.stream().mapToDouble(Candidate::rerankScore).max().orElse(Double.NEGATIVE_INFINITY);
+        List<QuestionAnchors.Anchor> unmentioned = QuestionAnchors.unmentioned(QuestionAnchors.of(question),
+                considered.stream().map(c -> c.chunk().text()).toList());
+        return decide(question, best, kept.size(), unmentioned);
     }
 
     /** Classifies {@code question} and decides. */

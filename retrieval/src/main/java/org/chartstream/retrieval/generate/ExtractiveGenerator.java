@@ -30,7 +30,7 @@ public final class ExtractiveGenerator implements Generator {
     public GenerationResult generate(String question, List<ContextPassage> passages, Consumer<String> onToken) {
         if (passages.isEmpty()) {
             return new GenerationResult(GenerationResult.Outcome.REFUSED, GroundedPrompt.REFUSAL,
-                    CitationCheck.check("", 0), NAME, "no passages to quote", null, 0);
+                    CitationMarkers.check("", 0), NAME, "no passages to quote", null, 0);
         }
         StringBuilder answer = new StringBuilder(ExtractiveAnswer.LABEL);
         for (ContextPassage p : passages) {
@@ -41,7 +41,7 @@ public final class ExtractiveGenerator implements Generator {
             answer.append("\n[").append(p.index()).append("] ").append(text);
         }
         String text = answer.toString();
-        return new GenerationResult(GenerationResult.Outcome.EXTRACTIVE, text, CitationCheck.check(text, passages.size()),
+        return new GenerationResult(GenerationResult.Outcome.EXTRACTIVE, text, CitationMarkers.check(text, passages.size()),
                 NAME, "no generation model configured: " + passages.size() + " passages quoted", null, 0);
     }
 }

@@ -15,7 +15,7 @@ import org.chartstream.core.llm.LlmFailureKind;
  * @param tokensStreamed answer pieces already passed to the token callback (non-zero on {@link Outcome#UNAVAILABLE}
  *                       means the streamed text was partial and must be discarded)
  */
-public record GenerationResult(Outcome outcome, String answer, CitationCheck.Report citations, String generator,
+public record GenerationResult(Outcome outcome, String answer, CitationMarkers.Report citations, String generator,
                                String detail, LlmFailureKind failure, int tokensStreamed) {
 
     public enum Outcome {

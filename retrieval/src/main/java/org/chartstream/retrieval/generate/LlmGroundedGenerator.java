@@ -34,7 +34,7 @@ public final class LlmGroundedGenerator implements Generator {
         Objects.requireNonNull(onToken, "onToken");
         if (passages.isEmpty()) {
             return new GenerationResult(GenerationResult.Outcome.REFUSED, GroundedPrompt.REFUSAL,
-                    CitationCheck.check("", 0), name(), "no passages to answer from", null, 0);
+                    CitationMarkers.check("", 0), name(), "no passages to answer from", null, 0);
         }
         ChatRequest request = new ChatRequest(GroundedPrompt.messages(question, passages), settings.temperature(),
                 settings.maxAnswerTokens(), settings.deadline());
@@ -44,12 +44,12 @@ public final class LlmGroundedGenerator implements Generator {
             onToken.accept(piece);
         });
         if (result instanceof ChatResult.Failed failed) {
-            return new GenerationResult(GenerationResult.Outcome.UNAVAILABLE, "", CitationCheck.check("", 0), name(),
+            return new GenerationResult(GenerationResult.Outcome.UNAVAILABLE, "", CitationMarkers.check("", 0), name(),
                     "generation model unavailable (" + failed.describe() + ")", failed.kind(), failed.tokensDelivered());
         }
         ChatResult.Completed completed = (ChatResult.Completed) result;
         String answer = completed.content().strip();
-        CitationCheck.Report citations = CitationCheck.check(answer, passages.size());
+        CitationMarkers.Report citations = CitationMarkers.check(answer, passages.size());
         if (GroundedPrompt.isRefusal(answer)) {
             return new GenerationResult(GenerationResult.Outcome.REFUSED, answer, citations, name(),
                     "the model found no support in the passages", null, streamed[0]);

@@ -5,12 +5,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import org.chartstream.core.model.Reranker;
-import org.chartstream.retrieval.dedupe.RowDedupe;
+import org.chartstream.retrieval.Candidate;
 
 /**
  * The default {@link RerankStage}: cuts the fused list at the {@link AdaptiveRerankPrefix}, scores that prefix with
  * the {@link Reranker} (a cross-encoder, or the bi-encoder fallback), orders by score with the fused rank breaking
- * ties, then keeps the strongest chunk per row again.
+ * ties.
  */
 public final class PrefixRerankStage implements RerankStage {
     private final Reranker reranker;
@@ -27,17 +27,16 @@ public final class PrefixRerankStage implements RerankStage {
     }
 
     @Override
-    public RerankOutcome rerank(String query, List<RerankCandidate> fused, int topK) {
+    public RerankOutcome rerank(String query, List<Candidate> fused, int topK) {
         Objects.requireNonNull(query, "query");
-        AdaptiveRerankPrefix.Cut cut = prefix.cut(fused.stream().map(RerankCandidate::fusedScore).toList(), topK);
-        List<RerankCandidate> head = fused.subList(0, cut.length());
-        double[] scores = reranker.score(query, head.stream().map(RerankCandidate::text).toList());
-        List<RerankedCandidate> ranked = new ArrayList<>(head.size());
+        AdaptiveRerankPrefix.Cut cut = prefix.cut(fused.stream().map(Candidate::fusedScore).toList(), topK);
+        List<Candidate> head = fused.subList(0, cut.length());
+        double[] scores = reranker.score(query, head.stream().map(c -> c.chunk().text()).toList());
+        List<Candidate> ranked = new ArrayList<>(head.size());
         for (int i = 0; i < head.size(); i++) {
-            ranked.add(new RerankedCandidate(head.get(i), scores[i], i + 1));
+            ranked.add(head.get(i).withRerankScore(scores[i]));
         }
-        ranked.sort(Comparator.comparingDouble((RerankedCandidate r) -> -r.score()).thenComparingInt(RerankedCandidate::fusedRank));
-        List<RerankedCandidate> perRow = RowDedupe.strongestPerRow(ranked, r -> r.candidate().rowId());
-        return new RerankOutcome(perRow, cut, reranker.name(), reranker.scorer());
+        ranked.sort(Comparator.comparingDouble((Candidate c) -> -c.rerankScore()).thenComparingInt(Candidate::fusedRank));
+        return new RerankOutcome(ranked, cut, reranker.name(), reranker.scorer());
     }
 }

@@ -1,6 +1,7 @@
 package org.chartstream.retrieval.rerank;
 
 import java.util.List;
+import org.chartstream.retrieval.Candidate;
 
 /**
  * What the rerank stage did, for the next stages and the audit.
@@ -8,15 +9,15 @@ import java.util.List;
  * @param ranked       the reranked prefix, best first, one candidate per row
  * @param prefix       how many fused candidates were reranked and why
  * @param reranker     the reranker's audit name (says when no cross-encoder is configured)
- * @param scorer       the scale of {@link RerankedCandidate#score()}, which the gate's threshold must belong to
+ * @param scorer       the scale of {@link Candidate#rerankScore()}, which the gate's threshold must belong to
  */
-public record RerankOutcome(List<RerankedCandidate> ranked, AdaptiveRerankPrefix.Cut prefix, String reranker, String scorer) {
+public record RerankOutcome(List<Candidate> ranked, AdaptiveRerankPrefix.Cut prefix, String reranker, String scorer) {
     public RerankOutcome {
         ranked = List.copyOf(ranked);
     }
 
     /** The best score, or {@link Double#NEGATIVE_INFINITY} when nothing was reranked. */
     public double bestScore() {
-        return ranked.isEmpty() ? Double.NEGATIVE_INFINITY : ranked.get(0).score();
+        return ranked.isEmpty() ? Double.NEGATIVE_INFINITY : ranked.get(0).rerankScore();
     }
 }

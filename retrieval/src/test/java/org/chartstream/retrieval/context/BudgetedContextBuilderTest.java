@@ -5,7 +5,10 @@ import static org.chartstream.retrieval.context.TestChunks.WORDS;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.StoredChunk;
+import org.chartstream.retrieval.Candidate;
+import org.chartstream.retrieval.TestCandidates;
 import org.junit.jupiter.api.Test;
 
 /** Counts whitespace words as tokens so every budget in these tests can be checked by hand. */
@@ -15,10 +18,14 @@ class BudgetedContextBuilderTest {
     private static final List<StoredChunk> LONG_ROW = TestChunks.row("long", HEADER, List.of(
             "a1 a2 a3 a4 a5", "b1 b2 b3 b4 b5", "c1 c2 c3 c4 c5", "d1 d2 d3 d4 d5", "e1 e2 e3 e4 e5"));
 
-    private static List<RankedChunk> singleChunkRows(int n) {
-        List<RankedChunk> out = new ArrayList<>();
+    private static Candidate gated(StoredChunk chunk, double rerankScore) {
+        return TestCandidates.reranked(chunk, rerankScore);
+    }
+
+    private static List<Candidate> singleChunkRows(int n) {
+        List<Candidate> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            out.add(new RankedChunk(TestChunks.row("r" + i, HEADER, List.of("w1 w2 w3")).get(0), 1.0 - i * 0.1));
+            out.add(gated(TestChunks.row("r" + i, HEADER, List.of("w1 w2 w3")).get(0), 1.0 - i * 0.1));
         }
         return out;
     }
@@ -39,9 +46,9 @@ class BudgetedContextBuilderTest {
     @Test
     void aRequestsTopKIsHonouredUpToItsMaximumWithTheTotalBudgetSharedAmongThePassages() {
         // rows of 200 tokens: with the default 512 per row, 2,400 in total would stop at 12 of them
-        List<RankedChunk> rows = new ArrayList<>();
+        List<Candidate> rows = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            rows.add(new RankedChunk(TestChunks.row("big" + i, HEADER, List.of("w ".repeat(198).strip())).get(0), 1.0 - i * 0.01));
+            rows.add(gated(TestChunks.row("big" + i, HEADER, List.of("w ".repeat(198).strip())).get(0), 1.0 - i * 0.01));
         }
         BudgetedContextBuilder builder = new BudgetedContextBuilder(WORDS, ContextBudget.defaults(), SiblingChunks.NONE);
 
@@ -58,7 +65,7 @@ class BudgetedContextBuilderTest {
     void expandsToNeighbouringChunksOnBothSidesWithinTheRowBudget() {
         ContextBudget budget = new ContextBudget(6, 17, 1000, 1);
         List<ContextPassage> passages = new BudgetedContextBuilder(WORDS, budget, row -> LONG_ROW)
-                .build(List.of(new RankedChunk(LONG_ROW.get(2), 0.9)));
+                .build(List.of(gated(LONG_ROW.get(2), 0.9)));
 
         ContextPassage p = passages.get(0);
         assertThat(p.chunks()).extracting(StoredChunk::chunkIndex).containsExactly(1, 2, 3);
@@ -72,7 +79,7 @@ class BudgetedContextBuilderTest {
     void theNextChunkIsTriedBeforeThePreviousOne() {
         ContextBudget budget = new ContextBudget(6, 12, 1000, 1);
         ContextPassage p = new BudgetedContextBuilder(WORDS, budget, row -> LONG_ROW)
-                .build(List.of(new RankedChunk(LONG_ROW.get(2), 0.9))).get(0);
+                .build(List.of(gated(LONG_ROW.get(2), 0.9))).get(0);
 
         assertThat(p.chunks()).extracting(StoredChunk::chunkIndex).containsExactly(2, 3);
         assertThat(p.tokens()).isEqualTo(12);
@@ -81,7 +88,7 @@ class BudgetedContextBuilderTest {
     @Test
     void expansionStopsAtTheRowsEnds() {
         List<ContextPassage> passages = new BudgetedContextBuilder(WORDS, ContextBudget.defaults(), row -> LONG_ROW)
-                .build(List.of(new RankedChunk(LONG_ROW.get(4), 0.9)));
+                .build(List.of(gated(LONG_ROW.get(4), 0.9)));
 
         assertThat(passages.get(0).chunks()).hasSize(5);
         assertThat(passages.get(0).tokens()).isEqualTo(27);
@@ -91,12 +98,12 @@ class BudgetedContextBuilderTest {
     void theTotalBudgetShrinksLaterRowsAndEndsTheContext() {
         ContextBudget budget = new ContextBudget(6, 12, 30, 6);
         List<StoredChunk> second = TestChunks.row("second", HEADER, List.of("x1 x2 x3 x4 x5", "y1 y2 y3 y4 y5", "z1 z2 z3 z4 z5"));
-        List<RankedChunk> gated = List.of(new RankedChunk(LONG_ROW.get(0), 0.9), new RankedChunk(second.get(1), 0.8),
-                new RankedChunk(TestChunks.row("third", HEADER, List.of("t1 t2 t3 t4 t5 t6 t7 t8 t9 t10")).get(0), 0.7),
-                new RankedChunk(TestChunks.row("fourth", HEADER, List.of("f1")).get(0), 0.6));
+        List<Candidate> candidates = List.of(gated(LONG_ROW.get(0), 0.9), gated(second.get(1), 0.8),
+                gated(TestChunks.row("third", HEADER, List.of("t1 t2 t3 t4 t5 t6 t7 t8 t9 t10")).get(0), 0.7),
+                gated(TestChunks.row("fourth", HEADER, List.of("f1")).get(0), 0.6));
 
         List<ContextPassage> passages = new BudgetedContextBuilder(WORDS, budget,
-                row -> row.rowKey().equals("long") ? LONG_ROW : second).build(gated);
+                row -> row.rowKey().equals("long") ? LONG_ROW : second).build(candidates);
 
         assertThat(passages).extracting(ContextPassage::tokens).containsExactly(12, 12, 6);
         ContextPassage third = passages.get(2);
@@ -110,7 +117,7 @@ class BudgetedContextBuilderTest {
         ContextBudget budget = new ContextBudget(6, 4, 100, 1);
 
         ContextPassage p = new BudgetedContextBuilder(WORDS, budget, row -> LONG_ROW)
-                .build(List.of(new RankedChunk(LONG_ROW.get(1), 0.9))).get(0);
+                .build(List.of(gated(LONG_ROW.get(1), 0.9))).get(0);
 
         assertThat(p.text()).isEqualTo("record: notes\nb1 b2");
         assertThat(p.tokens()).isEqualTo(4);
@@ -121,27 +128,20 @@ class BudgetedContextBuilderTest {
     @Test
     void aRowThatChangedSinceTheSearchIsNotExpanded() {
         List<StoredChunk> newVersion = TestChunks.row("long", HEADER, List.of("new1", "new2"));
-        StoredChunk retrieved = new StoredChunk(LONG_ROW.get(1).chunkId().replace(":1", ":0"), LONG_ROW.get(1).row(), 1, 5, 0,
-                LONG_ROW.get(1).text(), null, "p1", "lsn:old", 0L, "test-model");
+        StoredChunk retrieved = ChunkFixture.of(LONG_ROW.get(1).row()).index(1, 5).generation(0).text(LONG_ROW.get(1).text())
+                .build();
 
         ContextPassage p = new BudgetedContextBuilder(WORDS, ContextBudget.defaults(), row -> newVersion)
-                .build(List.of(new RankedChunk(retrieved, 0.9))).get(0);
+                .build(List.of(gated(retrieved, 0.9))).get(0);
 
         assertThat(p.chunks()).containsExactly(retrieved);
         assertThat(p.text()).isEqualTo(retrieved.text());
     }
 
     @Test
-    void aRowAppearsOnlyOnce() {
-        List<RankedChunk> gated = List.of(new RankedChunk(LONG_ROW.get(0), 0.9), new RankedChunk(LONG_ROW.get(3), 0.8));
-
-        assertThat(new BudgetedContextBuilder(WORDS, ContextBudget.defaults(), SiblingChunks.NONE).build(gated)).hasSize(1);
-    }
-
-    @Test
     void printsWithoutRecordText() {
         ContextPassage p = new BudgetedContextBuilder(WORDS, ContextBudget.defaults(), SiblingChunks.NONE)
-                .build(List.of(new RankedChunk(LONG_ROW.get(0), 0.9))).get(0);
+                .build(List.of(gated(LONG_ROW.get(0), 0.9))).get(0);
 
         assertThat(p.toString()).doesNotContain("a1").contains(LONG_ROW.get(0).chunkId());
     }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.chartstream.core.store.ChunkFixture;
+import org.chartstream.retrieval.Candidate;
+import org.chartstream.retrieval.TestCandidates;
 import org.junit.jupiter.api.Test;
 
 class ScopedEvidenceGateTest {
@@ -48,6 +51,23 @@ class ScopedEvidenceGateTest {
         assertThat(refused.reason()).isEqualTo("the question names a code or person that no retrieved record mentions");
         assertThat(refused.describe()).doesNotContain("Thaddeus", "Fairweather");
         assertThat(gate.decide(POINTED, 0.99, 3, List.of()).answer()).isTrue();
+    }
+
+    @Test
+    void onCandidatesTheBestKeptScoreDecidesAndTheAnchorsAreLookedForInEveryConsideredText() {
+        Candidate strong = TestCandidates.reranked(
+                ChunkFixture.of("ehr", "medications", "1").text("medication: lisinopril 10 mg daily").build(), 0.8);
+        Candidate trimmed = TestCandidates.reranked(
+                ChunkFixture.of("ehr", "patients", "2").text("patient: Ana Ruiz").build(), 0.1);
+
+        ScopedGateDecision decision = gate.decide(POINTED, List.of(strong), List.of(strong, trimmed));
+
+        assertThat(decision.answer()).isTrue();
+        assertThat(decision.bestScore()).isEqualTo(0.8);
+        assertThat(decision.passages()).isEqualTo(1);
+        assertThat(gate.decide(POINTED, List.of(strong), List.of(strong)).reason())
+                .isEqualTo("the question names a code or person that no retrieved record mentions");
+        assertThat(gate.decide(POINTED, List.of(), List.of()).reason()).isEqualTo("nothing retrieved");
     }
 
     @Test

@@ -2,7 +2,7 @@ package org.chartstream.retrieval.generate;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.retrieval.context.ContextPassage;
 
@@ -13,8 +13,7 @@ final class TestPassages {
     static List<ContextPassage> of(String... texts) {
         List<ContextPassage> passages = new ArrayList<>();
         for (int i = 0; i < texts.length; i++) {
-            RowRef row = new RowRef("clinic", "medications", "m" + i);
-            StoredChunk chunk = new StoredChunk(StoredChunk.chunkId(row, 0, 1), row, 0, 1, 1, texts[i], null, "p1", "lsn", 0L, "m");
+            StoredChunk chunk = ChunkFixture.of("clinic", "medications", "m" + i).text(texts[i]).build();
             passages.add(new ContextPassage(i + 1, chunk, List.of(chunk), texts[i], texts[i].split(" ").length, false, 0.9 - i * 0.1));
         }
         return passages;

@@ -8,11 +8,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the citations of a generated answer and checks them against the passages it was given: {@code [2]},
- * {@code [1, 3]}, {@code [1; 3]}, {@code [2-4]} and {@code [1][3]} cite passages by number; only 1 to the number of
- * passages exist. Brackets holding anything else ({@code [sic]}) are not citations.
+ * The {@code [n]} citation markers of a generated answer, checked against the passages it was given: which point at
+ * a passage and which at none. {@code [2]}, {@code [1, 3]}, {@code [1; 3]}, {@code [2-4]} and {@code [1][3]} cite
+ * passages by number; only 1 to the number of passages exist. Brackets holding anything else ({@code [sic]}) are not
+ * citations.
  */
-public final class CitationCheck {
+public final class CitationMarkers {
     private static final Pattern BRACKET = Pattern.compile("\\[\\s*(\\d+(?:\\s*[-–]\\s*\\d+)?(?:\\s*[,;]\\s*\\d+(?:\\s*[-–]\\s*\\d+)?)*)\\s*]");
     private static final Pattern ITEM = Pattern.compile("(\\d+)(?:\\s*[-–]\\s*(\\d+))?");
     /** A range wider than this is not expanded number by number; its ends are checked. */
@@ -39,7 +40,7 @@ public final class CitationCheck {
         }
     }
 
-    private CitationCheck() {
+    private CitationMarkers() {
     }
 
     public static Report check(String answer, int passages) {

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class CitationCheckTest {
+class CitationMarkersTest {
 
     @Test
     void readsEveryCitationFormInOrderOfFirstUse() {
-        CitationCheck.Report r = CitationCheck.check("Lisinopril [3]. Hypertension [1, 2]; BP [2;4] and [5-6] or [1][3].", 6);
+        CitationMarkers.Report r = CitationMarkers.check("Lisinopril [3]. Hypertension [1, 2]; BP [2;4] and [5-6] or [1][3].", 6);
 
         assertThat(r.cited()).containsExactly(3, 1, 2, 4, 5, 6);
         assertThat(r.flagged()).isFalse();
@@ -17,7 +17,7 @@ class CitationCheckTest {
 
     @Test
     void flagsCitationsOfPassagesThatDoNotExist() {
-        CitationCheck.Report r = CitationCheck.check("Lisinopril [1] and aspirin [7], also [0] and [7] again, [5-8].", 6);
+        CitationMarkers.Report r = CitationMarkers.check("Lisinopril [1] and aspirin [7], also [0] and [7] again, [5-8].", 6);
 
         assertThat(r.cited()).containsExactly(1, 5, 6);
         assertThat(r.outOfRange()).containsExactly(7, 0, 8);
@@ -26,7 +26,7 @@ class CitationCheckTest {
 
     @Test
     void bracketsThatAreNotCitationsAreIgnored() {
-        CitationCheck.Report r = CitationCheck.check("He said [sic] the dose was [10 mg] per day [a].", 6);
+        CitationMarkers.Report r = CitationMarkers.check("He said [sic] the dose was [10 mg] per day [a].", 6);
 
         assertThat(r.uncited()).isTrue();
         assertThat(r.flagged()).isFalse();
@@ -34,7 +34,7 @@ class CitationCheckTest {
 
     @Test
     void hugeNumbersAndWideRangesAreOutOfRangeWithoutExpanding() {
-        CitationCheck.Report r = CitationCheck.check("[99999999999] [1-100000]", 6);
+        CitationMarkers.Report r = CitationMarkers.check("[99999999999] [1-100000]", 6);
 
         assertThat(r.cited()).containsExactly(1);
         assertThat(r.outOfRange()).containsExactly(Integer.MAX_VALUE, 100000);
