@@ -23,7 +23,8 @@ import org.chartstream.schemas.serde.AvroSerde;
 
 /**
  * Debezium topics → normalise → project, chunk, batch-embed → the index log ({@code chartstream.index}).
- * Bad events go to the dead-letter topic. Stores materialise from the index log (see {@code IndexMaterializer}).
+ * Bad events go to the dead-letter topic. The query role's stores materialise from the index log (the replica
+ * module's {@code IndexMaterializer}).
  * Re-index requests arrive on the control topic; per-table status leaves on the status topic.
  *
  * <p>Each registered table's change topic must have one partition (see docs/ARCHITECTURE.md, "Generations"):

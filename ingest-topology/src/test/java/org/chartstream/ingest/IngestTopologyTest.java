@@ -1,30 +1,33 @@
 package org.chartstream.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.chartstream.ingest.IngestTopologyFixture.change;
+import static org.chartstream.ingest.IngestTopologyFixture.materialise;
+import static org.chartstream.ingest.IngestTopologyFixture.tableScanCompleted;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.TableProjection;
+import org.chartstream.ingest.publish.IndexRecordSize;
+import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
-import org.chartstream.replica.IndexLogApplier;
+import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.schemas.ChunkRecord;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.IndexEventKind;
@@ -44,17 +47,15 @@ class IngestTopologyTest {
 
     @TempDir
     Path dir;
-    private TopologyTestDriver driver;
+    private IngestTopologyFixture ingest;
     private TestInputTopic<String, String> patients;
     private TestInputTopic<String, String> notes;
     private TestOutputTopic<String, IndexEvent> index;
     private TestOutputTopic<String, DeadLetter> deadLetters;
-    private TestInputTopic<String, String> control;
-    private TestOutputTopic<String, String> status;
 
     @BeforeAll
     static void loadModel() {
-        org.chartstream.models.OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
     }
 
@@ -73,42 +74,38 @@ class IngestTopologyTest {
     }
 
     private void start(IngestSettings settings) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ingest-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        driver = new TopologyTestDriver(IngestTopology.build(settings, model.chunker()::chunkUnderHeader, PassageEmbedder.of(model)), props);
-        patients = driver.createInputTopic("ehr.public.patients", new StringSerializer(), new StringSerializer());
-        notes = driver.createInputTopic("ehr.public.clinical_notes", new StringSerializer(), new StringSerializer());
-        index = driver.createOutputTopic(Topics.INDEX, new StringDeserializer(), AvroSerde.of(IndexEvent.class));
-        deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new StringDeserializer(), AvroSerde.of(DeadLetter.class));
-        control = driver.createInputTopic(IngestSettings.CONTROL_TOPIC, new StringSerializer(), new StringSerializer());
-        status = driver.createOutputTopic(IngestSettings.STATUS_TOPIC, new StringDeserializer(), new StringDeserializer());
+        ingest = new IngestTopologyFixture(dir.resolve("state"), settings, model.chunker()::chunkUnderHeader, PassageEmbedder.of(model));
+        patients = ingest.input("ehr.public.patients");
+        notes = ingest.input("ehr.public.clinical_notes");
+        index = ingest.index();
+        deadLetters = ingest.deadLetters();
+    }
+
+    /** Starts over with a source whose notes have no patient table to name their patients, under other limits. */
+    private void startOverWithNotesOnly(int fieldBytes, int recordBytes) {
+        ingest.close();
+        SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr", null,
+                Map.of("clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id")));
+        start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER).withLimits(fieldBytes, recordBytes));
     }
 
     @AfterEach
     void close() {
-        driver.close();
-    }
-
-    private static String event(String op, String snapshot, String after, long lsn) {
-        return "{\"before\":null,\"after\":" + after + ",\"source\":{\"snapshot\":\"" + snapshot + "\",\"lsn\":" + lsn
-                + ",\"ts_ms\":1700000000000},\"op\":\"" + op + "\",\"ts_ms\":1700000000001}";
+        ingest.close();
     }
 
     private void snapshotTwoPatientsAndTheirNotes() {
-        patients.pipeInput("{\"patient_id\":\"p1\"}", event("r", "first_in_data_collection",
+        patients.pipeInput("{\"patient_id\":\"p1\"}", change("r", "first_in_data_collection",
                 "{\"patient_id\":\"p1\",\"patient_no\":\"MRN-1\",\"first_name\":\"Martha\",\"last_name\":\"Collins\"}", 10));
-        patients.pipeInput("{\"patient_id\":\"p2\"}", event("r", "last_in_data_collection",
+        patients.pipeInput("{\"patient_id\":\"p2\"}", change("r", "last_in_data_collection",
                 "{\"patient_id\":\"p2\",\"patient_no\":\"MRN-2\",\"first_name\":\"Andrew\",\"last_name\":\"Perez\"}", 10));
-        notes.pipeInput("{\"note_id\":1}", event("r", "first_in_data_collection",
+        notes.pipeInput("{\"note_id\":1}", change("r", "first_in_data_collection",
                 "{\"note_id\":1,\"patient_id\":\"p1\",\"chief_complaint\":\"annual exam\",\"ssn\":\"999-00-1111\","
                         + "\"note_text\":\"Congestive heart failure is stable. She keeps forgetting her blood pressure medication.\"}", 10));
-        notes.pipeInput("{\"note_id\":2}", event("r", "last",
+        notes.pipeInput("{\"note_id\":2}", change("r", "last",
                 "{\"note_id\":2,\"patient_id\":\"p2\",\"chief_complaint\":\"joint pain\","
                         + "\"note_text\":\"Kidney transplant recipient with hypothyroidism, now reporting knee pain.\"}", 10));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
     }
 
     @Test
@@ -134,25 +131,19 @@ class IngestTopologyTest {
         assertThat(events.get(5).getMarker().getRows()).isEqualTo(2);
     }
 
-    private static String tableScanCompleted(String table, int rows) {
-        return "{\"id\":\"n-" + table + "\",\"type\":\"TABLE_SCAN_COMPLETED\",\"aggregate_type\":\"Initial Snapshot\","
-                + "\"additional_data\":{\"scanned_collection\":\"public." + table + "\",\"connector_name\":\"ehr\","
-                + "\"total_rows_scanned\":\"" + rows + "\",\"status\":\"SUCCEEDED\"},\"timestamp\":1700000000002}";
-    }
-
     @Test
     void aFirstTableWithOneRowIsPublishedWhenDebeziumReportsItsScanWhicheverIsReadFirst() {
         TestInputTopic<String, String> notifications =
-                driver.createInputTopic("ehr.debezium-notifications", new StringSerializer(), new StringSerializer());
+                ingest.input("ehr.debezium-notifications");
         // row first: marked "first" (the whole snapshot's first record), never "last_in_data_collection"
-        patients.pipeInput("{\"patient_id\":\"p1\"}", event("r", "first",
+        patients.pipeInput("{\"patient_id\":\"p1\"}", change("r", "first",
                 "{\"patient_id\":\"p1\",\"patient_no\":\"MRN-1\",\"first_name\":\"Martha\",\"last_name\":\"Collins\"}", 10));
         notifications.pipeInput("n1", "{\"id\":\"n0\",\"type\":\"STARTED\",\"aggregate_type\":\"Initial Snapshot\",\"additional_data\":{}}");
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
         assertThat(index.readValuesToList()).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.UPSERT_ROW);
 
         notifications.pipeInput("n2", tableScanCompleted("patients", 1));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
         List<IndexEvent> published = index.readValuesToList();
         assertThat(published).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.MARKER);
         assertThat(published.get(0).getTableName()).isEqualTo("patients");
@@ -161,9 +152,9 @@ class IngestTopologyTest {
 
         // notice first: the row that reaches the reported count publishes
         notifications.pipeInput("n3", tableScanCompleted("clinical_notes", 1));
-        notes.pipeInput("{\"note_id\":1}", event("r", "first_in_data_collection",
+        notes.pipeInput("{\"note_id\":1}", change("r", "first_in_data_collection",
                 "{\"note_id\":1,\"patient_id\":\"p1\",\"note_text\":\"Stable angina.\"}", 10));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
         assertThat(index.readValuesToList()).extracting(IndexEvent::getKind)
                 .containsExactly(IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER);
         assertThat(deadLetters.isEmpty()).isTrue();
@@ -172,18 +163,18 @@ class IngestTopologyTest {
     @Test
     void aTableTheSnapshotFoundEmptyIsPublishedEmptyAndALateNoticeChangesNothing() {
         TestInputTopic<String, String> notifications =
-                driver.createInputTopic("ehr.debezium-notifications", new StringSerializer(), new StringSerializer());
+                ingest.input("ehr.debezium-notifications");
         notifications.pipeInput("n1", tableScanCompleted("clinical_notes", 0));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
         List<IndexEvent> published = index.readValuesToList();
         assertThat(published).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.MARKER);
         assertThat(published.get(0).getGeneration()).isEqualTo(1);
         assertThat(published.get(0).getMarker().getRows()).isZero();
 
-        notes.pipeInput("{\"note_id\":1}", event("c", "false",
+        notes.pipeInput("{\"note_id\":1}", change("c", "false",
                 "{\"note_id\":1,\"patient_id\":\"p1\",\"note_text\":\"Stable angina.\"}", 20));
         notifications.pipeInput("n2", tableScanCompleted("clinical_notes", 0));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
         List<IndexEvent> after = index.readValuesToList();
         assertThat(after).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.UPSERT_ROW);
         assertThat(after.get(0).getGeneration()).isEqualTo(1);
@@ -192,16 +183,14 @@ class IngestTopologyTest {
     @Test
     void materialisedIntoLuceneTheRowsAreSearchableAndUpdatesAndDeletesApply() {
         snapshotTwoPatientsAndTheirNotes();
-        notes.pipeInput("{\"note_id\":2}", event("u", "false",
+        notes.pipeInput("{\"note_id\":2}", change("u", "false",
                 "{\"note_id\":2,\"patient_id\":\"p2\",\"chief_complaint\":\"joint pain\",\"note_text\":\"Gout flare in the left big toe.\"}", 20));
-        notes.pipeInput("{\"note_id\":1}", event("d", "false", "null", 21));
+        notes.pipeInput("{\"note_id\":1}", change("d", "false", "null", 21));
         notes.pipeInput("{\"note_id\":1}", (String) null);
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
 
         try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
-            IndexLogApplier applier = new IndexLogApplier(store, 1, Map.of());
-            index.readValuesToList().forEach(e -> applier.apply(e, 0));
-            store.commit(Map.of());
+            materialise(store, index.readValuesToList());
 
             assertThat(store.activeGenerations()).containsEntry(new TableRef("ehr", "clinical_notes"), 1L);
             assertThat(store.countRows(new TableRef("ehr", "clinical_notes"))).isEqualTo(1);
@@ -216,12 +205,12 @@ class IngestTopologyTest {
 
     @Test
     void unregisteredTablesAndMalformedEventsAreDeadLetteredWhileGoodEventsFlow() {
-        TestInputTopic<String, String> billing = driver.createInputTopic("ehr.public.billing", new StringSerializer(), new StringSerializer());
-        billing.pipeInput("{\"id\":1}", event("c", "false", "{\"id\":1,\"amount\":\"12\"}", 5));
+        TestInputTopic<String, String> billing = ingest.input("ehr.public.billing");
+        billing.pipeInput("{\"id\":1}", change("c", "false", "{\"id\":1,\"amount\":\"12\"}", 5));
         patients.pipeInput("{\"patient_id\":\"p9\"}", "{not json");
-        patients.pipeInput("{\"patient_id\":\"p3\"}", event("c", "false",
+        patients.pipeInput("{\"patient_id\":\"p3\"}", change("c", "false",
                 "{\"patient_id\":\"p3\",\"patient_no\":\"MRN-3\",\"first_name\":\"Diane\",\"last_name\":\"Baker\"}", 30));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
 
         List<DeadLetter> dead = deadLetters.readValuesToList();
         assertThat(dead).extracting(DeadLetter::getReason).containsExactly(
@@ -239,11 +228,11 @@ class IngestTopologyTest {
         snapshotTwoPatientsAndTheirNotes();
         index.readValuesToList();
         // "ssn" is excluded by the projection: it is dropped without a dead letter whatever its type
-        notes.pipeInput("{\"note_id\":3}", event("c", "false", "{\"note_id\":3,\"patient_id\":\"p1\",\"chief_complaint\":\"fall\","
+        notes.pipeInput("{\"note_id\":3}", change("c", "false", "{\"note_id\":3,\"patient_id\":\"p1\",\"chief_complaint\":\"fall\","
                 + "\"site\":{\"wkb\":\"AQEAAAA=\",\"srid\":4326},\"ssn\":{\"v\":1},\"note_text\":\"Bruised left hip after a fall at home.\"}", 40));
-        notes.pipeInput("{\"note_id\":4}", event("c", "false", "{\"note_id\":4,\"patient_id\":\"p2\",\"chief_complaint\":\"cough\","
+        notes.pipeInput("{\"note_id\":4}", change("c", "false", "{\"note_id\":4,\"patient_id\":\"p2\",\"chief_complaint\":\"cough\","
                 + "\"note_text\":\"Dry cough for two weeks.\"}", 41));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
 
         List<DeadLetter> dead = deadLetters.readValuesToList();
         assertThat(dead).hasSize(1);
@@ -256,29 +245,22 @@ class IngestTopologyTest {
         assertThat(events.get(0).getChunks().get(0).getText()).contains("Bruised left hip").doesNotContain("wkb").doesNotContain("site");
     }
 
-    private List<IndexEvent> materialise(LuceneHybridStore store, List<IndexEvent> events) {
-        IndexLogApplier applier = new IndexLogApplier(store, 1, Map.of());
-        events.forEach(e -> applier.apply(e, 0));
-        store.commit(Map.of());
-        return events;
-    }
-
     @Test
     void aPrimaryKeyChangeIsADeleteOfTheOldKeyAndACreateOfTheNewOne() {
         snapshotTwoPatientsAndTheirNotes();
         // what Debezium emits for UPDATE ... SET note_id = 7 WHERE note_id = 2
         notes.pipeInput("{\"note_id\":2}", "{\"before\":{\"note_id\":2},\"after\":null,\"source\":{\"snapshot\":\"false\",\"lsn\":30},\"op\":\"d\"}");
         notes.pipeInput("{\"note_id\":2}", (String) null);
-        notes.pipeInput("{\"note_id\":7}", event("c", "false",
+        notes.pipeInput("{\"note_id\":7}", change("c", "false",
                 "{\"note_id\":7,\"patient_id\":\"p2\",\"chief_complaint\":\"joint pain\",\"note_text\":\"Knee pain after a fall.\"}", 30));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
 
         try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
             materialise(store, index.readValuesToList());
             TableRef notesTable = new TableRef("ehr", "clinical_notes");
             assertThat(store.countRows(notesTable)).isEqualTo(2);
-            assertThat(store.rowChunks(new org.chartstream.core.store.RowRef("ehr", "clinical_notes", "2"))).isEmpty();
-            assertThat(store.rowChunks(new org.chartstream.core.store.RowRef("ehr", "clinical_notes", "7")))
+            assertThat(store.rowChunks(new RowRef("ehr", "clinical_notes", "2"))).isEmpty();
+            assertThat(store.rowChunks(new RowRef("ehr", "clinical_notes", "7")))
                     .singleElement().satisfies(c -> assertThat(c.text()).contains("Knee pain after a fall", "Andrew Perez"));
         }
     }
@@ -288,11 +270,11 @@ class IngestTopologyTest {
         snapshotTwoPatientsAndTheirNotes();
         index.readValuesToList();
         for (long lsn : new long[] {40, 41}) {
-            notes.pipeInput("{\"note_id\":1}", event("u", "false",
+            notes.pipeInput("{\"note_id\":1}", change("u", "false",
                     "{\"note_id\":1,\"patient_id\":\"p1\",\"chief_complaint\":\"annual exam\",\"note_text\":\"Stable.\","
                             + "\"triage_level\":\"urgent\",\"ssn\":\"999-00-1111\"}", lsn));
         }
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
 
         List<IndexEvent> updates = index.readValuesToList();
         assertThat(updates).hasSize(2).allSatisfy(u -> assertThat(u.getChunks().get(0).getText())
@@ -305,13 +287,7 @@ class IngestTopologyTest {
             assertThat(d.getSourceTopic()).isEqualTo("ehr.public.clinical_notes");
             assertThat(d.getValue()).isNull();
         });
-        org.chartstream.ingest.status.TableStatus notesStatus =
-                org.chartstream.ingest.status.TableStatus.decode(status.readKeyValuesToMap().get("ehr:clinical_notes"));
-        assertThat(notesStatus.unreviewedColumns()).containsExactly("triage_level");
-    }
-
-    private org.chartstream.ingest.status.TableStatus latestStatus(String table) {
-        return org.chartstream.ingest.status.TableStatus.decode(status.readKeyValuesToMap().get("ehr:" + table));
+        assertThat(ingest.latestStatus("ehr:clinical_notes").unreviewedColumns()).containsExactly("triage_level");
     }
 
     @Test
@@ -319,37 +295,34 @@ class IngestTopologyTest {
         snapshotTwoPatientsAndTheirNotes();
         notes.pipeInput(null, "{\"before\":null,\"after\":null,\"source\":{\"lsn\":60,\"ts_ms\":1700000000900,"
                 + "\"schema\":\"public\",\"table\":\"clinical_notes\"},\"op\":\"t\",\"ts_ms\":1700000000901}");
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
         List<IndexEvent> beforeInsert = index.readValuesToList();
         IndexEvent marker = beforeInsert.get(beforeInsert.size() - 1);
         assertThat(marker.getKind()).isEqualTo(IndexEventKind.MARKER);
         assertThat(marker.getTableName()).isEqualTo("clinical_notes");
         assertThat(marker.getGeneration()).isEqualTo(2);
         assertThat(marker.getMarker().getRows()).isZero();
-        assertThat(latestStatus("clinical_notes")).satisfies(s -> {
+        assertThat(ingest.latestStatus("ehr:clinical_notes")).satisfies(s -> {
             assertThat(s.rows()).isZero();
             assertThat(s.chunks()).isZero();
             assertThat(s.active()).isEqualTo(2);
             assertThat(s.position()).isEqualTo("lsn:60");
         });
 
-        notes.pipeInput("{\"note_id\":5}", event("c", "false",
+        notes.pipeInput("{\"note_id\":5}", change("c", "false",
                 "{\"note_id\":5,\"patient_id\":\"p2\",\"chief_complaint\":\"rash\",\"note_text\":\"Itchy rash on both forearms.\"}", 61));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
         List<IndexEvent> afterInsert = index.readValuesToList();
-        assertThat(afterInsert).extracting(IndexEvent::getRowKey, IndexEvent::getGeneration).containsExactly(org.assertj.core.groups.Tuple.tuple("5", 2L));
+        assertThat(afterInsert).extracting(IndexEvent::getRowKey, IndexEvent::getGeneration).containsExactly(tuple("5", 2L));
         assertThat(deadLetters.isEmpty()).isTrue();
 
         try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
-            IndexLogApplier applier = new IndexLogApplier(store, 1, Map.of());
-            beforeInsert.forEach(e -> applier.apply(e, 0));
-            store.commit(Map.of());
+            materialise(store, beforeInsert);
             TableRef notesTable = new TableRef("ehr", "clinical_notes");
             assertThat(store.countRows(notesTable)).isZero();
             assertThat(store.lexicalSearch("heart failure", 5, RetrievalFilter.NONE)).isEmpty();
             assertThat(store.countRows(new TableRef("ehr", "patients"))).isEqualTo(2);
-            afterInsert.forEach(e -> applier.apply(e, 0));
-            store.commit(Map.of());
+            materialise(store, afterInsert);
             assertThat(store.countRows(notesTable)).isEqualTo(1);
         }
     }
@@ -358,16 +331,16 @@ class IngestTopologyTest {
     void aRowWhoseAllowedFieldsAreAllNullIsNotIndexedAndLeavesTheIndexIfItWasThere() {
         snapshotTwoPatientsAndTheirNotes();
         index.readValuesToList();
-        notes.pipeInput("{\"note_id\":8}", event("c", "false",
+        notes.pipeInput("{\"note_id\":8}", change("c", "false",
                 "{\"note_id\":8,\"patient_id\":\"p1\",\"chief_complaint\":null,\"note_text\":null}", 70));
-        notes.pipeInput("{\"note_id\":2}", event("u", "false",
+        notes.pipeInput("{\"note_id\":2}", change("u", "false",
                 "{\"note_id\":2,\"patient_id\":\"p2\",\"chief_complaint\":null,\"note_text\":\"  \"}", 71));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
 
         List<IndexEvent> events = index.readValuesToList();
         assertThat(events).extracting(IndexEvent::getKind, IndexEvent::getRowKey)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(IndexEventKind.DELETE_ROW, "2"));
-        assertThat(latestStatus("clinical_notes")).satisfies(s -> {
+                .containsExactly(tuple(IndexEventKind.DELETE_ROW, "2"));
+        assertThat(ingest.latestStatus("ehr:clinical_notes")).satisfies(s -> {
             assertThat(s.rowsSkippedEmpty()).isEqualTo(2);
             assertThat(s.rows()).isEqualTo(1);
         });
@@ -375,18 +348,15 @@ class IngestTopologyTest {
 
     @Test
     void aFieldOverTheCapFromAnExternalDebeziumIsTruncatedNamedAndTheRowStillIndexed() {
-        driver.close();
-        SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr", null,
-                Map.of("clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id")));
-        start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER).withLimits(300, 16 << 20));
+        startOverWithNotesOnly(300, 16 << 20);
         String longText = "Shortness of breath on exertion. ".repeat(40); // 1,320 bytes
-        notes.pipeInput("{\"note_id\":9}", event("c", "false",
+        notes.pipeInput("{\"note_id\":9}", change("c", "false",
                 "{\"note_id\":9,\"patient_id\":\"p1\",\"chief_complaint\":\"dyspnoea\",\"note_text\":\"" + longText + "\"}", 80));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
 
         List<IndexEvent> events = index.readValuesToList();
         assertThat(events).filteredOn(e -> e.getKind() == IndexEventKind.UPSERT_ROW).singleElement().satisfies(e -> {
-            String text = e.getChunks().stream().map(org.chartstream.schemas.ChunkRecord::getText).reduce("", String::concat);
+            String text = e.getChunks().stream().map(ChunkRecord::getText).reduce("", String::concat);
             assertThat(text).contains("chief complaint: dyspnoea", "Shortness of breath");
             assertThat(text.split("Shortness of breath", -1).length - 1).isLessThan(40);
         });
@@ -403,11 +373,11 @@ class IngestTopologyTest {
     void aReindexBuildsTheNextGenerationFromTheKeptRowsWhileChangesGoToBothAndThenPublishesIt() {
         snapshotTwoPatientsAndTheirNotes();
         index.readValuesToList();
-        control.pipeInput("ehr:clinical_notes", "reindex");
-        notes.pipeInput("{\"note_id\":3}", event("c", "false",
+        ingest.control().pipeInput("ehr:clinical_notes", "reindex");
+        notes.pipeInput("{\"note_id\":3}", change("c", "false",
                 "{\"note_id\":3,\"patient_id\":\"p1\",\"chief_complaint\":\"cough\",\"note_text\":\"Dry cough for a week.\"}", 50));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.lingerPasses();
+        ingest.lingerPasses();
 
         List<IndexEvent> events = index.readValuesToList();
         assertThat(events).filteredOn(e -> "3".equals(e.getRowKey())).extracting(IndexEvent::getGeneration).containsExactly(1L, 2L, 2L);
@@ -418,8 +388,7 @@ class IngestTopologyTest {
         assertThat(marker.getGeneration()).isEqualTo(2);
         assertThat(marker.getMarker().getRows()).isEqualTo(3);
 
-        Map<String, String> latest = status.readKeyValuesToMap();
-        org.chartstream.ingest.status.TableStatus notesStatus = org.chartstream.ingest.status.TableStatus.decode(latest.get("ehr:clinical_notes"));
+        TableStatus notesStatus = ingest.latestStatus("ehr:clinical_notes");
         assertThat(notesStatus.active()).isEqualTo(2);
         assertThat(notesStatus.staged()).isZero();
         assertThat(notesStatus.rows()).isEqualTo(3);
@@ -430,37 +399,34 @@ class IngestTopologyTest {
 
     @Test
     void aReindexOfATableWithNothingPublishedOrAMalformedRequestChangesNothing() {
-        control.pipeInput("ehr:clinical_notes", "reindex");
-        control.pipeInput("clinical_notes", "reindex");
-        control.pipeInput("ehr:billing", "reindex");
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        ingest.control().pipeInput("ehr:clinical_notes", "reindex");
+        ingest.control().pipeInput("clinical_notes", "reindex");
+        ingest.control().pipeInput("ehr:billing", "reindex");
+        ingest.lingerPasses();
         assertThat(index.readValuesToList()).isEmpty();
     }
 
     @Test
     void aRowTooLargeForOneIndexRecordIsDeadLetteredAndTheIndexKeepsItsPreviousVersion() {
-        driver.close();
-        SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr", null,
-                Map.of("clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id")));
-        start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER).withLimits(10_000, 20_000));
-        notes.pipeInput("{\"note_id\":1}", event("c", "false", "{\"note_id\":1,\"note_text\":\"Mild asthma, inhaler as needed.\"}", 90));
-        notes.pipeInput("{\"note_id\":1}", event("u", "false",
+        startOverWithNotesOnly(10_000, 20_000);
+        notes.pipeInput("{\"note_id\":1}", change("c", "false", "{\"note_id\":1,\"note_text\":\"Mild asthma, inhaler as needed.\"}", 90));
+        notes.pipeInput("{\"note_id\":1}", change("u", "false",
                 "{\"note_id\":1,\"note_text\":\"" + "Wheezing worse at night despite the inhaler. ".repeat(200) + "\"}", 91));
-        notes.pipeInput("{\"note_id\":1}", event("u", "false", "{\"note_id\":1,\"note_text\":\"Asthma controlled on a steroid inhaler.\"}", 92));
-        driver.advanceWallClockTime(Duration.ofMillis(200));
+        notes.pipeInput("{\"note_id\":1}", change("u", "false", "{\"note_id\":1,\"note_text\":\"Asthma controlled on a steroid inhaler.\"}", 92));
+        ingest.lingerPasses();
 
         List<IndexEvent> upserts = index.readValuesToList().stream().filter(e -> e.getKind() == IndexEventKind.UPSERT_ROW).toList();
         assertThat(upserts).extracting(e -> e.getChunks().get(0).getText())
                 .satisfiesExactly(t -> assertThat(t).contains("Mild asthma"), t -> assertThat(t).contains("steroid inhaler"));
         AvroSerde<IndexEvent> serde = AvroSerde.of(IndexEvent.class);
         assertThat(upserts).allSatisfy(e -> assertThat((long) serde.serialize(e).length).isLessThanOrEqualTo(
-                org.chartstream.ingest.publish.IndexRecordSize.upperBound(e.getRowKey(),
-                        e.getChunks().stream().map(org.chartstream.schemas.ChunkRecord::getText).toList(), 384)));
+                IndexRecordSize.upperBound(e.getRowKey(),
+                        e.getChunks().stream().map(ChunkRecord::getText).toList(), 384)));
         assertThat(deadLetters.readValuesToList()).singleElement().satisfies(d -> {
             assertThat(d.getStage()).isEqualTo("ingest.write");
             assertThat(d.getReason()).startsWith("table public.clinical_notes of source ehr row 1: ")
                     .endsWith("bytes, more than kafka.max-record-bytes (20000); this version of the row is not indexed");
         });
-        assertThat(latestStatus("clinical_notes").rows()).isEqualTo(1);
+        assertThat(ingest.latestStatus("ehr:clinical_notes").rows()).isEqualTo(1);
     }
 }

@@ -23,10 +23,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Materialises the index log into a {@link HybridStore}. Each polled batch is applied and committed to the store
- * together with the log offsets it reached (and the generation markers still waiting for other partitions, see {@link IndexLogApplier}), so a
- * restart resumes exactly where the store's last commit left off. Store writes are idempotent by id, so replaying
- * the log rebuilds the same index.
+ * Materialises the index log the ingest role writes into a {@link HybridStore}: the query role's store (and the
+ * audit's private replica). Each polled batch is applied and committed to the store together with the log offsets it
+ * reached (and the generation markers still waiting for other partitions, see {@link IndexLogApplier}), so a restart
+ * resumes exactly where the store's last commit left off. Store writes are idempotent by id, so replaying the log
+ * rebuilds the same index.
  *
  * <p>A record it cannot read (not an {@code IndexEvent}, or one whose parts do not fit, see {@link IndexLogRecords})
  * goes to its {@link UnreadableRecords} (the runtime dead-letters and counts it) and is skipped: the position past

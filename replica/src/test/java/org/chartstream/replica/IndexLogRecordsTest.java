@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoredChunk;
 import org.chartstream.schemas.ChunkRecord;
 import org.chartstream.schemas.GenerationMarker;
 import org.chartstream.schemas.GenerationState;
@@ -23,7 +25,7 @@ class IndexLogRecordsTest {
         for (int i = 0; i < values; i++) {
             vector.add(0.5f);
         }
-        return ChunkRecord.newBuilder().setChunkId("ehr:notes:" + rowKey + ":0:1").setSourceId("ehr").setTableName("notes")
+        return ChunkRecord.newBuilder().setChunkId(StoredChunk.chunkId(new RowRef("ehr", "notes", rowKey), 0, 1)).setSourceId("ehr").setTableName("notes")
                 .setRowKey(rowKey).setChunkIndex(0).setChunkCount(1).setGeneration(1).setText("t").setVector(vector)
                 .setSourcePosition("lsn").setCommitTsMs(1).setModelId("m").setDimension(dimension).build();
     }

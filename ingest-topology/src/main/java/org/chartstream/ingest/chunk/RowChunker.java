@@ -1,0 +1,35 @@
+package org.chartstream.ingest.chunk;
+
+import org.chartstream.core.model.TextChunker;
+import org.chartstream.ingest.project.PatientIdentities;
+import org.chartstream.ingest.project.PatientIdentity;
+import org.chartstream.ingest.project.RowImage;
+import org.chartstream.ingest.project.RowProjector;
+import org.chartstream.ingest.project.TableProjection;
+
+/**
+ * Turns a projected row into its chunk texts: the header naming the record type and the patient, and the row's
+ * fields split by the {@link TextChunker} (windows counted with the embedding model's tokenizer).
+ */
+public final class RowChunker {
+    private final TextChunker chunker;
+    private final PatientIdentities patients;
+
+    public RowChunker(TextChunker chunker, PatientIdentities patients) {
+        this.chunker = chunker;
+        this.patients = patients;
+    }
+
+    /** A kept row image's chunks, its text projected afresh. */
+    public RowChunks chunk(String sourceId, String table, String rowKey, TableProjection projection, RowImage image) {
+        return chunk(sourceId, table, rowKey, projection, image, RowProjector.body(projection, image.row()));
+    }
+
+    /** @param body the image's {@link RowProjector#body}, when the caller already has it */
+    public RowChunks chunk(String sourceId, String table, String rowKey, TableProjection projection, RowImage image,
+                           String body) {
+        PatientIdentity patient = patients.of(sourceId, image.row(), projection);
+        return new RowChunks(sourceId, table, rowKey, chunker.chunk(RowProjector.header(projection, patient), body),
+                patient == null ? null : patient.filterKey(), image.position(), image.commitTsMs());
+    }
+}

@@ -1,0 +1,75 @@
+package org.chartstream.ingest.embed;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.chartstream.schemas.IndexEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Index events waiting for their vectors, in append order, in a changelogged store: a crash loses none, and the
+ * events a previous run left pending are flushed by this one. A flush embeds every pending chunk with one model call
+ * ({@link EmbeddingBatch}) and hands the events on in the order they were appended; the owner flushes when
+ * {@link #full()} and once per linger period.
+ */
+public final class EmbeddingBuffer {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddingBuffer.class);
+
+    private final KeyValueStore<Long, IndexEvent> store;
+    private final PassageEmbedder embedder;
+    private final int batchChunks;
+    private long nextSeq;
+    private int pendingChunks;
+
+    /** @param batchChunks chunks per embedding call */
+    public EmbeddingBuffer(KeyValueStore<Long, IndexEvent> store, PassageEmbedder embedder, int batchChunks) {
+        this.store = store;
+        this.embedder = embedder;
+        this.batchChunks = batchChunks;
+        try (KeyValueIterator<Long, IndexEvent> it = store.all()) {
+            while (it.hasNext()) {
+                KeyValue<Long, IndexEvent> kv = it.next();
+                nextSeq = Math.max(nextSeq, kv.key + 1);
+                pendingChunks += EmbeddingBatch.pendingChunks(kv.value);
+            }
+        }
+    }
+
+    public int batchChunks() {
+        return batchChunks;
+    }
+
+    public void append(IndexEvent event) {
+        store.put(nextSeq++, event);
+        pendingChunks += EmbeddingBatch.pendingChunks(event);
+    }
+
+    /** True once a batch's worth of chunks is pending. */
+    public boolean full() {
+        return pendingChunks >= batchChunks;
+    }
+
+    /** Embeds the pending chunks and passes every pending event, in append order, to {@code forward}. */
+    public void flush(Consumer<IndexEvent> forward) {
+        List<KeyValue<Long, IndexEvent>> pending = new ArrayList<>();
+        try (KeyValueIterator<Long, IndexEvent> it = store.all()) {
+            it.forEachRemaining(pending::add);
+        }
+        if (pending.isEmpty()) {
+            return;
+        }
+        List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
+        long t0 = System.nanoTime();
+        EmbeddingBatch.embed(events, embedder);
+        LOG.debug("embedded {} pending chunks of {} events in {} ms", pendingChunks, events.size(), (System.nanoTime() - t0) / 1_000_000);
+        for (KeyValue<Long, IndexEvent> kv : pending) {
+            forward.accept(kv.value);
+            store.delete(kv.key);
+        }
+        pendingChunks = 0;
+    }
+}

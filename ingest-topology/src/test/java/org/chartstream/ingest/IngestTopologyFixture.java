@@ -1,0 +1,102 @@
+package org.chartstream.ingest;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.chartstream.core.model.TextChunker;
+import org.chartstream.core.store.HybridStore;
+import org.chartstream.ingest.embed.PassageEmbedder;
+import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.replica.IndexLogApplier;
+import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.serde.AvroSerde;
+
+/**
+ * The ingest topology on a {@link TopologyTestDriver}, exactly once, as Confluent's kafka-streams-examples test a
+ * topology: configure it with {@link IngestSettings}, produce Debezium change events, notifications and control
+ * requests, verify the index log, the dead letters and the status it writes.
+ */
+final class IngestTopologyFixture implements AutoCloseable {
+    /** Longer than any linger the tests configure: one punctuation (flush, re-index batches) runs. */
+    private static final Duration LINGER = Duration.ofMillis(200);
+
+    private final TopologyTestDriver driver;
+    private final TestOutputTopic<String, IndexEvent> index;
+    private final TestOutputTopic<String, DeadLetter> deadLetters;
+    private final TestOutputTopic<String, String> status;
+    private final TestInputTopic<String, String> control;
+
+    IngestTopologyFixture(Path stateDir, IngestSettings settings, TextChunker chunker, PassageEmbedder embedder) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ingest-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        driver = new TopologyTestDriver(IngestTopology.build(settings, chunker, embedder), props);
+        index = driver.createOutputTopic(settings.indexTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));
+        deadLetters = driver.createOutputTopic(settings.deadLetterTopic(), new StringDeserializer(), AvroSerde.of(DeadLetter.class));
+        status = driver.createOutputTopic(settings.statusTopic(), new StringDeserializer(), new StringDeserializer());
+        control = input(settings.controlTopic());
+    }
+
+    /** A topic the topology reads: a table's change topic ({@code ehr.public.notes}), a source's notifications. */
+    TestInputTopic<String, String> input(String topic) {
+        return driver.createInputTopic(topic, new StringSerializer(), new StringSerializer());
+    }
+
+    TestInputTopic<String, String> control() {
+        return control;
+    }
+
+    TestOutputTopic<String, IndexEvent> index() {
+        return index;
+    }
+
+    TestOutputTopic<String, DeadLetter> deadLetters() {
+        return deadLetters;
+    }
+
+    /** Lets the linger time pass: pending events are embedded and forwarded, statuses announced, re-indexes advanced. */
+    void lingerPasses() {
+        driver.advanceWallClockTime(LINGER);
+    }
+
+    /** The newest status announced for {@code source:table} (reads the status topic). */
+    TableStatus latestStatus(String tableKey) {
+        return TableStatus.decode(status.readKeyValuesToMap().get(tableKey));
+    }
+
+    /** Applies index events to a store, as the replica does with a one-partition log, and commits. */
+    static void materialise(HybridStore store, List<IndexEvent> events) {
+        IndexLogApplier applier = new IndexLogApplier(store, 1, Map.of());
+        events.forEach(e -> applier.apply(e, 0));
+        store.commit(Map.of());
+    }
+
+    /** A Debezium change event (Postgres connector, JSON without schemas) with an after image. */
+    static String change(String op, String snapshot, String after, long lsn) {
+        return "{\"before\":null,\"after\":" + after + ",\"source\":{\"snapshot\":\"" + snapshot + "\",\"lsn\":" + lsn
+                + ",\"ts_ms\":1700000000000},\"op\":\"" + op + "\",\"ts_ms\":1700000000001}";
+    }
+
+    /** Debezium's notification that the initial snapshot read {@code rows} rows of {@code public.<table>}. */
+    static String tableScanCompleted(String table, int rows) {
+        return "{\"id\":\"n-" + table + "\",\"type\":\"TABLE_SCAN_COMPLETED\",\"aggregate_type\":\"Initial Snapshot\","
+                + "\"additional_data\":{\"scanned_collection\":\"public." + table + "\",\"connector_name\":\"ehr\","
+                + "\"total_rows_scanned\":\"" + rows + "\",\"status\":\"SUCCEEDED\"},\"timestamp\":1700000000002}";
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}

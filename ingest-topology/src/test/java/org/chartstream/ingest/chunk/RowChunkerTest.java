@@ -1,0 +1,59 @@
+package org.chartstream.ingest.chunk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.chartstream.ingest.project.PatientIdentities;
+import org.chartstream.ingest.project.PatientIdentity;
+import org.chartstream.ingest.project.RowImage;
+import org.chartstream.ingest.project.TableProjection;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class RowChunkerTest {
+    private static final TableProjection NOTES = new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id");
+    private PatientIdentities patients;
+    private RowChunker chunker;
+
+    @BeforeEach
+    void open() {
+        KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("patient-identities"),
+                Serdes.String(), Serdes.String()).withLoggingDisabled().build();
+        store.init(new MockProcessorContext<>().getStateStoreContext(), store);
+        patients = new PatientIdentities(store);
+        chunker = new RowChunker((header, body) -> List.of(header + "\n" + body), patients);
+    }
+
+    private static RowImage image(Map<String, String> row) {
+        return new RowImage(0, 0, "lsn:7", 1_700_000_000_000L, row);
+    }
+
+    @Test
+    void everyChunkIsHeadedByTheRecordTypeAndThePatientAsThePatientTableNamesThem() {
+        patients.remember("ehr", new PatientIdentity("p1", "Martha Collins", "MRN-1"));
+
+        RowChunks chunks = chunker.chunk("ehr", "clinical_notes", "3", NOTES,
+                image(Map.of("patient_id", "p1", "note_text", "Dry cough.")));
+
+        assertThat(chunks.pieces()).containsExactly("record: clinical notes\npatient: Martha Collins (MRN-1)\nnote text: Dry cough.");
+        assertThat(chunks.patientKey()).isEqualTo("MRN-1");
+        assertThat(chunks.position()).isEqualTo("lsn:7");
+    }
+
+    @Test
+    void aPatientThePatientTableHasNotNamedIsKnownByIdAndATableWithoutPatientsHasNone() {
+        RowChunks unnamed = chunker.chunk("ehr", "clinical_notes", "3", NOTES, image(Map.of("patient_id", "p2", "note_text", "x")));
+        RowChunks noPatient = chunker.chunk("ehr", "wards", "w1", new TableProjection("wards", List.of(), Set.of(), null),
+                image(Map.of("ward", "east")));
+
+        assertThat(unnamed.pieces()).containsExactly("record: clinical notes\nnote text: x");
+        assertThat(unnamed.patientKey()).isEqualTo("p2");
+        assertThat(noPatient.patientKey()).isNull();
+    }
+}

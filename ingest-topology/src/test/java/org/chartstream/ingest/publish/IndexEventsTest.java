@@ -1,0 +1,69 @@
+package org.chartstream.ingest.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.ingest.chunk.RowChunks;
+import org.chartstream.ingest.embed.PassageEmbedder;
+import org.chartstream.schemas.ChunkRecord;
+import org.chartstream.schemas.GenerationState;
+import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.IndexEventKind;
+import org.junit.jupiter.api.Test;
+
+class IndexEventsTest {
+    private static final PassageEmbedder MODEL = new PassageEmbedder() {
+        @Override
+        public String modelId() {
+            return "test-model";
+        }
+
+        @Override
+        public int dimension() {
+            return 3;
+        }
+
+        @Override
+        public float[][] embedPassages(List<String> texts) {
+            throw new AssertionError("building events embeds nothing");
+        }
+    };
+    private final IndexEvents events = new IndexEvents(MODEL);
+
+    @Test
+    void anUpsertCarriesEveryChunkOfTheRowForOneGenerationWithTheStoresChunkIdsAndNoVectorsYet() {
+        RowChunks row = new RowChunks("ehr", "notes", "n1", List.of("record: notes\nfirst", "record: notes\nsecond"), "MRN-1",
+                "lsn:10", 1_700_000_000_000L);
+
+        IndexEvent upsert = events.upsert(row, 2);
+
+        assertThat(upsert.getKind()).isEqualTo(IndexEventKind.UPSERT_ROW);
+        assertThat(upsert.getGeneration()).isEqualTo(2);
+        assertThat(upsert.getChunks()).extracting(ChunkRecord::getChunkId).containsExactly(
+                StoredChunk.chunkId(new RowRef("ehr", "notes", "n1"), 0, 2), StoredChunk.chunkId(new RowRef("ehr", "notes", "n1"), 1, 2));
+        assertThat(upsert.getChunks()).allSatisfy(c -> {
+            assertThat(c.getChunkCount()).isEqualTo(2);
+            assertThat(c.getVector()).isEmpty();
+            assertThat(c.getPatientKey()).isEqualTo("MRN-1");
+            assertThat(c.getSourcePosition()).isEqualTo("lsn:10");
+            assertThat(c.getModelId()).isEqualTo("test-model");
+            assertThat(c.getDimension()).isEqualTo(3);
+        });
+        assertThat(upsert.getChunks()).extracting(ChunkRecord::getText).containsExactly("record: notes\nfirst", "record: notes\nsecond");
+    }
+
+    @Test
+    void aMarkerPublishesTheGenerationWithItsRowCountUnderTheTableKeyWhileRowsGoUnderTheRowKey() {
+        IndexEvent marker = events.published("ehr", "notes", 3, 42, 1_700_000_000_500L);
+
+        assertThat(marker.getKind()).isEqualTo(IndexEventKind.MARKER);
+        assertThat(marker.getMarker().getState()).isEqualTo(GenerationState.PUBLISHED);
+        assertThat(marker.getMarker().getGeneration()).isEqualTo(3);
+        assertThat(marker.getMarker().getRows()).isEqualTo(42);
+        assertThat(marker.getMarker().getModelId()).isEqualTo("test-model");
+        assertThat(IndexEvents.key(marker)).isEqualTo("ehr:notes");
+        assertThat(IndexEvents.key(IndexEvents.deleteRow("ehr", "notes", "n1"))).isEqualTo("ehr:notes:n1");
+    }
+}
