@@ -43,7 +43,7 @@ public final class ReplyWriter {
     private final Map<String, Integer> nextSeq = new HashMap<>();
 
     /** A reply event and the topic it goes to: the destination travels with the value, never as a record header. */
-    private record AddressedReply(String topic, ReplyEvent event) {
+    record AddressedReply(String topic, ReplyEvent event) {
     }
 
     public ReplyWriter(ProcessorContext<String, Object> context, KeyValueStore<String, PendingRequest> pending,
