@@ -5,12 +5,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.reply.ReplyWriter;
 import org.chartstream.query.request.KafkaReplyTopics;
 import org.chartstream.query.request.ReplyTopics;
 import org.chartstream.query.request.RequestIntegrity;
@@ -20,7 +20,6 @@ import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.PendingRequest;
-import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.RequestIdEntry;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
@@ -32,15 +31,10 @@ import org.chartstream.schemas.serde.AvroSerde;
  * {@code chartstream.audit}, bad requests on the dead-letter topic.
  */
 public final class QueryTopology {
-    static final String REPLY_SINK = "replies";
     static final String AUDIT_SINK = "audit";
     static final String DEAD_LETTER_SINK = "dead-letters";
 
     private QueryTopology() {
-    }
-
-    /** A reply event and the topic it goes to: the destination travels with the value, never as a record header. */
-    record AddressedReply(String topic, ReplyEvent event) {
     }
 
     /** With the default reply-topic policy and request-id window, reply topics checked against the broker. */
@@ -78,9 +72,7 @@ public final class QueryTopology {
                 Serdes.String(), AvroSerde.of(ConversationMemory.class)), "answer");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.REQUEST_ID_STORE),
                 Serdes.String(), AvroSerde.of(RequestIdEntry.class)), "answer");
-        AvroSerde<ReplyEvent> replies = AvroSerde.of(ReplyEvent.class);
-        Serializer<AddressedReply> reply = (topic, addressed) -> replies.serialize(topic, addressed.event());
-        topology.addSink(REPLY_SINK, (key, addressed, ctx) -> addressed.topic(), new StringSerializer(), reply, "answer");
+        ReplyWriter.addSink(topology, "answer");
         topology.addSink(AUDIT_SINK, Topics.AUDIT, new StringSerializer(), AvroSerde.of(AnswerAudit.class), "answer");
         topology.addSink(DEAD_LETTER_SINK, Topics.DEAD_LETTER, new StringSerializer(), AvroSerde.of(DeadLetter.class), "answer");
         return topology;

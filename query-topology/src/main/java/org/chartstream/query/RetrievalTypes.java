@@ -1,11 +1,18 @@
 package org.chartstream.query;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.retrieval.Outcome;
 import org.chartstream.retrieval.SearchMode;
+import org.chartstream.retrieval.generate.Passage;
 import org.chartstream.retrieval.rewrite.ConversationHistory;
 import org.chartstream.retrieval.rewrite.RecentTurn;
+import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.ReplyType;
+import org.chartstream.schemas.RetrievalFilterSpec;
 
 /** The one place the Avro wire types meet the retrieval module's own: requests in, outcomes out. */
 public final class RetrievalTypes {
@@ -35,5 +42,25 @@ public final class RetrievalTypes {
         }
         return new ConversationHistory(memory.getSummary(),
                 memory.getTurns().stream().map(t -> new RecentTurn(t.getQuestion(), t.getAnswer())).toList());
+    }
+
+    public static RetrievalFilter filter(RetrievalFilterSpec spec) {
+        if (spec == null) {
+            return RetrievalFilter.NONE;
+        }
+        return new RetrievalFilter(Set.copyOf(spec.getTables()), Set.copyOf(spec.getSourceIds()),
+                Set.copyOf(spec.getRowKeys()), spec.getPatient());
+    }
+
+    /** The passages an answer may cite, as the reply lists them (the chunk each points at, the text quoted). */
+    public static List<Citation> citations(List<Passage> passages) {
+        List<Citation> out = new ArrayList<>(passages.size());
+        for (Passage p : passages) {
+            out.add(Citation.newBuilder().setIndex(p.index()).setChunkId(p.chunk().chunkId())
+                    .setSourceId(p.chunk().row().sourceId()).setTableName(p.chunk().row().table())
+                    .setRowKey(p.chunk().row().rowKey()).setGeneration(p.chunk().generation())
+                    .setSourcePosition(p.chunk().sourcePosition()).setScore(p.score()).setText(p.text()).build());
+        }
+        return out;
     }
 }

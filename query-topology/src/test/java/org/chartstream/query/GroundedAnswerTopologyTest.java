@@ -2,46 +2,17 @@ package org.chartstream.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.test.TestRecord;
-import org.chartstream.core.store.RowRef;
-import org.chartstream.core.store.StoredChunk;
-import org.chartstream.core.store.TableRef;
-import org.chartstream.models.ModelDescriptor;
-import org.chartstream.models.OnnxEmbedder;
-import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.models.llm.LlmEndpoint;
 import org.chartstream.models.llm.OpenAiCompatibleChatClient;
 import org.chartstream.models.llm.OpenAiCompatibleTestServer;
-import org.chartstream.models.rerank.BiEncoderReranker;
-import org.chartstream.query.admission.AdmissionControl;
-import org.chartstream.retrieval.QueryPipeline;
-import org.chartstream.retrieval.QuerySettings;
-import org.chartstream.retrieval.StandardStages;
-import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
-import org.chartstream.schemas.Topics;
-import org.chartstream.schemas.serde.AvroSerde;
-import org.chartstream.store.lucene.LuceneHybridStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,85 +25,40 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GroundedAnswerTopologyTest {
     private static final String REPLY_TOPIC = "chartstream.replies.grounded";
-    private static final AvroSerde<QueryRequest> REQUESTS = AvroSerde.of(QueryRequest.class);
 
     @TempDir
     Path dir;
-    private OnnxEmbedder model;
-    private LuceneHybridStore store;
-    private ExecutorService executor;
-    private ExecutorService workers;
-    private AdmissionControl admission;
+    private QueryTopologyFixture fixture;
     private OpenAiCompatibleTestServer llm;
-    private TopologyTestDriver driver;
-    private TestInputTopic<String, byte[]> requests;
-    private TestOutputTopic<String, ReplyEvent> replies;
-    private TestOutputTopic<String, AnswerAudit> audit;
 
     @BeforeEach
     void configure() {
-        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
-        store = LuceneHybridStore.open(dir.resolve("index"));
-        String text = "record: medications\npatient: Martha Collins (MRN-1)\ndescription: metformin hydrochloride 500 MG Oral Tablet";
-        RowRef row = new RowRef("ehr", "medications", "m1");
-        store.upsertRow(row, 1, List.of(new StoredChunk(StoredChunk.chunkId(row, 0, 1), row, 0, 1, 1, text,
-                model.embedPassages(List.of(text))[0], "MRN-1", "lsn:9", 1L, model.modelId())));
-        store.publish(new TableRef("ehr", "medications"), 1);
-        store.commit(Map.of());
+        fixture = QueryTopologyFixture.open(dir);
+        fixture.index(List.of(fixture.chunk("medications", "m1",
+                        "record: medications\npatient: Martha Collins (MRN-1)\ndescription: metformin hydrochloride 500 MG Oral Tablet")
+                .patient("MRN-1").source("lsn:9", 1L).build()));
         llm = OpenAiCompatibleTestServer.start();
     }
 
+    /** The topology with its default reply-topic checks, generating through the endpoint at {@code baseUrl}. */
     private void startTopology(String baseUrl) {
-        executor = Executors.newFixedThreadPool(2);
-        workers = Executors.newFixedThreadPool(2);
-        admission = new AdmissionControl(4);
-        QuerySettings settings = QuerySettings.defaults();
         LlmEndpoint endpoint = LlmEndpoint.of(baseUrl, "local-test-model")
                 .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5));
-        QueryPipeline pipeline = new QueryPipeline(StandardStages.of(QueryEmbedder.of(model), store, executor, settings,
-                new BiEncoderReranker(model), model.tokenizer()::countTokens, new OpenAiCompatibleChatClient(endpoint)), settings);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "grounded-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
-        driver = new TopologyTestDriver(QueryTopology.build(pipeline, settings, workers, admission), props);
-        requests = driver.createInputTopic(Topics.REQUESTS, new StringSerializer(), new ByteArraySerializer());
-        replies = driver.createOutputTopic(REPLY_TOPIC, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
-        audit = driver.createOutputTopic(Topics.AUDIT, new StringDeserializer(), AvroSerde.of(AnswerAudit.class));
+        fixture.start("grounded-test", new OpenAiCompatibleChatClient(endpoint), QueryTopology::build);
     }
 
     @AfterEach
     void close() {
-        driver.close();
-        workers.shutdownNow();
-        executor.shutdownNow();
+        fixture.close();
         llm.close();
-        store.close();
-        model.close();
     }
 
     private List<ReplyEvent> ask(String id, String question) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
         QueryRequest r = QueryRequest.newBuilder().setRequestId(id).setConversationId("c-" + id).setUserId("u")
                 .setQuestion(question).setTopK(3).build();
-        requests.pipeInput(new TestRecord<>("c-" + id, REQUESTS.serialize(r), headers));
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        do {
-            driver.advanceWallClockTime(Duration.ofMillis(20));
-            sleep();
-        } while (admission.inFlight() > 0 && System.nanoTime() < deadline);
-        driver.advanceWallClockTime(Duration.ofMillis(20));
-        return replies.readValuesToList();
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(5);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
+        fixture.produce("c-" + id, QueryTopologyFixture.bytes(r), REPLY_TOPIC, null);
+        fixture.awaitIdle();
+        return fixture.replies(REPLY_TOPIC).readValuesToList();
     }
 
     @Test
@@ -154,7 +80,7 @@ class GroundedAnswerTopologyTest {
         assertThat(answer.getFlaggedCitations()).isEmpty();
         assertThat(answer.getCitations().get(0).getRowKey()).isEqualTo("m1");
         assertThat(events).extracting(ReplyEvent::getSeq).isSorted().doesNotHaveDuplicates();
-        AnswerAudit record = audit.readValue();
+        AnswerAudit record = fixture.audit().readValue();
         assertThat(record.getGenerationModel()).contains("local-test-model");
         assertThat(llm.requests()).hasSize(1);
         assertThat(llm.requests().get(0).path()).endsWith("/chat/completions");
@@ -168,7 +94,7 @@ class GroundedAnswerTopologyTest {
         ReplyEvent answer = ask("g2", "metformin patients").stream().filter(e -> e.getType() == ReplyType.ANSWER).findFirst().orElseThrow();
 
         assertThat(answer.getFlaggedCitations()).containsExactly(7);
-        assertThat(audit.readValue().getFlaggedCitations()).containsExactly(7);
+        assertThat(fixture.audit().readValue().getFlaggedCitations()).containsExactly(7);
     }
 
     @Test
@@ -177,9 +103,6 @@ class GroundedAnswerTopologyTest {
         List<ReplyEvent> down = ask("g3", "metformin patients");
         assertThat(down.get(down.size() - 1).getType()).isEqualTo(ReplyType.UNAVAILABLE);
         assertThat(down.get(down.size() - 1).getText()).contains("unavailable").doesNotContain("Extractive");
-        driver.close();
-        workers.shutdownNow();
-        executor.shutdownNow();
 
         llm.respondWith(OpenAiCompatibleTestServer.stall());
         startTopology(llm.baseUrl());

@@ -1,34 +1,20 @@
 package org.chartstream.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.chartstream.query.QueryTopologyFixture.bytes;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
-import org.chartstream.core.store.RowRef;
-import org.chartstream.core.store.StoredChunk;
-import org.chartstream.core.store.TableRef;
-import org.chartstream.models.ModelDescriptor;
-import org.chartstream.models.OnnxEmbedder;
-import org.chartstream.models.rerank.BiEncoderReranker;
 import org.chartstream.query.admission.AdmissionControl;
-import org.chartstream.retrieval.QueryPipeline;
-import org.chartstream.retrieval.QuerySettings;
-import org.chartstream.retrieval.StandardStages;
-import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.query.request.ReplyTopicPolicy;
+import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.QueryRequest;
@@ -36,10 +22,9 @@ import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.RetrievalFilterSpec;
 import org.chartstream.schemas.Topics;
-import org.chartstream.schemas.serde.AvroSerde;
-import org.chartstream.store.lucene.LuceneHybridStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 class QueryTopologyTest {
     private static final String REPLY_TOPIC = "chartstream.replies.test";
     private static final String RETRY_TOPIC = "chartstream.replies.retry";
-    private static final java.util.Set<String> EXISTING_TOPICS = java.util.Set.of(REPLY_TOPIC, RETRY_TOPIC, Topics.REPLIES,
+    /** The test driver has no broker to list topics: a fixed set of existing topics stands in for its metadata. */
+    private static final Set<String> EXISTING_TOPICS = Set.of(REPLY_TOPIC, RETRY_TOPIC, Topics.REPLIES,
             Topics.INDEX, Topics.REQUESTS, "elsewhere.replies", "query-test-pending-requests-changelog", "ehr.public.patients");
     private static final String[][] ROWS = {
             {"medications", "m1", "MRN-1", "record: medications\npatient: Martha Collins (MRN-1)\nrxnorm code: 860975\ndescription: metformin hydrochloride 500 MG Extended Release Oral Tablet\nreason description: Diabetes mellitus type 2"},
@@ -56,15 +42,14 @@ class QueryTopologyTest {
             {"clinical_notes", "n1", "MRN-2", "record: clinical notes\npatient: Andrew Perez (MRN-2)\nchief complaint: joint pain\nnote text: Kidney transplant recipient with worsening right knee pain after a fall."},
     };
 
+    private static final RequestIntegrity INTEGRITY = new RequestIntegrity(new ReplyTopicPolicy(List.of("chartstream.replies",
+            "chartstream.replies.*", "chartstream.index", "chartstream.requests", "query-test-*", "ehr.*"), Set.of("ehr"),
+            Set.of("query-test")), Duration.ofDays(1));
+
     @TempDir
     static Path dir;
-    private static OnnxEmbedder model;
-    private static LuceneHybridStore store;
-    private static ExecutorService executor;
-    private static ExecutorService workers;
+    private static QueryTopologyFixture fixture;
     private static AdmissionControl admission;
-    private static TopologyTestDriver driver;
-    private static TestInputTopic<String, byte[]> requests;
     private static TestOutputTopic<String, ReplyEvent> replies;
     private static TestOutputTopic<String, ReplyEvent> defaultReplies;
     private static TestOutputTopic<String, ReplyEvent> retryReplies;
@@ -72,88 +57,36 @@ class QueryTopologyTest {
     private static TestOutputTopic<String, byte[]> indexTopic;
     private static TestOutputTopic<String, AnswerAudit> audit;
     private static TestOutputTopic<String, DeadLetter> deadLetters;
-    private static final AvroSerde<QueryRequest> REQUESTS = AvroSerde.of(QueryRequest.class);
 
     @BeforeAll
     static void configure() {
-        org.chartstream.models.OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
-        store = LuceneHybridStore.open(dir.resolve("index"));
-        for (String[] r : ROWS) {
-            RowRef row = new RowRef("ehr", r[0], r[1]);
-            store.upsertRow(row, 1, List.of(new StoredChunk(StoredChunk.chunkId(row, 0, 1), row, 0, 1, 1, r[3],
-                    model.embedPassages(List.of(r[3]))[0], r[2], "lsn:7", 1L, model.modelId())));
-        }
-        for (String table : List.of("medications", "conditions", "clinical_notes")) {
-            store.publish(new TableRef("ehr", table), 1);
-        }
-        store.commit(Map.of());
-        executor = Executors.newFixedThreadPool(2);
-        QuerySettings settings = QuerySettings.defaults();
-        QueryPipeline pipeline = new QueryPipeline(StandardStages.of(QueryEmbedder.of(model), store, executor, settings,
-                new BiEncoderReranker(model), model.tokenizer()::countTokens, null), settings);
-        workers = Executors.newFixedThreadPool(2);
-        admission = new AdmissionControl(4);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "query-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
-        // the test driver has no broker to list topics: a fixed set of existing topics stands in for its metadata
-        org.chartstream.query.request.RequestIntegrity integrity = new org.chartstream.query.request.RequestIntegrity(
-                new org.chartstream.query.request.ReplyTopicPolicy(List.of("chartstream.replies", "chartstream.replies.*",
-                        "chartstream.index", "chartstream.requests", "query-test-*", "ehr.*"), java.util.Set.of("ehr"),
-                        java.util.Set.of("query-test")), java.time.Duration.ofDays(1));
-        driver = new TopologyTestDriver(QueryTopology.build(pipeline, settings, workers, admission, integrity,
-                streamsConfig -> EXISTING_TOPICS::contains), props);
-        requests = driver.createInputTopic(Topics.REQUESTS, new StringSerializer(), new ByteArraySerializer());
-        replies = driver.createOutputTopic(REPLY_TOPIC, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
-        defaultReplies = driver.createOutputTopic(Topics.REPLIES, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
-        retryReplies = driver.createOutputTopic(RETRY_TOPIC, new StringDeserializer(), AvroSerde.of(ReplyEvent.class));
-        requestTopic = driver.createOutputTopic(Topics.REQUESTS, new StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
-        indexTopic = driver.createOutputTopic(Topics.INDEX, new StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
-        audit = driver.createOutputTopic(Topics.AUDIT, new StringDeserializer(), AvroSerde.of(AnswerAudit.class));
-        deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new StringDeserializer(), AvroSerde.of(DeadLetter.class));
+        fixture = QueryTopologyFixture.open(dir);
+        fixture.index(Arrays.stream(ROWS).map(r -> fixture.chunk(r[0], r[1], r[3]).patient(r[2]).source("lsn:7", 1L).build()).toList());
+        fixture.start("query-test", null, (pipeline, settings, workers, inFlight) -> QueryTopology.build(pipeline, settings,
+                workers, inFlight, INTEGRITY, streamsConfig -> EXISTING_TOPICS::contains));
+        admission = fixture.admission();
+        replies = fixture.replies(REPLY_TOPIC);
+        defaultReplies = fixture.replies(Topics.REPLIES);
+        retryReplies = fixture.replies(RETRY_TOPIC);
+        requestTopic = fixture.raw(Topics.REQUESTS);
+        indexTopic = fixture.raw(Topics.INDEX);
+        audit = fixture.audit();
+        deadLetters = fixture.deadLetters();
     }
 
     @AfterAll
     static void close() {
-        driver.close();
-        workers.shutdownNow();
-        executor.shutdownNow();
-        store.close();
-        model.close();
+        fixture.close();
     }
 
-    @org.junit.jupiter.api.BeforeEach
+    @BeforeEach
     void drainOutputs() {
-        replies.readRecordsToList();
-        defaultReplies.readRecordsToList();
-        retryReplies.readRecordsToList();
-        audit.readRecordsToList();
-        deadLetters.readRecordsToList();
+        fixture.drain();
     }
 
     private static void post(String conversation, byte[] value, String correlationId) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
-        headers.add(Topics.HEADER_CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
-        requests.pipeInput(new TestRecord<>(conversation, value, headers));
-        awaitIdle();
-    }
-
-    /** Requests run on worker threads; their replies leave on a wall-clock punctuation: pump it until all are out. */
-    private static void awaitIdle() {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        do {
-            driver.advanceWallClockTime(java.time.Duration.ofMillis(20));
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        } while (admission.inFlight() > 0 && System.nanoTime() < deadline);
-        driver.advanceWallClockTime(java.time.Duration.ofMillis(20));
-        assertThat(admission.inFlight()).as("requests still in flight").isZero();
+        fixture.produce(conversation, value, REPLY_TOPIC, correlationId);
+        fixture.awaitIdle();
     }
 
     private static QueryRequest.Builder request(String id, String question) {
@@ -163,7 +96,7 @@ class QueryTopologyTest {
 
     @Test
     void aQuestionIsAcceptedThenCitedThenAnsweredExtractivelyOnItsReplyTopic() {
-        post("conv-1", REQUESTS.serialize(request("r1", "Which patient takes metformin?").build()), "corr-1");
+        post("conv-1", bytes(request("r1", "Which patient takes metformin?").build()), "corr-1");
 
         List<TestRecord<String, ReplyEvent>> events = replies.readRecordsToList();
         assertThat(events).extracting(e -> e.value().getType()).containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);
@@ -192,7 +125,7 @@ class QueryTopologyTest {
     @Test
     void aPatientFilterIsExactOnBothSides() {
         // unfiltered, both sides would rank Andrew Perez's (MRN-2) hypothyroidism first
-        post("conv-2", REQUESTS.serialize(request("r2", "hypothyroidism")
+        post("conv-2", bytes(request("r2", "hypothyroidism")
                 .setFilter(RetrievalFilterSpec.newBuilder().setPatient("MRN-1").build()).build()), "corr-2");
 
         AnswerAudit record = audit.readValue();
@@ -206,7 +139,7 @@ class QueryTopologyTest {
 
     @Test
     void aQuestionTheRecordsCannotAnswerIsRefused() {
-        post("conv-3", REQUESTS.serialize(request("r3", "What time does the hospital cafeteria open on Sundays?").build()), "corr-3");
+        post("conv-3", bytes(request("r3", "What time does the hospital cafeteria open on Sundays?").build()), "corr-3");
 
         List<ReplyEvent> events = replies.readValuesToList();
         assertThat(events).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.REFUSED);
@@ -217,10 +150,10 @@ class QueryTopologyTest {
     @Test
     void badRequestsGetAnErrorNamingTheProblemAndADeadLetterAndTheNextRequestIsStillAnswered() {
         post("conv-4", "{\"question\":\"not avro\"}".getBytes(StandardCharsets.UTF_8), "corr-4");
-        post("conv-5", REQUESTS.serialize(request("r5", "   ").build()), "corr-5");
-        post("conv-6", REQUESTS.serialize(request("r6", "x".repeat(100_000)).build()), "corr-6");
-        post("conv-7", REQUESTS.serialize(request("r7", "hypothyroidism").setTopK(0).build()), "corr-7");
-        post("conv-8", REQUESTS.serialize(request("r8", "hypothyroidism").build()), "corr-8");
+        post("conv-5", bytes(request("r5", "   ").build()), "corr-5");
+        post("conv-6", bytes(request("r6", "x".repeat(100_000)).build()), "corr-6");
+        post("conv-7", bytes(request("r7", "hypothyroidism").setTopK(0).build()), "corr-7");
+        post("conv-8", bytes(request("r8", "hypothyroidism").build()), "corr-8");
 
         List<ReplyEvent> events = replies.readValuesToList();
         assertThat(events.subList(0, 4)).extracting(ReplyEvent::getType).containsOnly(ReplyType.ERROR);
@@ -245,9 +178,7 @@ class QueryTopologyTest {
             assertThat(admission.tryAcquire()).isTrue();
         }
         try {
-            RecordHeaders headers = new RecordHeaders();
-            headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
-            requests.pipeInput(new TestRecord<>("conv-9", REQUESTS.serialize(request("r9", "hypothyroidism").build()), headers));
+            fixture.produce("conv-9", bytes(request("r9", "hypothyroidism").build()), REPLY_TOPIC, null);
             List<ReplyEvent> events = replies.readValuesToList();
             assertThat(events).extracting(ReplyEvent::getType).containsExactly(ReplyType.BUSY);
             assertThat(events.get(0).getError()).contains("busy");
@@ -261,28 +192,26 @@ class QueryTopologyTest {
 
     @Test
     void aConversationBelongsToItsUserAndItsTurnsAreAnsweredInOrder() {
-        post("conv-10", REQUESTS.serialize(request("r10a", "hypothyroidism").setConversationId("shared").build()), "corr-10a");
+        post("conv-10", bytes(request("r10a", "hypothyroidism").setConversationId("shared").build()), "corr-10a");
         assertThat(replies.readValuesToList()).extracting(ReplyEvent::getType).endsWith(ReplyType.ANSWER);
 
-        post("conv-10", REQUESTS.serialize(request("r10b", "hypothyroidism").setConversationId("shared").setUserId("someone-else").build()), "corr-10b");
+        post("conv-10", bytes(request("r10b", "hypothyroidism").setConversationId("shared").setUserId("someone-else").build()), "corr-10b");
         List<ReplyEvent> intruder = replies.readValuesToList();
         assertThat(intruder).extracting(ReplyEvent::getType).containsExactly(ReplyType.ERROR);
         assertThat(intruder.get(0).getError()).isEqualTo("conversation 'shared' belongs to another user");
         assertThat(intruder.get(0).getText()).isNull();
 
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
         for (String id : List.of("r11a", "r11b", "r11c")) {
-            requests.pipeInput(new TestRecord<>("turns", REQUESTS.serialize(request(id, "Which patient takes metformin?").setConversationId("turns").build()), headers));
+            fixture.produce("turns", bytes(request(id, "Which patient takes metformin?").setConversationId("turns").build()), REPLY_TOPIC, null);
         }
-        awaitIdle();
+        fixture.awaitIdle();
         assertThat(replies.readValuesToList().stream().filter(e -> e.getType() == ReplyType.ANSWER).map(ReplyEvent::getRequestId))
                 .containsExactly("r11a", "r11b", "r11c");
     }
 
     /** Posts a request that names no problem and asserts it is still answered (the topology keeps serving). */
     private static void assertStillServing(String id) {
-        post("conv-" + id, REQUESTS.serialize(request(id, "hypothyroidism").build()), "corr-" + id);
+        post("conv-" + id, bytes(request(id, "hypothyroidism").build()), "corr-" + id);
         List<ReplyEvent> events = replies.readValuesToList();
         assertThat(events).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);
         assertThat(events.get(2).getCitations().get(0).getRowKey()).isEqualTo("c2");
@@ -307,39 +236,39 @@ class QueryTopologyTest {
 
     @Test
     void aRequestWithAMissingFieldIsRejectedNamingTheFieldKeyedByItsCorrelationIdWhenItHasNoId() {
-        post("conv-20", REQUESTS.serialize(request("r20", "hypothyroidism").setUserId("").build()), "corr-20");
+        post("conv-20", bytes(request("r20", "hypothyroidism").setUserId("").build()), "corr-20");
         assertRejected(replies, "r20", "field 'user_id' is empty");
         assertStillServing("r20ok");
 
-        post("conv-21", REQUESTS.serialize(request("", "hypothyroidism").build()), "corr-21");
+        post("conv-21", bytes(request("", "hypothyroidism").build()), "corr-21");
         assertRejected(replies, "corr-21", "field 'request_id' is empty");
         assertStillServing("r21ok");
     }
 
     @Test
     void truncatedAvroBytesAreNotAQueryRequest() {
-        byte[] whole = REQUESTS.serialize(request("r22", "hypothyroidism").build());
-        post("conv-22", java.util.Arrays.copyOf(whole, 14), "corr-22");
+        byte[] whole = bytes(request("r22", "hypothyroidism").build());
+        post("conv-22", Arrays.copyOf(whole, 14), "corr-22");
         assertRejected(replies, "corr-22", "the message is not a QueryRequest (expected Avro single-object encoding)");
         assertStillServing("r22ok");
     }
 
     @Test
     void anEmptyQuestionIsRejected() {
-        post("conv-23", REQUESTS.serialize(request("r23", "").build()), "corr-23");
+        post("conv-23", bytes(request("r23", "").build()), "corr-23");
         assertRejected(replies, "r23", "field 'question' is empty");
         assertStillServing("r23ok");
     }
 
     @Test
     void aFilterNamingATableOrSourceOutsideTheIndexIsRejectedNamingItAndTheIndexedOnes() {
-        post("conv-24", REQUESTS.serialize(request("r24", "hypothyroidism")
+        post("conv-24", bytes(request("r24", "hypothyroidism")
                 .setFilter(RetrievalFilterSpec.newBuilder().setTables(List.of("conditions", "billing")).build()).build()), "corr-24");
         assertRejected(replies, "r24", "field 'filter.tables' names 'billing', which is not an indexed table"
                 + " (indexed: clinical_notes, conditions, medications)");
         assertStillServing("r24ok");
 
-        post("conv-25", REQUESTS.serialize(request("r25", "hypothyroidism")
+        post("conv-25", bytes(request("r25", "hypothyroidism")
                 .setFilter(RetrievalFilterSpec.newBuilder().setSourceIds(List.of("payroll")).build()).build()), "corr-25");
         assertRejected(replies, "r25", "field 'filter.source_ids' names 'payroll', which is not an indexed source (indexed: ehr)");
         assertStillServing("r25ok");
@@ -349,7 +278,7 @@ class QueryTopologyTest {
     void anInjectionShapedPatientFilterIsRejectedAndAnIdentifierShapedOneIsAnExactLiteralThatMatchesNoRecord() {
         for (String value : List.of("x' OR '1'='1", "{\"$ne\":null}", "*")) {
             String id = "r26-" + Integer.toHexString(value.hashCode());
-            post("conv-" + id, REQUESTS.serialize(request(id, "hypothyroidism")
+            post("conv-" + id, bytes(request(id, "hypothyroidism")
                     .setFilter(RetrievalFilterSpec.newBuilder().setPatient(value).build()).build()), "corr-" + id);
             assertRejected(replies, id, "field 'filter.patient' is not a patient identifier: it must start with a letter or digit"
                     + " and hold only letters, digits, spaces and . _ : / # -");
@@ -358,7 +287,7 @@ class QueryTopologyTest {
         for (RetrievalFilterSpec filter : List.of(RetrievalFilterSpec.newBuilder().setPatient("MRN-1 OR MRN-2").build(),
                 RetrievalFilterSpec.newBuilder().setRowKeys(List.of("{\"$ne\":null}")).build())) {
             String id = "r26-" + Integer.toHexString(filter.hashCode());
-            post("conv-" + id, REQUESTS.serialize(request(id, "hypothyroidism").setFilter(filter).build()), "corr-" + id);
+            post("conv-" + id, bytes(request(id, "hypothyroidism").setFilter(filter).build()), "corr-" + id);
 
             List<ReplyEvent> events = replies.readValuesToList();
             assertThat(events).as(filter.toString()).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.REFUSED);
@@ -373,34 +302,29 @@ class QueryTopologyTest {
 
     @Test
     void anUnknownOrIllegalReplyTopicGetsItsErrorOnTheDefaultReplyTopic() {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Topics.HEADER_REPLY_TO, "chartstream.replies.nobody".getBytes(StandardCharsets.UTF_8));
-        headers.add(Topics.HEADER_CORRELATION_ID, "corr-27".getBytes(StandardCharsets.UTF_8));
-        requests.pipeInput(new TestRecord<>("conv-27", REQUESTS.serialize(request("r27", "hypothyroidism").build()), headers));
-        awaitIdle();
+        fixture.produce("conv-27", bytes(request("r27", "hypothyroidism").build()), "chartstream.replies.nobody", "corr-27");
+        fixture.awaitIdle();
         assertRejected(defaultReplies, "r27", "header 'reply-to' names topic 'chartstream.replies.nobody', which does not exist");
         assertThat(replies.readValuesToList()).isEmpty();
         assertStillServing("r27ok");
 
-        RecordHeaders illegal = new RecordHeaders();
-        illegal.add(Topics.HEADER_REPLY_TO, "replies for me!".getBytes(StandardCharsets.UTF_8));
-        requests.pipeInput(new TestRecord<>("conv-28", REQUESTS.serialize(request("r28", "hypothyroidism").build()), illegal));
-        awaitIdle();
+        fixture.produce("conv-28", bytes(request("r28", "hypothyroidism").build()), "replies for me!", null);
+        fixture.awaitIdle();
         assertRejected(defaultReplies, "r28", "header 'reply-to' is not a legal topic name (letters, digits, '.', '_', '-'; at most 249)");
         assertStillServing("r28ok");
     }
 
     @Test
     void unreadableBytesWithoutHeadersGetTheirErrorOnTheDefaultReplyTopicKeyedUnknown() {
-        requests.pipeInput(new TestRecord<>(null, new byte[] {(byte) 0xC3, 0x01, 7}, new RecordHeaders()));
-        awaitIdle();
+        fixture.produce(null, new byte[] {(byte) 0xC3, 0x01, 7}, null, null);
+        fixture.awaitIdle();
         assertRejected(defaultReplies, "unknown", "the message is not a QueryRequest (expected Avro single-object encoding)");
         assertStillServing("r29ok");
     }
 
     @Test
     void aDeadlineAlreadyPastGetsATimeoutAndNoAnswer() {
-        post("conv-30", REQUESTS.serialize(request("r30", "hypothyroidism").setDeadlineMs(System.currentTimeMillis() - 1_000).build()), "corr-30");
+        post("conv-30", bytes(request("r30", "hypothyroidism").setDeadlineMs(System.currentTimeMillis() - 1_000).build()), "corr-30");
         List<ReplyEvent> events = replies.readValuesToList();
         assertThat(events).extracting(ReplyEvent::getType).containsExactly(ReplyType.TIMEOUT);
         assertThat(events.get(0).getError()).startsWith("field 'deadline_ms' was already past");
@@ -409,41 +333,17 @@ class QueryTopologyTest {
         assertStillServing("r30ok");
     }
 
-    /** Occupies both worker threads until the returned latch is counted down. */
-    private static java.util.concurrent.CountDownLatch holdWorkers() {
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(2);
-        for (int i = 0; i < 2; i++) {
-            workers.execute(() -> {
-                held.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-        }
-        try {
-            assertThat(held.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
-        return release;
-    }
-
     @Test
     void aDeadlineThatPassesWhileTheRequestWaitsForAWorkerGetsATimeoutAndTheLateAnswerIsNeverSent() throws Exception {
-        java.util.concurrent.CountDownLatch release = holdWorkers();
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
-        requests.pipeInput(new TestRecord<>("conv-31", REQUESTS.serialize(request("r31", "hypothyroidism")
-                .setDeadlineMs(System.currentTimeMillis() + 300).build()), headers));
+        CountDownLatch release = fixture.holdWorkers();
+        fixture.produce("conv-31", bytes(request("r31", "hypothyroidism").setDeadlineMs(System.currentTimeMillis() + 300).build()),
+                REPLY_TOPIC, null);
         Thread.sleep(400);
-        driver.advanceWallClockTime(java.time.Duration.ofMillis(20));
+        fixture.advance();
         assertThat(replies.readValuesToList()).as("the timeout comes while the worker is still busy")
                 .extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.TIMEOUT);
         release.countDown();
-        awaitIdle();
+        fixture.awaitIdle();
         assertThat(replies.readValuesToList()).as("nothing after the timeout").isEmpty();
         assertThat(audit.readValuesToList()).extracting(AnswerAudit::getOutcome).containsExactly(ReplyType.TIMEOUT);
         assertStillServing("r31ok");
@@ -452,18 +352,14 @@ class QueryTopologyTest {
     @Test
     void thePipelinesOwnTopicsAreRefusedEvenWhenAllowListedAndNothingIsWrittenThere() {
         for (String topic : List.of(Topics.INDEX, Topics.REQUESTS, "query-test-pending-requests-changelog", "ehr.public.patients")) {
-            RecordHeaders headers = new RecordHeaders();
-            headers.add(Topics.HEADER_REPLY_TO, topic.getBytes(StandardCharsets.UTF_8));
             String id = "r32-" + topic;
-            requests.pipeInput(new TestRecord<>("conv-32", REQUESTS.serialize(request(id, "hypothyroidism").build()), headers));
-            awaitIdle();
+            fixture.produce("conv-32", bytes(request(id, "hypothyroidism").build()), topic, null);
+            fixture.awaitIdle();
             assertRejected(defaultReplies, id, "header 'reply-to' names '" + topic + "', a topic of the pipeline itself (index log, requests,"
                     + " audit, dead letter, status, control, Kafka Streams, Debezium or Kafka internal topics): replies never go there");
         }
-        RecordHeaders notListed = new RecordHeaders();
-        notListed.add(Topics.HEADER_REPLY_TO, "elsewhere.replies".getBytes(StandardCharsets.UTF_8));
-        requests.pipeInput(new TestRecord<>("conv-32", REQUESTS.serialize(request("r32-elsewhere", "hypothyroidism").build()), notListed));
-        awaitIdle();
+        fixture.produce("conv-32", bytes(request("r32-elsewhere", "hypothyroidism").build()), "elsewhere.replies", null);
+        fixture.awaitIdle();
         assertRejected(defaultReplies, "r32-elsewhere", "header 'reply-to' names topic 'elsewhere.replies', which is not an allowed reply"
                 + " topic (query.reply-topics: chartstream.replies, chartstream.replies.*, chartstream.index, chartstream.requests, query-test-*, ehr.*)");
         assertThat(requestTopic.isEmpty()).isTrue();
@@ -473,7 +369,7 @@ class QueryTopologyTest {
 
     @Test
     void repliesCarryTheCorrelationIdButNoRoutingHeader() {
-        post("conv-33", REQUESTS.serialize(request("r33", "hypothyroidism").build()), "corr-33");
+        post("conv-33", bytes(request("r33", "hypothyroidism").build()), "corr-33");
         List<TestRecord<String, ReplyEvent>> events = replies.readRecordsToList();
         assertThat(events).hasSize(3).allSatisfy(e -> {
             assertThat(e.headers().lastHeader(Topics.HEADER_REPLY_TO)).isNull();
@@ -484,12 +380,12 @@ class QueryTopologyTest {
 
     @Test
     void aRepeatedRequestIdGetsTheOriginalOutcomeAgainAndOtherContentUnderItIsAnError() {
-        post("conv-34", REQUESTS.serialize(request("r34", "Which patient takes metformin?").build()), "corr-34");
+        post("conv-34", bytes(request("r34", "Which patient takes metformin?").build()), "corr-34");
         List<ReplyEvent> first = replies.readValuesToList();
         assertThat(first).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);
         assertThat(audit.readValuesToList()).hasSize(1);
 
-        post("conv-34", REQUESTS.serialize(request("r34", "Which patient takes metformin?").setDeadlineMs(System.currentTimeMillis() + 60_000)
+        post("conv-34", bytes(request("r34", "Which patient takes metformin?").setDeadlineMs(System.currentTimeMillis() + 60_000)
                 .build()), "corr-34-retry");
         List<ReplyEvent> again = replies.readValuesToList();
         assertThat(again).as("only the final reply, not a second run").extracting(ReplyEvent::getType).containsExactly(ReplyType.ANSWER);
@@ -500,7 +396,7 @@ class QueryTopologyTest {
         assertThat(audit.readValuesToList()).as("no second audit record under the id").isEmpty();
         assertThat(deadLetters.readValuesToList()).isEmpty();
 
-        post("conv-34", REQUESTS.serialize(request("r34", "Which patient has hypothyroidism?").build()), "corr-34-other");
+        post("conv-34", bytes(request("r34", "Which patient has hypothyroidism?").build()), "corr-34-other");
         List<TestRecord<String, ReplyEvent>> conflict = replies.readRecordsToList();
         assertThat(conflict).hasSize(1);
         assertThat(conflict.get(0).key()).isEqualTo("r34");
@@ -517,17 +413,12 @@ class QueryTopologyTest {
 
     @Test
     void aRepeatWhileTheFirstIsStillRunningGetsTheOneAnswerOnItsOwnReplyTopic() {
-        java.util.concurrent.CountDownLatch release = holdWorkers();
-        RecordHeaders original = new RecordHeaders();
-        original.add(Topics.HEADER_REPLY_TO, REPLY_TOPIC.getBytes(StandardCharsets.UTF_8));
-        requests.pipeInput(new TestRecord<>("conv-35", REQUESTS.serialize(request("r35", "hypothyroidism").build()), original));
-        requests.pipeInput(new TestRecord<>("conv-35", REQUESTS.serialize(request("r35", "hypothyroidism").build()), original));
-        RecordHeaders retry = new RecordHeaders();
-        retry.add(Topics.HEADER_REPLY_TO, RETRY_TOPIC.getBytes(StandardCharsets.UTF_8));
-        retry.add(Topics.HEADER_CORRELATION_ID, "corr-35-retry".getBytes(StandardCharsets.UTF_8));
-        requests.pipeInput(new TestRecord<>("conv-35", REQUESTS.serialize(request("r35", "hypothyroidism").build()), retry));
+        CountDownLatch release = fixture.holdWorkers();
+        fixture.produce("conv-35", bytes(request("r35", "hypothyroidism").build()), REPLY_TOPIC, null);
+        fixture.produce("conv-35", bytes(request("r35", "hypothyroidism").build()), REPLY_TOPIC, null);
+        fixture.produce("conv-35", bytes(request("r35", "hypothyroidism").build()), RETRY_TOPIC, "corr-35-retry");
         release.countDown();
-        awaitIdle();
+        fixture.awaitIdle();
         assertThat(replies.readValuesToList()).extracting(ReplyEvent::getType)
                 .containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);
         List<ReplyEvent> onRetryTopic = retryReplies.readValuesToList();

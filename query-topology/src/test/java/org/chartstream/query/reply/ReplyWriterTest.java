@@ -1,0 +1,159 @@
+package org.chartstream.query.reply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.chartstream.core.store.ChunkFixture;
+import org.chartstream.retrieval.generate.Passage;
+import org.chartstream.schemas.PendingRequest;
+import org.chartstream.schemas.QueryRequest;
+import org.chartstream.schemas.ReplyAddress;
+import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.ReplyType;
+import org.chartstream.schemas.RequestIdEntry;
+import org.chartstream.schemas.Topics;
+import org.chartstream.schemas.serde.AvroSerde;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ReplyWriterTest {
+    private static final String TOPIC = "chartstream.replies.test";
+    private static final String RETRY_TOPIC = "chartstream.replies.retry";
+
+    private MockProcessorContext<String, Object> context;
+    private KeyValueStore<String, PendingRequest> pending;
+    private KeyValueStore<String, RequestIdEntry> requestIds;
+    private ReplyWriter writer;
+
+    @BeforeEach
+    void writer() {
+        context = new MockProcessorContext<>();
+        pending = store("pending", AvroSerde.of(PendingRequest.class));
+        requestIds = store("request-ids", AvroSerde.of(RequestIdEntry.class));
+        writer = new ReplyWriter(context, pending, requestIds);
+    }
+
+    private <V extends SpecificRecord> KeyValueStore<String, V> store(String name, AvroSerde<V> serde) {
+        KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), serde)
+                .withLoggingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        return store;
+    }
+
+    private static PendingRequest request(String id) {
+        QueryRequest r = QueryRequest.newBuilder().setRequestId(id).setConversationId("c-" + id).setUserId("u")
+                .setQuestion("which patient takes metformin?").setTopK(3).build();
+        return PendingRequest.newBuilder().setRequest(r).setReplyTo(TOPIC).setCorrelationId("corr-" + id)
+                .setReceivedTsMs(1_000).setNextSeq(1).build();
+    }
+
+    /** Every reply forwarded so far, with the topic it goes to; clears them. */
+    private List<ReplyWriter.AddressedReply> sent() {
+        List<ReplyWriter.AddressedReply> out = context.forwarded().stream()
+                .map(f -> (ReplyWriter.AddressedReply) f.record().value()).toList();
+        context.resetForwards();
+        return out;
+    }
+
+    @Test
+    void anAdmittedRequestsRepliesCountUpFromAcceptedKeyedByItsIdWithOnlyTheCorrelationIdHeader() {
+        PendingRequest p = request("r1");
+        writer.accepted(p, "fingerprint-1");
+        Passage passage = new Passage(1, ChunkFixture.of("ehr", "medications", "m1").build(), 0.9, "metformin");
+        writer.citations(p, List.of(passage));
+        writer.token(p, "Martha ");
+        writer.token(p, "Collins");
+        writer.error(p, "internal error");
+
+        assertThat(context.forwarded()).allSatisfy(f -> {
+            assertThat(f.record().key()).isEqualTo("r1");
+            assertThat(f.record().headers().toArray()).hasSize(1);
+            assertThat(new String(f.record().headers().lastHeader(Topics.HEADER_CORRELATION_ID).value(), StandardCharsets.UTF_8))
+                    .isEqualTo("corr-r1");
+        });
+        List<ReplyWriter.AddressedReply> replies = sent();
+        assertThat(replies).extracting(ReplyWriter.AddressedReply::topic).containsOnly(TOPIC);
+        assertThat(replies).extracting(a -> a.event().getType())
+                .containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.TOKEN, ReplyType.TOKEN, ReplyType.ERROR);
+        assertThat(replies).extracting(a -> a.event().getSeq()).containsExactly(0, 1, 2, 3, 4);
+        assertThat(replies.get(1).event().getCitations().get(0).getChunkId()).isEqualTo("ehr:medications:m1:0:1");
+        assertThat(replies.get(2).event().getText()).isEqualTo("Martha ");
+        assertThat(replies.get(4).event().getError()).isEqualTo("internal error");
+    }
+
+    @Test
+    void acceptedRecordsTheRequestAsPendingAndTakesItsIdAndTheFinalReplyEndsBoth() {
+        PendingRequest p = request("r2");
+        writer.accepted(p, "fingerprint-2");
+        assertThat(pending.get("r2")).isEqualTo(p);
+        assertThat(requestIds.get("r2").getFingerprint()).isEqualTo("fingerprint-2");
+        assertThat(requestIds.get("r2").getFirstSeenMs()).isEqualTo(1_000);
+        assertThat(requestIds.get("r2").getOutcome()).isNull();
+
+        writer.timeout(p);
+
+        ReplyEvent timeout = sent().get(1).event();
+        assertThat(timeout.getType()).isEqualTo(ReplyType.TIMEOUT);
+        assertThat(timeout.getSeq()).isEqualTo(1);
+        assertThat(pending.get("r2")).isNull();
+        assertThat(requestIds.get("r2").getOutcome()).isEqualTo(timeout);
+        assertThat(requestIds.get("r2").getFingerprint()).isEqualTo("fingerprint-2");
+    }
+
+    @Test
+    void theFinalReplyAlsoGoesToRepeatsThatAskedForAnotherTopicUnderTheirCorrelationIds() {
+        PendingRequest p = request("r3");
+        writer.accepted(p, "fingerprint-3");
+        writer.alsoTo("r3", requestIds.get("r3"), new ReplyAddress(TOPIC, "corr-same-topic"));
+        writer.alsoTo("r3", requestIds.get("r3"), new ReplyAddress(RETRY_TOPIC, "corr-retry"));
+        writer.alsoTo("r3", requestIds.get("r3"), new ReplyAddress(RETRY_TOPIC, "corr-retry"));
+        assertThat(requestIds.get("r3").getRetries()).containsExactly(new ReplyAddress(RETRY_TOPIC, "corr-retry"));
+        sent();
+
+        writer.error(p, "internal error");
+
+        List<ReplyWriter.AddressedReply> finals = sent();
+        assertThat(finals).extracting(ReplyWriter.AddressedReply::topic).containsExactly(TOPIC, RETRY_TOPIC);
+        assertThat(finals).extracting(a -> a.event().getCorrelationId()).containsExactly("corr-r3", "corr-retry");
+        assertThat(finals).extracting(a -> a.event().getSeq()).containsOnly(1);
+        assertThat(requestIds.get("r3").getRetries()).isEmpty();
+    }
+
+    @Test
+    void aRepeatOfAnAnsweredRequestGetsTheRecordedFinalReplyOnItsOwnAddress() {
+        PendingRequest p = request("r4");
+        writer.accepted(p, "fingerprint-4");
+        writer.error(p, "internal error");
+        ReplyEvent recorded = requestIds.get("r4").getOutcome();
+        sent();
+
+        assertThat(writer.again(requestIds.get("r4"), new ReplyAddress(RETRY_TOPIC, "corr-again"), 5_000)).isEqualTo(ReplyType.ERROR);
+
+        ReplyWriter.AddressedReply again = sent().get(0);
+        assertThat(again.topic()).isEqualTo(RETRY_TOPIC);
+        assertThat(again.event()).isEqualTo(ReplyEvent.newBuilder(recorded).setCorrelationId("corr-again").setTsMs(5_000).build());
+    }
+
+    @Test
+    void repliesBeforeAdmissionAreSeqZeroAndTakeNoRequestId() {
+        ReplyAddress to = new ReplyAddress(TOPIC, null);
+        writer.busy("r5", to, 4);
+        writer.lateOnArrival("r6", to);
+        writer.rejected("r7", to, "field 'question' is empty");
+
+        assertThat(context.forwarded()).allSatisfy(f -> assertThat(f.record().headers().toArray()).as("no correlation id, no header").isEmpty());
+        List<ReplyWriter.AddressedReply> replies = sent();
+        assertThat(replies).extracting(a -> a.event().getType()).containsExactly(ReplyType.BUSY, ReplyType.TIMEOUT, ReplyType.ERROR);
+        assertThat(replies).extracting(a -> a.event().getSeq()).containsOnly(0);
+        assertThat(replies.get(0).event().getError()).isEqualTo("busy: 4 requests are in flight; retry later");
+        assertThat(replies.get(2).event().getError()).isEqualTo("field 'question' is empty");
+        assertThat(requestIds.approximateNumEntries()).isZero();
+        assertThat(pending.approximateNumEntries()).isZero();
+    }
+}
