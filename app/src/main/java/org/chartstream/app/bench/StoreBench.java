@@ -24,7 +24,6 @@ import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.store.lucene.LuceneHybridStore;
-import picocli.CommandLine;
 
 /**
  * Builds an embedded Lucene store of a synthetic {@link ClusteredCorpus} through the {@code HybridStore} port (the
@@ -431,10 +430,5 @@ public final class StoreBench {
         Files.deleteIfExists(p);
       }
     }
-  }
-
-  /** {@code java -cp app/target/chartstream-app.jar org.chartstream.app.bench.StoreBench [options]}. */
-  public static void main(String[] args) {
-    System.exit(new CommandLine(new StoreBenchCommand()).execute(args));
   }
 }
