@@ -4,10 +4,10 @@ import java.nio.file.Path;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDatasetLoader;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.datasets.ClinicalDatasetLoader;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 
 /** The whole embedded pipeline over a clinical schema holding one patient, searchable, with a reply topic of its own. */
 final class OnePatientPipeline {

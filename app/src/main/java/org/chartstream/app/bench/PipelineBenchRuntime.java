@@ -7,12 +7,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.chartstream.app.Main;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDataset;
-import org.chartstream.app.data.ClinicalDatasetGenerator;
-import org.chartstream.app.data.ClinicalDatasetLoader;
-import org.chartstream.app.data.DatasetSpec;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.datasets.ClinicalDataset;
+import org.chartstream.datasets.ClinicalDatasetGenerator;
+import org.chartstream.datasets.ClinicalDatasetLoader;
+import org.chartstream.datasets.DatasetSpec;
+import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** Shared by the pipeline benchmarks: configuration, the synthetic dataset, a fresh embedded pipeline. */

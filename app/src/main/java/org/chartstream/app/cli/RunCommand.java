@@ -6,11 +6,10 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.chartstream.app.Main;
-import org.chartstream.app.client.PipelineProbe;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.config.ConfigException;
 import org.chartstream.app.ops.Operations;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
@@ -91,7 +90,7 @@ public final class RunCommand implements Callable<Integer> {
      */
     static String reachableBootstrap(ChartstreamConfig config, String explicit, String consumerGroup) throws IOException {
         String servers = explicit != null ? explicit : readBootstrap(config.dataDir());
-        PipelineProbe.require(servers, org.chartstream.app.config.TransportSecurity.kafkaClientProperties(config),
+        PipelineProbe.require(servers, org.chartstream.runtime.config.TransportSecurity.kafkaClientProperties(config),
                 explicit != null ? "" : "from " + RuntimeFile.path(config.dataDir()), consumerGroup);
         return servers;
     }

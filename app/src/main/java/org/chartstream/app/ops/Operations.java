@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.config.ConfigException;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ConfigException;
 
 /**
  * Metrics, health and readiness of one process. Started before the pipeline, so that {@code /health} answers and

@@ -12,13 +12,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.runtime.EmbeddedRuntime;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 

@@ -9,12 +9,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.embedded.EmbeddedKafkaBroker;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.connectors.SourceKind;
+import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.PipelineTopics;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.Topics;
 import org.junit.jupiter.api.Test;
 

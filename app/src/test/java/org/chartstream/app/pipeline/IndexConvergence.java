@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
@@ -20,6 +19,7 @@ import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.project.RowProjector;
 import org.chartstream.ingest.project.TableProjection;
+import org.chartstream.runtime.EmbeddedRuntime;
 
 /**
  * Source against index: the same row keys, and per row a hash of the chunk texts the index serves equal to the hash

@@ -3,9 +3,9 @@ package org.chartstream.app.pipeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 
 /**
  * The pipeline in a JVM of its own, so that a test can stop it abruptly ({@code kill -9}): no close, no flush, no

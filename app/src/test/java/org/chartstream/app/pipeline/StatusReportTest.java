@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.runtime.StoreStatus;
 import org.junit.jupiter.api.Test;
 
 class StatusReportTest {
