@@ -39,7 +39,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.chartstream.app.ops.Operations;
 import org.chartstream.client.QueryClient;
-import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.DeadLetter;
@@ -85,7 +85,7 @@ class BadInputIT {
 
     @TempDir
     static Path dir;
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
     private static Operations ops;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static int nextMedication = 700_001;

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.chartstream.client.QueryClient;
-import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -30,7 +30,7 @@ class EndToEndIT {
 
     @TempDir
     static Path dir;
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
 
     @BeforeAll
     static void start() {

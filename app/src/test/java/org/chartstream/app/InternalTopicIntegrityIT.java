@@ -27,7 +27,7 @@ import org.chartstream.client.KafkaClientProperties;
 import org.chartstream.client.QueryClient;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.replica.IndexMaterializer;
-import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ChunkRecord;
@@ -58,7 +58,7 @@ class InternalTopicIntegrityIT {
 
     @TempDir
     static Path dir;
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
     private static Operations ops;
 
     @BeforeAll

@@ -17,7 +17,7 @@ import org.chartstream.retrieval.embed.CachingQueryEmbedder;
 import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.retrieval.rerank.PrefixRerankStage;
 import org.chartstream.retrieval.rerank.RerankStage;
-import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.QueryWiring;
 import org.chartstream.runtime.config.ChartstreamConfig;
 
@@ -27,14 +27,14 @@ import org.chartstream.runtime.config.ChartstreamConfig;
  * query topology's.
  */
 public final class EvaluationRuntime implements AutoCloseable {
-    private final EmbeddedRuntime runtime;
+    private final PipelineRuntime runtime;
     private final ChartstreamConfig config;
     private final Path dir;
     private final Consumer<String> progress;
     private final List<AutoCloseable> opened = new java.util.ArrayList<>();
     private final MemoisedBiEncoderScorer scorer;
 
-    private EvaluationRuntime(EmbeddedRuntime runtime, ChartstreamConfig config, Path dir, Consumer<String> progress) {
+    private EvaluationRuntime(PipelineRuntime runtime, ChartstreamConfig config, Path dir, Consumer<String> progress) {
         this.runtime = runtime;
         this.config = config;
         this.dir = dir;
@@ -47,13 +47,13 @@ public final class EvaluationRuntime implements AutoCloseable {
      * loaded by {@code loader}, and waits until every row is searchable.
      */
     public static EvaluationRuntime start(ChartstreamConfig config, String name, List<String> tables,
-                                          EmbeddedRuntime.SourceLoader loader, Duration searchableWithin,
+                                          PipelineRuntime.SourceLoader loader, Duration searchableWithin,
                                           Consumer<String> progress) throws IOException {
         String sourceId = config.sourceIds().get(0);
         ChartstreamConfig evalConfig = config.with(config.sourceKey(sourceId, "tables"), String.join(",", tables));
         Path dir = config.dataDir().resolve("eval").resolve(name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + ProcessHandle.current().pid());
         deleteRecursively(dir);
-        EmbeddedRuntime runtime = EmbeddedRuntime.start(evalConfig, dir, loader, progress);
+        PipelineRuntime runtime = PipelineRuntime.start(evalConfig, dir, loader, progress);
         EvaluationRuntime eval = new EvaluationRuntime(runtime, evalConfig, dir, progress);
         try {
             runtime.awaitSearchable(searchableWithin);
@@ -105,7 +105,7 @@ public final class EvaluationRuntime implements AutoCloseable {
         return config;
     }
 
-    public EmbeddedRuntime runtime() {
+    public PipelineRuntime runtime() {
         return runtime;
     }
 

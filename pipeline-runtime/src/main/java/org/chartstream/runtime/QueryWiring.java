@@ -75,7 +75,7 @@ public final class QueryWiring implements AutoCloseable {
         SourceRegistrations.all(config).forEach(source -> prefixes.add(source.topicPrefix()));
         try {
             ReplyTopicPolicy policy = new ReplyTopicPolicy(config.list("query.reply-topics"), prefixes,
-                    Set.of(EmbeddedRuntime.INGEST_APPLICATION_ID, EmbeddedRuntime.QUERY_APPLICATION_ID));
+                    Set.of(PipelineRuntime.INGEST_APPLICATION_ID, PipelineRuntime.QUERY_APPLICATION_ID));
             return new RequestIntegrity(policy, Duration.ofMillis(config.integer("query.request-id-window-ms")));
         } catch (IllegalArgumentException e) {
             throw config.invalid("query.reply-topics", e.getMessage());

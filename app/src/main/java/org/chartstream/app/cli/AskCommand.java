@@ -63,7 +63,7 @@ public final class AskCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var config = main.config();
-        String servers = RunCommand.reachableBootstrap(config, bootstrap, org.chartstream.runtime.EmbeddedRuntime.QUERY_APPLICATION_ID);
+        String servers = RunCommand.reachableBootstrap(config, bootstrap, org.chartstream.runtime.PipelineRuntime.QUERY_APPLICATION_ID);
         QueryRequest request = QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString())
                 .setConversationId(conversation != null ? conversation : UUID.randomUUID().toString()).setUserId(user)
                 .setQuestion(question).setMode(SearchMode.valueOf(mode.toUpperCase(Locale.ROOT)))

@@ -14,7 +14,7 @@ import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.app.pipeline.StatusReport;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.runtime.StoreStatus;
-import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.SourceRegistrations;
 import org.chartstream.connectors.DebeziumConfigs;
 import org.chartstream.connectors.SourceConnection;
@@ -47,7 +47,7 @@ public final class StatusCommand implements Callable<Integer> {
         List<String> tables = new ArrayList<>();
         Map<String, String> topics = changeTopics(config, tables);
         try (IngestStatusReader reader = new IngestStatusReader(servers, TransportSecurity.kafkaClientProperties(config))) {
-            Map<String, Long> lag = reader.ingestLag(EmbeddedRuntime.INGEST_APPLICATION_ID, new HashSet<>(topics.values()));
+            Map<String, Long> lag = reader.ingestLag(PipelineRuntime.INGEST_APPLICATION_ID, new HashSet<>(topics.values()));
             long indexLag = store == null ? -1 : StatusReport.indexLag(reader.endOffsets(Topics.INDEX), store.committedPositions());
             Map<String, TableStatus> ingest = reader.latestTableStatus(Duration.ofSeconds(10));
             List<StatusReport.Line> lines = StatusReport.lines(tables, topics, store, ingest, lag);

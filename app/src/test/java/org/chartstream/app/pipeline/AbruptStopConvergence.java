@@ -13,7 +13,7 @@ import org.chartstream.connectors.SourceKind;
 import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.models.OnnxRuntimeGuard;
-import org.chartstream.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.PipelineTopics;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.Topics;
@@ -95,7 +95,7 @@ abstract class AbruptStopConvergence {
                 log(t0, writer.changes() + " source changes in all");
 
                 ChartstreamConfig config = ChartstreamConfig.load(configFile, Map.of());
-                try (EmbeddedRuntime runtime = EmbeddedRuntime.start(config, run, c -> Map.of(), line -> System.out.println("[restart] " + line))) {
+                try (PipelineRuntime runtime = PipelineRuntime.start(config, run, c -> Map.of(), line -> System.out.println("[restart] " + line))) {
                     // no new snapshot after the restart: generation 1 stays active
                     runtime.createTopics(Map.of(REPLIES, 1));
                     FaultInvariants.assertHold(runtime, SOURCE, db::open, writer.goneIds(), 1, REPLIES, Duration.ofSeconds(180));

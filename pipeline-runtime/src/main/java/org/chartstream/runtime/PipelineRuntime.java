@@ -52,7 +52,7 @@ import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
  * and a Lucene replica. Started in dependency order and stopped in reverse (the broker last). While running it
  * writes {@code store-status.json} (see {@link StoreStatus}) into its directory every second.
  */
-public final class EmbeddedRuntime implements AutoCloseable {
+public final class PipelineRuntime implements AutoCloseable {
     /** Loads the source database the first time it is created; returns row counts per table. */
     @FunctionalInterface
     public interface SourceLoader {
@@ -97,7 +97,7 @@ public final class EmbeddedRuntime implements AutoCloseable {
     private QueryWiring queryWiring;
     private List<SourceRegistration> sources;
 
-    private EmbeddedRuntime(ChartstreamConfig config, Path dir, Consumer<String> progress, Role role) {
+    private PipelineRuntime(ChartstreamConfig config, Path dir, Consumer<String> progress, Role role) {
         this.config = config;
         this.role = role;
         this.dir = dir;
@@ -109,13 +109,13 @@ public final class EmbeddedRuntime implements AutoCloseable {
      * postgres source without a host is the embedded PostgreSQL (loaded by {@code loader} when first created),
      * every other source is read where its connection keys point.
      */
-    public static EmbeddedRuntime start(ChartstreamConfig config, Path dir, SourceLoader loader, Consumer<String> progress) {
+    public static PipelineRuntime start(ChartstreamConfig config, Path dir, SourceLoader loader, Consumer<String> progress) {
         return start(config, dir, loader, progress, Role.ALL);
     }
 
     /** Starts only the parts of {@code role} (a query process starts no source database and no Debezium). */
-    public static EmbeddedRuntime start(ChartstreamConfig config, Path dir, SourceLoader loader, Consumer<String> progress, Role role) {
-        EmbeddedRuntime runtime = new EmbeddedRuntime(config, dir, progress, role);
+    public static PipelineRuntime start(ChartstreamConfig config, Path dir, SourceLoader loader, Consumer<String> progress, Role role) {
+        PipelineRuntime runtime = new PipelineRuntime(config, dir, progress, role);
         try {
             runtime.startAll(loader);
             return runtime;
