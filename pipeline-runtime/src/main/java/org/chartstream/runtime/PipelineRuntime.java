@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
@@ -24,12 +25,9 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.chartstream.connectors.DebeziumConfigs;
-import org.chartstream.connectors.EmbeddedDebeziumRunner;
 import org.chartstream.connectors.SourceConnection;
-import org.chartstream.connectors.limits.FieldCap;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.TableRef;
-import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.embedded.EmbeddedPostgresSource;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.IngestTopology;
@@ -41,16 +39,16 @@ import org.chartstream.models.TokenChunker;
 import org.chartstream.replica.IndexMaterializer;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.StoreSelection;
-import org.chartstream.runtime.config.TransportSecurity;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.unreadable.DeadLetterSink;
 import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 
 /**
- * Everything on one machine: an in-process KRaft broker (or an external one), an embedded PostgreSQL source (or
- * the configured databases), embedded Debezium per source, the ingest and query topologies, the index materializer
- * and a Lucene replica. Started in dependency order and stopped in reverse (the broker last). While running it
- * writes {@code store-status.json} (see {@link StoreStatus}) into its directory every second.
+ * The pipeline of one process, against any broker: its topics, embedded Debezium per source, the ingest and query
+ * topologies, the index materializer and the store. The broker and source databases are the configured ones, or an
+ * in-process KRaft broker and an embedded PostgreSQL this process starts for what is not configured (see
+ * {@link EmbeddedInfrastructure}). Started in dependency order and stopped in reverse (the broker last). While running
+ * it writes {@code store-status.json} (see {@link StoreStatus}) into its directory every second.
  */
 public final class PipelineRuntime implements AutoCloseable {
     /** Loads the source database the first time it is created; returns row counts per table. */
@@ -79,14 +77,9 @@ public final class PipelineRuntime implements AutoCloseable {
     private final Path dir;
     private final Role role;
     private final Consumer<String> progress;
-    private final List<AutoCloseable> started = new ArrayList<>();
-    private final Map<String, SourceConnection> connections = new LinkedHashMap<>();
-    private final List<EmbeddedDebeziumRunner> debeziumRunners = new ArrayList<>();
-    private final java.util.Set<String> embeddedSources = new java.util.HashSet<>();
-    private EmbeddedKafkaBroker broker;
-    private String bootstrapServers;
-    private Map<String, String> kafkaSecurity = Map.of();
-    private EmbeddedPostgresSource postgres;
+    private final StartedParts started;
+    private EmbeddedInfrastructure infrastructure;
+    private ChangeCapture capture;
     private OnnxEmbedder model;
     private TokenChunker chunker;
     private HybridStore store;
@@ -102,6 +95,7 @@ public final class PipelineRuntime implements AutoCloseable {
         this.role = role;
         this.dir = dir;
         this.progress = progress;
+        this.started = new StartedParts(progress);
     }
 
     /**
@@ -131,66 +125,20 @@ public final class PipelineRuntime implements AutoCloseable {
     private void startAll(SourceLoader loader) throws Exception {
         Files.createDirectories(dir);
         sources = SourceRegistrations.all(config);
-        long t = System.nanoTime();
-
-        String external = config.string("kafka.bootstrap");
-        if (external.isEmpty()) {
-            broker = new EmbeddedKafkaBroker().start(dir.resolve("kafka"));
-            started.add(broker);
-            bootstrapServers = broker.bootstrapServers();
-            progress.accept(String.format("kafka broker ready at %s (%.1f s)", bootstrapServers, secondsSince(t)));
-        } else {
-            bootstrapServers = external;
-            kafkaSecurity = TransportSecurity.kafkaClientProperties(config);
-            String weakened = TransportSecurity.warning(config);
-            if (weakened != null) {
-                progress.accept(weakened);
-            }
-        }
-
-        for (SourceRegistration source : sources) {
-            var configured = SourceRegistrations.connection(config, source.sourceId());
-            if (configured.isPresent()) {
-                connections.put(source.sourceId(), configured.get());
-                continue;
-            }
-            if (!role.ingests()) {
-                continue; // the embedded source database belongs to the ingest process
-            }
-            if (postgres == null) {
-                t = System.nanoTime();
-                boolean fresh = !Files.exists(dir.resolve("postgres"));
-                postgres = EmbeddedPostgresSource.start(dir.resolve("postgres"));
-                started.add(postgres);
-                if (fresh) {
-                    try (Connection c = postgres.connection()) {
-                        Map<String, Integer> counts = loader.load(c);
-                        progress.accept("source database loaded: " + counts);
-                    }
-                }
-                progress.accept(String.format("postgresql source ready on port %d (%.1f s)", postgres.port(), secondsSince(t)));
-            }
-            connections.put(source.sourceId(), postgres.sourceConnection(source.sourceId(),
-                    config.sourceList(source.sourceId(), "tables")));
-            embeddedSources.add(source.sourceId());
-        }
+        infrastructure = started.add(EmbeddedInfrastructure.start(config, dir, sources, role, loader, progress));
         createTopics();
-        unreadable = new DeadLetterSink(bootstrapServers, kafkaSecurity, Topics.DEAD_LETTER, new UnreadableRecordCounts());
-        started.add(unreadable);
+        unreadable = started.add(new DeadLetterSink(bootstrapServers(), kafkaClientProperties(), Topics.DEAD_LETTER, new UnreadableRecordCounts()));
 
-        t = System.nanoTime();
-        model = OnnxEmbedder.load(ModelDescriptor.byId(config.string("embedding.model")), (int) config.integer("embedding.threads"));
-        started.add(model);
+        long t = System.nanoTime();
+        model = started.add(OnnxEmbedder.load(ModelDescriptor.byId(config.string("embedding.model")), (int) config.integer("embedding.threads")));
         progress.accept(String.format("model %s loaded (%.1f s)", model.modelId(), secondsSince(t)));
         if (role.answers()) {
             t = System.nanoTime();
-            store = StoreSelection.open(config, dir.resolve("index"), model.dimension());
-            started.add(store);
+            store = started.add(StoreSelection.open(config, dir.resolve("index"), model.dimension()));
             progress.accept(String.format("%s store opened (%.1f s)", config.string("store.kind"), secondsSince(t)));
             unreadable.counts().register(Topics.INDEX, IndexMaterializer.CONSUMER_NAME);
-            materializer = new IndexMaterializer(bootstrapServers, kafkaSecurity, Topics.INDEX, store, Duration.ofSeconds(1),
-                    model.dimension(), unreadable).start();
-            started.add(materializer);
+            materializer = started.add(new IndexMaterializer(bootstrapServers(), kafkaClientProperties(), Topics.INDEX, store,
+                    Duration.ofSeconds(1), model.dimension(), unreadable).start());
         }
 
         chunker = chunker(config, model);
@@ -206,19 +154,10 @@ public final class PipelineRuntime implements AutoCloseable {
             startStatusWriter();
         }
 
+        capture = started.add(new ChangeCapture(dir.resolve("debezium"), bootstrapServers(), kafkaClientProperties(),
+                maxRecordBytes(), (int) config.integer("ingest.max-field-bytes"), progress));
         for (SourceRegistration source : role.ingests() ? sources : List.<SourceRegistration>of()) {
-            SourceConnection connection = connections.get(source.sourceId());
-            Properties engine = DebeziumConfigs.forSource(connection, source.topicPrefix(), dir.resolve("debezium"), bootstrapServers);
-            engine.putAll(kafkaSecurity); // Kafka Connect's worker may contact the broker with its own clients
-            Map<String, Object> producer = new LinkedHashMap<>(kafkaSecurity);
-            producer.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxRecordBytes()));
-            EmbeddedDebeziumRunner runner = new EmbeddedDebeziumRunner(engine, producer,
-                    new FieldCap((int) config.integer("ingest.max-field-bytes")));
-            runner.start();
-            started.add(runner);
-            debeziumRunners.add(runner);
-            progress.accept("change data capture started for " + source.sourceId() + " (Debezium "
-                    + connection.kind().name().toLowerCase(java.util.Locale.ROOT) + ")");
+            capture.start(source, infrastructure.connections().get(source.sourceId()));
         }
     }
 
@@ -231,10 +170,10 @@ public final class PipelineRuntime implements AutoCloseable {
         specs.add(new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true));
         List<String> singlePartition = new ArrayList<>(List.of(IngestSettings.CONTROL_TOPIC));
         for (SourceRegistration source : sources) {
-            if (!connections.containsKey(source.sourceId())) {
+            if (!infrastructure.connections().containsKey(source.sourceId())) {
                 continue; // an embedded source seen from a query process: its ingest process creates the topics
             }
-            for (String topic : DebeziumConfigs.topicsFor(connections.get(source.sourceId()), source.topicPrefix())) {
+            for (String topic : DebeziumConfigs.topicsFor(infrastructure.connections().get(source.sourceId()), source.topicPrefix())) {
                 specs.add(new PipelineTopics.Spec(topic, 1, false));
                 singlePartition.add(topic);
             }
@@ -243,7 +182,7 @@ public final class PipelineRuntime implements AutoCloseable {
             specs.add(new PipelineTopics.Spec(source.notificationTopic(), 1, false));
             singlePartition.add(source.notificationTopic());
         }
-        PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, singlePartition, maxRecordBytes());
+        PipelineTopics.ensure(bootstrapServers(), kafkaClientProperties(), specs, singlePartition, maxRecordBytes());
     }
 
     /** {@code kafka.max-record-bytes}: producers' {@code max.request.size}; topics accept it plus batch overhead. */
@@ -283,7 +222,7 @@ public final class PipelineRuntime implements AutoCloseable {
     }
 
     private KafkaStreams streams(String applicationId, Topology topology) throws IOException {
-        Properties p = streamsProperties(applicationId, bootstrapServers, kafkaSecurity, Files.createDirectories(dir.resolve("streams")));
+        Properties p = streamsProperties(applicationId, bootstrapServers(), kafkaClientProperties(), Files.createDirectories(dir.resolve("streams")));
         // a row image or an index event of a row near the field cap is larger than Kafka's 1 MB defaults
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(maxRecordBytes()));
         p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(PipelineTopics.maxMessageBytes(maxRecordBytes())));
@@ -326,7 +265,7 @@ public final class PipelineRuntime implements AutoCloseable {
     public Map<String, Long> sourceRowCounts() {
         Map<String, Long> counts = new LinkedHashMap<>();
         for (SourceRegistration source : sources) {
-            SourceConnection connection = connections.get(source.sourceId());
+            SourceConnection connection = infrastructure.connections().get(source.sourceId());
             try (Connection c = connection(source.sourceId()); Statement s = c.createStatement()) {
                 for (String table : config.sourceList(source.sourceId(), "tables")) {
                     try (ResultSet rs = s.executeQuery("select count(*) from " + SourceDatabases.qualifiedTable(connection, table))) {
@@ -343,11 +282,7 @@ public final class PipelineRuntime implements AutoCloseable {
 
     /** A new JDBC connection to a registered source (the embedded PostgreSQL as its superuser). */
     public Connection connection(String sourceId) throws SQLException {
-        SourceConnection connection = connections.get(sourceId);
-        if (connection == null) {
-            throw new IllegalArgumentException("no registered source " + sourceId);
-        }
-        return embeddedSources.contains(sourceId) ? postgres.connection() : SourceDatabases.open(connection);
+        return infrastructure.connection(sourceId);
     }
 
     /** Rows per registered table visible in the index's active generations. */
@@ -411,10 +346,9 @@ public final class PipelineRuntime implements AutoCloseable {
         if (materializer != null && materializer.failure() != null) {
             throw new IllegalStateException("index materializer failed: " + materializer.failure().getMessage(), materializer.failure());
         }
-        for (EmbeddedDebeziumRunner debezium : debeziumRunners) {
-            if (debezium.failure().isPresent()) {
-                throw new IllegalStateException("change data capture failed: " + debezium.failure().get().getMessage(), debezium.failure().get());
-            }
+        Optional<Throwable> captureFailure = capture.failure();
+        if (captureFailure.isPresent()) {
+            throw new IllegalStateException("change data capture failed: " + captureFailure.get().getMessage(), captureFailure.get());
         }
         for (KafkaStreams s : java.util.stream.Stream.of(ingest, query).filter(java.util.Objects::nonNull).toList()) {
             if (s.state() == KafkaStreams.State.ERROR || s.state() == KafkaStreams.State.NOT_RUNNING
@@ -437,10 +371,9 @@ public final class PipelineRuntime implements AutoCloseable {
         if (!role.ingests()) {
             return null;
         }
-        for (EmbeddedDebeziumRunner debezium : debeziumRunners) {
-            if (debezium.state() != EmbeddedDebeziumRunner.State.RUNNING) {
-                return "change data capture is " + debezium.state().name().toLowerCase(java.util.Locale.ROOT);
-            }
+        String problem = capture.problem();
+        if (problem != null) {
+            return problem;
         }
         if (ingest == null || ingest.state() != KafkaStreams.State.RUNNING) {
             return "the ingest topology is " + (ingest == null ? "not started" : ingest.state().name().toLowerCase(java.util.Locale.ROOT));
@@ -452,16 +385,16 @@ public final class PipelineRuntime implements AutoCloseable {
     public void createTopics(Map<String, Integer> nameToPartitions) {
         List<PipelineTopics.Spec> specs = new ArrayList<>();
         nameToPartitions.forEach((name, partitions) -> specs.add(new PipelineTopics.Spec(name, partitions, false)));
-        PipelineTopics.ensure(bootstrapServers, kafkaSecurity, specs, List.of(), maxRecordBytes());
+        PipelineTopics.ensure(bootstrapServers(), kafkaClientProperties(), specs, List.of(), maxRecordBytes());
     }
 
     public String bootstrapServers() {
-        return bootstrapServers;
+        return infrastructure.bootstrapServers();
     }
 
     /** Transport security settings for any further Kafka client of this runtime's broker (empty when embedded). */
     public Map<String, String> kafkaClientProperties() {
-        return kafkaSecurity;
+        return infrastructure.kafkaSecurity();
     }
 
     /** The ingest topology's Kafka Streams instance. */
@@ -498,8 +431,9 @@ public final class PipelineRuntime implements AutoCloseable {
         return unreadable;
     }
 
+    /** The embedded PostgreSQL source; null when every source has a host or this process does not ingest. */
     public EmbeddedPostgresSource postgres() {
-        return postgres;
+        return infrastructure.postgres();
     }
 
     /** The store (per {@code store.kind}); null in an ingest-only process. */
@@ -531,7 +465,7 @@ public final class PipelineRuntime implements AutoCloseable {
         return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    private static double secondsSince(long nanos) {
+    static double secondsSince(long nanos) {
         return (System.nanoTime() - nanos) / 1e9;
     }
 
@@ -546,14 +480,7 @@ public final class PipelineRuntime implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int i = started.size() - 1; i >= 0; i--) {
-            try {
-                started.get(i).close();
-            } catch (Exception e) {
-                progress.accept("while stopping: " + e.getClass().getSimpleName() + ": " + e.getMessage());
-            }
-        }
-        started.clear();
+        started.close();
         if (queryWiring != null) {
             queryWiring.close();
         }
