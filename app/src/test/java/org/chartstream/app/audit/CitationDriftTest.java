@@ -9,7 +9,7 @@ import org.chartstream.core.store.StoredChunk;
 import org.chartstream.query.audit.AuditRecords;
 import org.junit.jupiter.api.Test;
 
-class CitationCheckTest {
+class CitationDriftTest {
     private static final RowRef ROW = new RowRef("ehr", "medications", "900001");
     private static final String CITED_TEXT = "Zolmitriptan 2.5 MG, migraine with aura";
 
@@ -35,8 +35,8 @@ class CitationCheckTest {
 
     @Test
     void theSameTextInTheSameGenerationIsCurrent() {
-        CitationCheck.Verdict v = CitationCheck.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:100", CITED_TEXT)));
-        assertThat(v.status()).isEqualTo(CitationCheck.Status.CURRENT);
+        CitationDrift.Verdict v = CitationDrift.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:100", CITED_TEXT)));
+        assertThat(v.status()).isEqualTo(CitationDrift.Status.CURRENT);
         assertThat(v.flagged()).isFalse();
         assertThat(v.detail()).isEmpty();
         assertThat(v.currentContentSha256()).isEqualTo(AuditRecords.contentSha256(CITED_TEXT));
@@ -44,38 +44,38 @@ class CitationCheckTest {
 
     @Test
     void otherTextIsAChangedRowAndALaterPositionWithTheSameTextStillStands() {
-        CitationCheck.Verdict changed = CitationCheck.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:250", "Zolmitriptan 5 MG")));
-        assertThat(changed.status()).isEqualTo(CitationCheck.Status.CHANGED);
+        CitationDrift.Verdict changed = CitationDrift.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:250", "Zolmitriptan 5 MG")));
+        assertThat(changed.status()).isEqualTo(CitationDrift.Status.CHANGED);
         assertThat(changed.detail()).isEqualTo("row changed at the source: position lsn:100 -> lsn:250, content differs");
         assertThat(changed.currentPosition()).isEqualTo("lsn:250");
 
-        CitationCheck.Verdict recaptured = CitationCheck.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:250", CITED_TEXT)));
-        assertThat(recaptured.status()).as("an update of a column that is not projected").isEqualTo(CitationCheck.Status.CURRENT);
+        CitationDrift.Verdict recaptured = CitationDrift.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:250", CITED_TEXT)));
+        assertThat(recaptured.status()).as("an update of a column that is not projected").isEqualTo(CitationDrift.Status.CURRENT);
         assertThat(recaptured.detail()).isEqualTo("re-captured at the source: position lsn:100 -> lsn:250, same content");
     }
 
     @Test
     void evidenceWithoutAHashFallsBackToTheSourcePosition() {
         CitedRow unhashed = CitedRow.of(StoredChunk.chunkId(ROW, 0, 3), 3, "lsn:100");
-        assertThat(CitationCheck.check(unhashed, List.of(chunk(0, 1, 3, "lsn:100", "any"))).status()).isEqualTo(CitationCheck.Status.CURRENT);
-        CitationCheck.Verdict moved = CitationCheck.check(unhashed, List.of(chunk(0, 1, 3, "lsn:250", "any")));
-        assertThat(moved.status()).isEqualTo(CitationCheck.Status.CHANGED);
+        assertThat(CitationDrift.check(unhashed, List.of(chunk(0, 1, 3, "lsn:100", "any"))).status()).isEqualTo(CitationDrift.Status.CURRENT);
+        CitationDrift.Verdict moved = CitationDrift.check(unhashed, List.of(chunk(0, 1, 3, "lsn:250", "any")));
+        assertThat(moved.status()).isEqualTo(CitationDrift.Status.CHANGED);
         assertThat(moved.detail()).isEqualTo("row changed at the source: position lsn:100 -> lsn:250");
     }
 
     @Test
     void anotherGenerationIsFlaggedEvenWithTheSameText() {
-        CitationCheck.Verdict v = CitationCheck.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 4, "lsn:100", CITED_TEXT)));
-        assertThat(v.status()).isEqualTo(CitationCheck.Status.CHANGED);
+        CitationDrift.Verdict v = CitationDrift.check(cited(0, 3, "lsn:100"), List.of(chunk(0, 1, 4, "lsn:100", CITED_TEXT)));
+        assertThat(v.status()).isEqualTo(CitationDrift.Status.CHANGED);
         assertThat(v.detail()).isEqualTo("re-indexed: generation 3 -> 4, same content");
         assertThat(v.currentGeneration()).isEqualTo(4L);
     }
 
     @Test
     void aRowWithoutChunksIsDeletedAndAMissingChunkIndexIsAChange() {
-        assertThat(CitationCheck.check(cited(1, 3, "lsn:100"), List.of()).status()).isEqualTo(CitationCheck.Status.DELETED);
-        CitationCheck.Verdict shrunk = CitationCheck.check(cited(1, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:300", CITED_TEXT)));
-        assertThat(shrunk.status()).isEqualTo(CitationCheck.Status.CHANGED);
+        assertThat(CitationDrift.check(cited(1, 3, "lsn:100"), List.of()).status()).isEqualTo(CitationDrift.Status.DELETED);
+        CitationDrift.Verdict shrunk = CitationDrift.check(cited(1, 3, "lsn:100"), List.of(chunk(0, 1, 3, "lsn:300", CITED_TEXT)));
+        assertThat(shrunk.status()).isEqualTo(CitationDrift.Status.CHANGED);
         assertThat(shrunk.detail()).contains("now has 1 chunk(s)");
     }
 }

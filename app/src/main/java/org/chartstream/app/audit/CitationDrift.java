@@ -10,7 +10,7 @@ import org.chartstream.query.audit.AuditRecords;
  * hash and generation. Evidence without a hash (older audit records) falls back to the source position of the row
  * version. A row re-captured at a later position with the same text still stands.
  */
-public final class CitationCheck {
+public final class CitationDrift {
     public enum Status { CURRENT, CHANGED, DELETED }
 
     /** The verdict and what differs (generation / position / content / chunk count; never text). */
@@ -20,7 +20,7 @@ public final class CitationCheck {
         }
     }
 
-    private CitationCheck() {
+    private CitationDrift() {
     }
 
     /** @param current the active generation's chunks of the cited row, in chunk order (empty: the row is gone) */
