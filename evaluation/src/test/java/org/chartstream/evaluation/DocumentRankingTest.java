@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
@@ -22,7 +23,7 @@ class DocumentRankingTest {
     private static final RowRef OTHER = new RowRef("ehr", "beir_docs", "b");
 
     private static SearchHit hit(RowRef row, int chunk, int rank) {
-        StoredChunk c = new StoredChunk(StoredChunk.chunkId(row, chunk, 1), row, chunk, 2, 1, "text", null, null, null, 0, "m");
+        StoredChunk c = ChunkFixture.of(row).index(chunk, 2).text("text").build();
         return new SearchHit(c, 1.0 / rank, rank);
     }
 

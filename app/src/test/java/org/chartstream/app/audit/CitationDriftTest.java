@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.query.audit.AuditRecords;
@@ -14,8 +15,7 @@ class CitationDriftTest {
     private static final String CITED_TEXT = "Zolmitriptan 2.5 MG, migraine with aura";
 
     private static StoredChunk chunk(int index, int count, long generation, String position, String text) {
-        return new StoredChunk(StoredChunk.chunkId(ROW, index, generation), ROW, index, count, generation, text, null,
-                null, position, 0L, "model");
+        return ChunkFixture.of(ROW).index(index, count).generation(generation).text(text).source(position, 0L).build();
     }
 
     private static CitedRow cited(int index, long generation, String position) {

@@ -8,9 +8,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
+import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
-import org.chartstream.core.store.StoredChunk;
 import org.junit.jupiter.api.Test;
 
 class StoreBenchTest {
@@ -104,8 +104,7 @@ class StoreBenchTest {
     List<SearchHit> hits = new ArrayList<>();
     for (int id : new int[] {4, 9, 2}) {
       RowRef row = new RowRef(StoreBench.SOURCE_ID, "notes", "c" + id);
-      hits.add(new SearchHit(new StoredChunk(StoredChunk.chunkId(row, 0, 1), row, 0, 1, 1, "t", null, null, null, 0,
-          null), 1.0, hits.size() + 1));
+      hits.add(new SearchHit(ChunkFixture.of(row).text("t").build(), 1.0, hits.size() + 1));
     }
     assertThat(StoreBench.recall(hits, new int[] {4, 2, 7, 8})).isEqualTo(0.5);
     assertThat(StoreBench.recall(List.of(), new int[0])).isEqualTo(1.0);
