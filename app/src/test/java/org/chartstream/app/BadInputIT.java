@@ -37,10 +37,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.ops.Operations;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.QueryClient;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.QueryRequest;
@@ -85,7 +85,7 @@ class BadInputIT {
 
     @TempDir
     static Path dir;
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
     private static Operations ops;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static int nextMedication = 700_001;

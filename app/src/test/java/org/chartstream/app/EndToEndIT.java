@@ -8,8 +8,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.QueryClient;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -30,7 +30,7 @@ class EndToEndIT {
 
     @TempDir
     static Path dir;
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
 
     @BeforeAll
     static void start() {

@@ -22,13 +22,13 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.chartstream.app.client.KafkaClientProperties;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.config.ChartstreamConfig;
 import org.chartstream.app.ops.Operations;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.KafkaClientProperties;
+import org.chartstream.client.QueryClient;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.replica.IndexMaterializer;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ChunkRecord;
 import org.chartstream.schemas.CitedChunk;
@@ -58,7 +58,7 @@ class InternalTopicIntegrityIT {
 
     @TempDir
     static Path dir;
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
     private static Operations ops;
 
     @BeforeAll

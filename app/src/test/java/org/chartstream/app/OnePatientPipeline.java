@@ -4,10 +4,10 @@ import java.nio.file.Path;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDatasetLoader;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.datasets.ClinicalDatasetLoader;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 
 /** The whole embedded pipeline over a clinical schema holding one patient, searchable, with a reply topic of its own. */
 final class OnePatientPipeline {
@@ -18,18 +18,18 @@ final class OnePatientPipeline {
      * @param patientValues the SQL values of the one patients row: (patient_id, patient_no, first_name, last_name,
      *                      birth_date, gender, city, state)
      */
-    static EmbeddedRuntime start(Path dir, String name, String patientValues, String replyTopic) {
+    static PipelineRuntime start(Path dir, String name, String patientValues, String replyTopic) {
         return start(dir, name, patientValues, replyTopic, Map.of());
     }
 
     /** @param settings configuration keys set over the defaults */
-    static EmbeddedRuntime start(Path dir, String name, String patientValues, String replyTopic, Map<String, String> settings) {
+    static PipelineRuntime start(Path dir, String name, String patientValues, String replyTopic, Map<String, String> settings) {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString());
         for (Map.Entry<String, String> setting : settings.entrySet()) {
             config = config.with(setting.getKey(), setting.getValue());
         }
-        EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir.resolve(name), c -> {
+        PipelineRuntime runtime = PipelineRuntime.start(config, dir.resolve(name), c -> {
             ClinicalDatasetLoader.createSchema(c);
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("insert into patients (patient_id, patient_no, first_name, last_name, birth_date, gender, city, state)"

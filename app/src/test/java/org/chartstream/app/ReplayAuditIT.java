@@ -16,10 +16,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.QueryClient;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -48,7 +48,7 @@ class ReplayAuditIT {
 
     @TempDir
     static Path dir;
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
     private static Path configFile;
     private static Instant asked;
     private static final List<String> requestIds = new ArrayList<>();

@@ -14,15 +14,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDatasetLoader;
-import org.chartstream.app.embedded.EmbeddedKafkaBroker;
 import org.chartstream.app.ops.Operations;
 import org.chartstream.app.ops.Readiness;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.QueryClient;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.datasets.ClinicalDatasetLoader;
+import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -47,8 +47,8 @@ class RoleSplitIT {
     @TempDir
     static Path dir;
     private static EmbeddedKafkaBroker broker;
-    private static EmbeddedRuntime ingest;
-    private static EmbeddedRuntime query;
+    private static PipelineRuntime ingest;
+    private static PipelineRuntime query;
 
     @BeforeAll
     static void start() throws Exception {
@@ -56,17 +56,17 @@ class RoleSplitIT {
         broker = new EmbeddedKafkaBroker().start(dir.resolve("kafka"));
         ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
                 .with("kafka.bootstrap", broker.bootstrapServers());
-        ingest = EmbeddedRuntime.start(config, dir.resolve("ingest"), c -> {
+        ingest = PipelineRuntime.start(config, dir.resolve("ingest"), c -> {
             ClinicalDatasetLoader.createSchema(c);
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("insert into patients (patient_id, patient_no, first_name, last_name, birth_date, gender, city, state)"
                         + " values ('" + PATIENT_ID + "', 'MRN-900201', 'Cy', 'Marlow', '1970-09-09', 'male', 'Quincy', 'Massachusetts')");
             }
             return Map.of("patients", 1);
-        }, line -> System.out.println("[roles-it ingest] " + line), EmbeddedRuntime.Role.INGEST);
-        query = EmbeddedRuntime.start(config, dir.resolve("query"), c -> {
+        }, line -> System.out.println("[roles-it ingest] " + line), PipelineRuntime.Role.INGEST);
+        query = PipelineRuntime.start(config, dir.resolve("query"), c -> {
             throw new AssertionError("a query runtime never loads a source database");
-        }, line -> System.out.println("[roles-it query] " + line), EmbeddedRuntime.Role.QUERY);
+        }, line -> System.out.println("[roles-it query] " + line), PipelineRuntime.Role.QUERY);
         query.createTopics(Map.of(REPLY_TOPIC, 1));
         query.awaitStoreReady(Duration.ofMinutes(3));
     }

@@ -15,7 +15,7 @@ import org.chartstream.schemas.ReplyType;
 public final class AuditTrail {
 
     /** One cited chunk and whether it still stands. */
-    public record CheckedCitation(CitedRow cited, CitationCheck.Verdict verdict) {
+    public record CheckedCitation(CitedRow cited, CitationDrift.Verdict verdict) {
     }
 
     /** One answered (or refused, rejected) request: ids, time, outcome and its checked citations. */
@@ -40,7 +40,7 @@ public final class AuditTrail {
             for (CitedChunk c : a.getCited()) {
                 CitedRow cited = CitedRow.of(c.getChunkId(), c.getGeneration(), c.getSourcePosition(), c.getContentSha256());
                 List<StoredChunk> current = rows.computeIfAbsent(cited.row(), currentChunks);
-                checked.add(new CheckedCitation(cited, CitationCheck.check(cited, current)));
+                checked.add(new CheckedCitation(cited, CitationDrift.check(cited, current)));
             }
             out.add(new AuditedAnswer(a.getRequestId(), a.getTsMs(), a.getOutcome(), checked));
         }

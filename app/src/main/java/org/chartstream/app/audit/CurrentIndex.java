@@ -14,11 +14,11 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.config.StoreSelection;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.replica.IndexMaterializer;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.StoreSelection;
 import org.chartstream.schemas.Topics;
 import org.chartstream.store.lucene.LuceneHybridStore;
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.chartstream.app.client.QueryClient;
+import org.chartstream.client.QueryClient;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.Topics;

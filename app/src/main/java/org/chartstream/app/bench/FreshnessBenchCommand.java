@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -47,7 +47,7 @@ public final class FreshnessBenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--changes must be at least 200");
         }
         ChartstreamConfig config = PipelineBenchRuntime.config(spec);
-        try (EmbeddedRuntime runtime = PipelineBenchRuntime.start(config, "bench-freshness", PipelineBenchRuntime.dataset(config, patients))) {
+        try (PipelineRuntime runtime = PipelineBenchRuntime.start(config, "bench-freshness", PipelineBenchRuntime.dataset(config, patients))) {
             runtime.awaitSearchable(Duration.ofMinutes(30));
             List<Long> latencies = new ArrayList<>();
             try (Connection c = runtime.connection(runtime.sourceId())) {
@@ -87,7 +87,7 @@ public final class FreshnessBenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static long awaitServed(EmbeddedRuntime runtime, RowRef row, String marker, long committedNanos) throws InterruptedException {
+    private static long awaitServed(PipelineRuntime runtime, RowRef row, String marker, long committedNanos) throws InterruptedException {
         long deadline = committedNanos + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             for (StoredChunk chunk : runtime.store().rowChunks(row)) {

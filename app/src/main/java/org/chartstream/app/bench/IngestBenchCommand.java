@@ -13,9 +13,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDataset;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.datasets.ClinicalDataset;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.ChunkRecord;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.IndexEventKind;
@@ -49,7 +49,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ChartstreamConfig config = PipelineBenchRuntime.config(spec);
         ClinicalDataset dataset = PipelineBenchRuntime.dataset(config, patients);
-        try (EmbeddedRuntime runtime = PipelineBenchRuntime.start(config, "bench-ingest", dataset)) {
+        try (PipelineRuntime runtime = PipelineBenchRuntime.start(config, "bench-ingest", dataset)) {
             long t0 = System.nanoTime();
             runtime.awaitSearchable(Duration.ofMinutes(60));
             double seconds = (System.nanoTime() - t0) / 1e9;

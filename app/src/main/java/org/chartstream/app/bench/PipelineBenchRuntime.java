@@ -7,12 +7,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.chartstream.app.Main;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDataset;
-import org.chartstream.app.data.ClinicalDatasetGenerator;
-import org.chartstream.app.data.ClinicalDatasetLoader;
-import org.chartstream.app.data.DatasetSpec;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.datasets.ClinicalDataset;
+import org.chartstream.datasets.ClinicalDatasetGenerator;
+import org.chartstream.datasets.ClinicalDatasetLoader;
+import org.chartstream.datasets.DatasetSpec;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** Shared by the pipeline benchmarks: configuration, the synthetic dataset, a fresh embedded pipeline. */
@@ -34,10 +34,10 @@ final class PipelineBenchRuntime {
     }
 
     /** A pipeline started from scratch under {@code <data.dir>/<name>} on the dataset. */
-    static EmbeddedRuntime start(ChartstreamConfig config, String name, ClinicalDataset dataset) throws IOException {
+    static PipelineRuntime start(ChartstreamConfig config, String name, ClinicalDataset dataset) throws IOException {
         Path dir = config.dataDir().resolve(name);
         deleteRecursively(dir);
-        return EmbeddedRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), PipelineBenchRuntime::progress);
+        return PipelineRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), PipelineBenchRuntime::progress);
     }
 
     static void progress(String line) {

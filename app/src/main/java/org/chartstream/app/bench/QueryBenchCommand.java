@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.chartstream.evaluation.bench.QueryBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -2,6 +2,8 @@ package org.chartstream.app.bench;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.chartstream.evaluation.bench.StoreBench;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -70,5 +72,10 @@ public final class StoreBenchCommand implements Callable<Integer> {
     spec.commandLine().getOut().println(json ? result.toJson() : result.toText());
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  /** {@code java -cp app/target/chartstream-app.jar org.chartstream.app.bench.StoreBenchCommand [options]}. */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new StoreBenchCommand()).execute(args));
   }
 }

@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.chartstream.app.Main;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.client.ReplyFormat;
+import org.chartstream.client.QueryClient;
+import org.chartstream.client.ReplyFormat;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
@@ -63,7 +63,7 @@ public final class AskCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var config = main.config();
-        String servers = RunCommand.reachableBootstrap(config, bootstrap, org.chartstream.app.runtime.EmbeddedRuntime.QUERY_APPLICATION_ID);
+        String servers = RunCommand.reachableBootstrap(config, bootstrap, org.chartstream.runtime.PipelineRuntime.QUERY_APPLICATION_ID);
         QueryRequest request = QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString())
                 .setConversationId(conversation != null ? conversation : UUID.randomUUID().toString()).setUserId(user)
                 .setQuestion(question).setMode(SearchMode.valueOf(mode.toUpperCase(Locale.ROOT)))
@@ -71,7 +71,7 @@ public final class AskCommand implements Callable<Integer> {
                 .setFilter(patient == null && tables.isEmpty() ? null
                         : RetrievalFilterSpec.newBuilder().setPatient(patient).setTables(tables).build())
                 .build();
-        try (QueryClient client = new QueryClient(servers, org.chartstream.app.config.TransportSecurity.kafkaClientProperties(config), Topics.REPLIES)) {
+        try (QueryClient client = new QueryClient(servers, org.chartstream.runtime.config.TransportSecurity.kafkaClientProperties(config), Topics.REPLIES)) {
             List<ReplyEvent> events = client.ask(request, Duration.ofSeconds(timeoutSeconds), e -> {
                 if (json) {
                     System.out.println(e.toString());

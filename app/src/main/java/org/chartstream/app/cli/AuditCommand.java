@@ -9,14 +9,14 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.chartstream.app.Main;
 import org.chartstream.app.audit.AuditTrail;
-import org.chartstream.app.audit.CitationCheck;
+import org.chartstream.app.audit.CitationDrift;
 import org.chartstream.app.audit.CurrentIndex;
 import org.chartstream.app.audit.ReplyLog;
 import org.chartstream.app.audit.TimeWindow;
 import org.chartstream.app.audit.TopicReader;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.config.TransportSecurity;
 import org.chartstream.core.store.StoredChunk;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.TransportSecurity;
 import org.chartstream.schemas.AnswerAudit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -71,20 +71,20 @@ public final class AuditCommand implements Callable<Integer> {
             });
         }
         long citations = answers.stream().mapToLong(a -> a.citations().size()).sum();
-        Map<CitationCheck.Status, Long> byStatus = new LinkedHashMap<>();
-        for (CitationCheck.Status s : CitationCheck.Status.values()) {
+        Map<CitationDrift.Status, Long> byStatus = new LinkedHashMap<>();
+        for (CitationDrift.Status s : CitationDrift.Status.values()) {
             byStatus.put(s, answers.stream().flatMap(a -> a.citations().stream()).filter(c -> c.verdict().status() == s).count());
         }
         String summary = String.format("audited %d answers with %d citations: %d current, %d changed, %d deleted",
-                answers.size(), citations, byStatus.get(CitationCheck.Status.CURRENT), byStatus.get(CitationCheck.Status.CHANGED),
-                byStatus.get(CitationCheck.Status.DELETED));
+                answers.size(), citations, byStatus.get(CitationDrift.Status.CURRENT), byStatus.get(CitationDrift.Status.CHANGED),
+                byStatus.get(CitationDrift.Status.DELETED));
         if (json) {
             System.out.println(new ObjectMapper().writeValueAsString(jsonOf(answers, audits, texts, byStatus, window)));
         } else {
             print(answers, audits, texts);
             System.out.println(summary);
         }
-        return byStatus.get(CitationCheck.Status.CURRENT) == citations ? 0 : 3;
+        return byStatus.get(CitationDrift.Status.CURRENT) == citations ? 0 : 3;
     }
 
     private void print(List<AuditTrail.AuditedAnswer> answers, List<AnswerAudit> audits, Map<String, List<StoredChunk>> texts) {
@@ -113,7 +113,7 @@ public final class AuditCommand implements Callable<Integer> {
     }
 
     private Map<String, Object> jsonOf(List<AuditTrail.AuditedAnswer> answers, List<AnswerAudit> audits, Map<String, List<StoredChunk>> texts,
-                                       Map<CitationCheck.Status, Long> byStatus, TimeWindow window) {
+                                       Map<CitationDrift.Status, Long> byStatus, TimeWindow window) {
         List<Object> list = new ArrayList<>();
         for (int i = 0; i < answers.size(); i++) {
             AuditTrail.AuditedAnswer a = answers.get(i);

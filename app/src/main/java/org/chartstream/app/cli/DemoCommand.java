@@ -10,16 +10,16 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.chartstream.app.Main;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.client.ReplyFormat;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.config.ConfigException;
-import org.chartstream.app.data.ClinicalDataset;
-import org.chartstream.app.data.ClinicalDatasetGenerator;
-import org.chartstream.app.data.ClinicalDatasetLoader;
-import org.chartstream.app.data.DatasetSpec;
 import org.chartstream.app.ops.Operations;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.QueryClient;
+import org.chartstream.client.ReplyFormat;
+import org.chartstream.datasets.ClinicalDataset;
+import org.chartstream.datasets.ClinicalDatasetGenerator;
+import org.chartstream.datasets.ClinicalDatasetLoader;
+import org.chartstream.datasets.DatasetSpec;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ConfigException;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -56,7 +56,7 @@ public final class DemoCommand implements Callable<Integer> {
         List<DemoQuestions.Question> questions = DemoQuestions.from(dataset);
         int cited = 0;
         try (Operations ops = operations(config);
-             EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), RunCommand::progress)) {
+             PipelineRuntime runtime = PipelineRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), RunCommand::progress)) {
             ops.attach(runtime);
             runtime.awaitSearchable(Duration.ofMinutes(10));
             try (QueryClient client = new QueryClient(runtime.bootstrapServers(), runtime.kafkaClientProperties(), Topics.REPLIES)) {
@@ -118,7 +118,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** Loads the synthetic dataset into a freshly created source database. */
-    static EmbeddedRuntime.SourceLoader datasetLoader(ChartstreamConfig config) {
+    static PipelineRuntime.SourceLoader datasetLoader(ChartstreamConfig config) {
         return c -> ClinicalDatasetLoader.load(c, generator(config).generate(spec(config)));
     }
 

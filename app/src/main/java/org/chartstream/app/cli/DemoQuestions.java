@@ -9,10 +9,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.chartstream.app.data.ClinicalDataset;
-import org.chartstream.app.data.ClinicalNoteRow;
-import org.chartstream.app.data.ConditionRow;
-import org.chartstream.app.data.MedicationRow;
+import org.chartstream.datasets.ClinicalDataset;
+import org.chartstream.datasets.ClinicalNoteRow;
+import org.chartstream.datasets.ConditionRow;
+import org.chartstream.datasets.MedicationRow;
 
 /**
  * The demo's questions, derived from the generated data so they stay answerable whatever the seed: an exact code,

@@ -6,11 +6,10 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.chartstream.app.Main;
-import org.chartstream.app.client.PipelineProbe;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.config.ConfigException;
 import org.chartstream.app.ops.Operations;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
@@ -34,14 +33,14 @@ public final class RunCommand implements Callable<Integer> {
         ChartstreamConfig config = main.config();
         Path dir = config.dataDir().resolve("run");
         long pid = ProcessHandle.current().pid();
-        EmbeddedRuntime.Role runAs = role(role);
-        if (runAs != EmbeddedRuntime.Role.ALL && config.string("kafka.bootstrap").isEmpty()) {
+        PipelineRuntime.Role runAs = role(role);
+        if (runAs != PipelineRuntime.Role.ALL && config.string("kafka.bootstrap").isEmpty()) {
             throw new ConfigException("--role " + role + " needs a shared broker: set kafka.bootstrap (CHARTSTREAM_KAFKA_BOOTSTRAP)");
         }
         CountDownLatch stop = new CountDownLatch(1);
         RuntimeFile.deleteIfWriterGone(config.dataDir()); // a killed run's file names a broker that died with it
         try (Operations ops = Operations.start(config, RunCommand::progress);
-             EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress, runAs)) {
+             PipelineRuntime runtime = PipelineRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress, runAs)) {
             new RuntimeFile(runtime.bootstrapServers(), pid).write(config.dataDir());
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 stop.countDown();
@@ -71,8 +70,8 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    static EmbeddedRuntime.Role role(String name) {
-        for (EmbeddedRuntime.Role r : EmbeddedRuntime.Role.values()) {
+    static PipelineRuntime.Role role(String name) {
+        for (PipelineRuntime.Role r : PipelineRuntime.Role.values()) {
             if (r.name().equalsIgnoreCase(name)) {
                 return r;
             }
@@ -91,7 +90,7 @@ public final class RunCommand implements Callable<Integer> {
      */
     static String reachableBootstrap(ChartstreamConfig config, String explicit, String consumerGroup) throws IOException {
         String servers = explicit != null ? explicit : readBootstrap(config.dataDir());
-        PipelineProbe.require(servers, org.chartstream.app.config.TransportSecurity.kafkaClientProperties(config),
+        PipelineProbe.require(servers, org.chartstream.runtime.config.TransportSecurity.kafkaClientProperties(config),
                 explicit != null ? "" : "from " + RuntimeFile.path(config.dataDir()), consumerGroup);
         return servers;
     }

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.Properties;
-import org.chartstream.app.config.ConfigException;
+import org.chartstream.runtime.config.ConfigException;
 
 /**
  * {@code <data.dir>/run/runtime.properties}: how {@code ask}, {@code status}, {@code audit} and the other commands

@@ -8,14 +8,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.chartstream.app.Main;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.config.TransportSecurity;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.TransportSecurity;
 import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.app.pipeline.StatusReport;
 import org.chartstream.ingest.status.TableStatus;
-import org.chartstream.app.pipeline.StoreStatus;
-import org.chartstream.app.runtime.EmbeddedRuntime;
-import org.chartstream.app.runtime.SourceRegistrations;
+import org.chartstream.runtime.StoreStatus;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.SourceRegistrations;
 import org.chartstream.connectors.DebeziumConfigs;
 import org.chartstream.connectors.SourceConnection;
 import org.chartstream.connectors.SourceKind;
@@ -47,7 +47,7 @@ public final class StatusCommand implements Callable<Integer> {
         List<String> tables = new ArrayList<>();
         Map<String, String> topics = changeTopics(config, tables);
         try (IngestStatusReader reader = new IngestStatusReader(servers, TransportSecurity.kafkaClientProperties(config))) {
-            Map<String, Long> lag = reader.ingestLag(EmbeddedRuntime.INGEST_APPLICATION_ID, new HashSet<>(topics.values()));
+            Map<String, Long> lag = reader.ingestLag(PipelineRuntime.INGEST_APPLICATION_ID, new HashSet<>(topics.values()));
             long indexLag = store == null ? -1 : StatusReport.indexLag(reader.endOffsets(Topics.INDEX), store.committedPositions());
             Map<String, TableStatus> ingest = reader.latestTableStatus(Duration.ofSeconds(10));
             List<StatusReport.Line> lines = StatusReport.lines(tables, topics, store, ingest, lag);

@@ -3,7 +3,7 @@ package org.chartstream.app.cli;
 import java.io.IOException;
 import java.time.Instant;
 import org.chartstream.app.audit.TimeWindow;
-import org.chartstream.app.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 

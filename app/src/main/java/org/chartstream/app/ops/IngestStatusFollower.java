@@ -9,7 +9,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.chartstream.app.client.KafkaClientProperties;
+import org.chartstream.client.KafkaClientProperties;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.schemas.unreadable.UnreadableRecord;

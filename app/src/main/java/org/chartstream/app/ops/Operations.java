@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.config.ConfigException;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ConfigException;
 
 /**
  * Metrics, health and readiness of one process. Started before the pipeline, so that {@code /health} answers and
@@ -25,7 +25,7 @@ import org.chartstream.query.admission.AdmissionControl;
 public final class Operations implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final PipelineMetrics metrics = new PipelineMetrics(registry);
-    private final AtomicReference<EmbeddedRuntime> runtime = new AtomicReference<>();
+    private final AtomicReference<PipelineRuntime> runtime = new AtomicReference<>();
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private OpsHttpServer server;
 
@@ -59,7 +59,7 @@ public final class Operations implements AutoCloseable {
         return ops;
     }
 
-    public void attach(EmbeddedRuntime started) {
+    public void attach(PipelineRuntime started) {
         metrics.bind(started);
         runtime.set(started);
     }
@@ -75,17 +75,17 @@ public final class Operations implements AutoCloseable {
     }
 
     public Readiness.Report readiness() {
-        EmbeddedRuntime r = runtime.get();
+        PipelineRuntime r = runtime.get();
         if (r == null) {
             return Readiness.starting();
         }
-        return r.role() == EmbeddedRuntime.Role.INGEST
+        return r.role() == PipelineRuntime.Role.INGEST
                 ? Readiness.evaluateIngest(new Readiness.IngestInputs(pipelineProblem(r), r.captureProblem(),
                         r.model() == null ? null : r.model().modelId()))
                 : Readiness.evaluate(inputs(r));
     }
 
-    private static String pipelineProblem(EmbeddedRuntime r) {
+    private static String pipelineProblem(PipelineRuntime r) {
         try {
             r.checkHealthy();
             return null;
@@ -94,7 +94,7 @@ public final class Operations implements AutoCloseable {
         }
     }
 
-    static Readiness.Inputs inputs(EmbeddedRuntime r) {
+    static Readiness.Inputs inputs(PipelineRuntime r) {
         String storeProblem = null;
         Map<String, Long> active = new TreeMap<>();
         try {

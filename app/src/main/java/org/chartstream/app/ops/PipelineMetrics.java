@@ -12,13 +12,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 
@@ -40,17 +40,17 @@ final class PipelineMetrics implements AutoCloseable {
     }
 
     /** Binds what the runtime's role runs: an ingest-only process has no query side, store or materializer. */
-    void bind(EmbeddedRuntime runtime) {
+    void bind(PipelineRuntime runtime) {
         if (runtime.queryWiring() != null) {
             bindQuery(runtime.queryWiring().pipeline(), runtime.queryWiring().admission());
         }
         bindKafka(runtime);
         List<String> groups = new java.util.ArrayList<>();
         if (runtime.ingestStreams() != null) {
-            groups.add(EmbeddedRuntime.INGEST_APPLICATION_ID);
+            groups.add(PipelineRuntime.INGEST_APPLICATION_ID);
         }
         if (runtime.queryStreams() != null) {
-            groups.add(EmbeddedRuntime.QUERY_APPLICATION_ID);
+            groups.add(PipelineRuntime.QUERY_APPLICATION_ID);
         }
         lag = new ConsumerLag(registry, runtime.bootstrapServers(), runtime.kafkaClientProperties(), groups, Topics.INDEX,
                 () -> runtime.materializer() == null ? Map.of() : runtime.materializer().committedPositions());
@@ -103,7 +103,7 @@ final class PipelineMetrics implements AutoCloseable {
                 .description("requests answered busy because the admission limit was reached").register(registry);
     }
 
-    private void bindKafka(EmbeddedRuntime runtime) {
+    private void bindKafka(PipelineRuntime runtime) {
         if (runtime.ingestStreams() != null) {
             bindKafkaClients(new KafkaStreamsMetrics(runtime.ingestStreams(), Tags.of("topology", "ingest")));
         }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.runtime.StoreStatus;
 
 /** Per table, what `chartstream status` prints: the store's view joined with the ingest side's. */
 public final class StatusReport {

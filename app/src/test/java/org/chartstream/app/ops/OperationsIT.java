@@ -16,11 +16,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDatasetLoader;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.QueryClient;
+import org.chartstream.datasets.ClinicalDatasetLoader;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
@@ -57,7 +57,7 @@ class OperationsIT {
             assertThat(starting.statusCode()).isEqualTo(503);
             assertThat(failing(starting)).contains("store", "indexes", "models");
 
-            try (EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir.resolve("ops"), c -> {
+            try (PipelineRuntime runtime = PipelineRuntime.start(config, dir.resolve("ops"), c -> {
                 ClinicalDatasetLoader.createSchema(c);
                 try (Statement s = c.createStatement()) {
                     s.executeUpdate("insert into patients (patient_id, patient_no, first_name, last_name, birth_date, gender, city, state)"
@@ -120,7 +120,7 @@ class OperationsIT {
     }
 
     /** Asks {@link #BURST} questions at once, each from its own client; returns how many were answered busy. */
-    private static long burst(EmbeddedRuntime runtime) throws Exception {
+    private static long burst(PipelineRuntime runtime) throws Exception {
         List<QueryClient> clients = new ArrayList<>();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(BURST);
         try {

@@ -9,12 +9,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.embedded.EmbeddedKafkaBroker;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.connectors.SourceKind;
+import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.PipelineTopics;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.Topics;
 import org.junit.jupiter.api.Test;
 
@@ -94,7 +95,7 @@ abstract class AbruptStopConvergence {
                 log(t0, writer.changes() + " source changes in all");
 
                 ChartstreamConfig config = ChartstreamConfig.load(configFile, Map.of());
-                try (EmbeddedRuntime runtime = EmbeddedRuntime.start(config, run, c -> Map.of(), line -> System.out.println("[restart] " + line))) {
+                try (PipelineRuntime runtime = PipelineRuntime.start(config, run, c -> Map.of(), line -> System.out.println("[restart] " + line))) {
                     // no new snapshot after the restart: generation 1 stays active
                     runtime.createTopics(Map.of(REPLIES, 1));
                     FaultInvariants.assertHold(runtime, SOURCE, db::open, writer.goneIds(), 1, REPLIES, Duration.ofSeconds(180));

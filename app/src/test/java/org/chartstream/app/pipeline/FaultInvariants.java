@@ -9,13 +9,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.QueryClient;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -34,7 +34,7 @@ final class FaultInvariants {
     }
 
     /** Asserts all of the above; returns the answer's citations (for the scenario's log). */
-    static List<Citation> assertHold(EmbeddedRuntime runtime, String sourceId, IndexConvergence.ConnectionSupplier source,
+    static List<Citation> assertHold(PipelineRuntime runtime, String sourceId, IndexConvergence.ConnectionSupplier source,
                                      List<Integer> goneIds, long generation, String replyTopic, Duration timeout) throws Exception {
         IndexConvergence.await(runtime, sourceId, source, timeout);
         assertThat(IndexConvergence.stillSearchable(runtime, goneIds)).as("deleted or re-keyed rows still searchable").isEmpty();
@@ -43,7 +43,7 @@ final class FaultInvariants {
         return assertCitationsResolve(runtime, table, replyTopic, QUESTION, Duration.ofSeconds(60));
     }
 
-    private static void assertOneWholeGeneration(EmbeddedRuntime runtime, TableRef table,
+    private static void assertOneWholeGeneration(PipelineRuntime runtime, TableRef table,
                                                  IndexConvergence.ConnectionSupplier source, long generation) throws Exception {
         assertThat(runtime.store().activeGenerations()).as("active generation").containsEntry(table, generation);
         Map<String, Map<String, String>> rows;
@@ -65,7 +65,7 @@ final class FaultInvariants {
     }
 
     /** Asks through the request topic and checks every citation against the store. */
-    static List<Citation> assertCitationsResolve(EmbeddedRuntime runtime, TableRef table, String replyTopic, String question,
+    static List<Citation> assertCitationsResolve(PipelineRuntime runtime, TableRef table, String replyTopic, String question,
                                                  Duration timeout) {
         List<ReplyEvent> events;
         try (QueryClient client = new QueryClient(runtime.bootstrapServers(), replyTopic)) {

@@ -13,16 +13,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.embedded.EmbeddedKafkaBroker;
-import org.chartstream.app.embedded.EmbeddedPostgresSource;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.QueryClient;
 import org.chartstream.connectors.SourceKind;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.embedded.EmbeddedKafkaBroker;
+import org.chartstream.embedded.EmbeddedPostgresSource;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.PipelineTopics;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
@@ -58,7 +59,7 @@ class FaultMatrixIT {
     private static EmbeddedPostgresSource pg;
     private static IndexLogWatcher index;
     private static ChangeWriter reindexWriter;
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
 
     @BeforeAll
     static void start() throws Exception {
@@ -161,7 +162,7 @@ class FaultMatrixIT {
     @Test
     @Order(3)
     void brokerRestartedInPlaceWhileChangesAndQuestionsKeepComingLosesNothing() throws Exception {
-        EmbeddedRuntime pipeline = runtime();
+        PipelineRuntime pipeline = runtime();
         ChangeWriter writer = new ChangeWriter(FaultMatrixIT::source, 3, 30_000, 100).withoutSchemaChange().start();
         List<ReplyType> answered = Collections.synchronizedList(new ArrayList<>());
         AtomicReference<Throwable> askFailure = new AtomicReference<>();
@@ -203,7 +204,7 @@ class FaultMatrixIT {
     @Test
     @Order(4)
     void sourceDatabaseRestartedWhileDebeziumStreamsLosesNoChange() throws Exception {
-        EmbeddedRuntime pipeline = runtime();
+        PipelineRuntime pipeline = runtime();
         ChangeWriter before = new ChangeWriter(FaultMatrixIT::source, 4, 40_000, 50).withoutSchemaChange().start();
         try {
             awaitChanges(before, 30);
@@ -234,17 +235,17 @@ class FaultMatrixIT {
     }
 
     /** The pipeline in this JVM, started once after the kills and shared by the remaining cases. */
-    private static EmbeddedRuntime runtime() throws Exception {
+    private static PipelineRuntime runtime() throws Exception {
         if (runtime == null) {
             ChartstreamConfig config = ChartstreamConfig.load(configFile, Map.of());
-            runtime = EmbeddedRuntime.start(config, run, c -> Map.of(), line -> System.out.println("[FaultMatrixIT runtime] " + line));
+            runtime = PipelineRuntime.start(config, run, c -> Map.of(), line -> System.out.println("[FaultMatrixIT runtime] " + line));
             log("pipeline started in this JVM");
         }
         return runtime;
     }
 
     /** Rows whose current content the index does not serve yet: changes in flight when the fault hits. */
-    private static int lagAtTheFault(EmbeddedRuntime pipeline) throws SQLException {
+    private static int lagAtTheFault(PipelineRuntime pipeline) throws SQLException {
         try (Connection c = source()) {
             return IndexConvergence.differences(pipeline, SOURCE, c).size();
         }

@@ -6,13 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.connectors.SourceKind;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -31,7 +31,7 @@ class GenerationsIT {
     static final int ROWS = 2000;
     static final String SOURCE = "ehr";
     static final TableRef NOTES = new TableRef(SOURCE, NotesTable.TABLE);
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
     private static long t0;
 
     @BeforeAll
@@ -42,7 +42,7 @@ class GenerationsIT {
         Files.createDirectories(dir);
         ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
                 .with("source.tables", NotesTable.TABLE).with("source.fields." + NotesTable.TABLE, NotesTable.FIELDS).with("index.partitions", "3").with("ingest.linger-ms", "200");
-        runtime = EmbeddedRuntime.start(config, dir.resolve("run"), c -> {
+        runtime = PipelineRuntime.start(config, dir.resolve("run"), c -> {
             NotesTable.create(c, SourceKind.POSTGRES);
             NotesTable.insert(c, 1, ROWS);
             return Map.of(NotesTable.TABLE, ROWS);

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
@@ -20,6 +19,7 @@ import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.project.RowProjector;
 import org.chartstream.ingest.project.TableProjection;
+import org.chartstream.runtime.PipelineRuntime;
 
 /**
  * Source against index: the same row keys, and per row a hash of the chunk texts the index serves equal to the hash
@@ -31,7 +31,7 @@ final class IndexConvergence {
     }
 
     /** Row key → content hash of what the source row should be indexed as. */
-    static Map<String, String> expected(EmbeddedRuntime runtime, String sourceId, Map<String, Map<String, String>> rows) {
+    static Map<String, String> expected(PipelineRuntime runtime, String sourceId, Map<String, Map<String, String>> rows) {
         TableProjection projection = runtime.sources().stream().filter(s -> s.sourceId().equals(sourceId)).findFirst()
                 .orElseThrow().table(NotesTable.TABLE).orElseThrow();
         Map<String, String> out = new TreeMap<>();
@@ -41,7 +41,7 @@ final class IndexConvergence {
     }
 
     /** Row key → content hash of what the index serves for each of {@code keys} (absent rows are left out). */
-    static Map<String, String> indexed(EmbeddedRuntime runtime, String sourceId, Set<String> keys) {
+    static Map<String, String> indexed(PipelineRuntime runtime, String sourceId, Set<String> keys) {
         Map<String, String> out = new TreeMap<>();
         for (String key : keys) {
             List<StoredChunk> chunks = runtime.store().rowChunks(new RowRef(sourceId, NotesTable.TABLE, key));
@@ -53,7 +53,7 @@ final class IndexConvergence {
     }
 
     /** What differs between source and index; empty when they agree. */
-    static List<String> differences(EmbeddedRuntime runtime, String sourceId, Connection source) throws SQLException {
+    static List<String> differences(PipelineRuntime runtime, String sourceId, Connection source) throws SQLException {
         Map<String, String> expected = expected(runtime, sourceId, NotesTable.rows(source));
         Map<String, String> indexed = indexed(runtime, sourceId, expected.keySet());
         long indexedRows = runtime.store().countRows(new TableRef(sourceId, NotesTable.TABLE));
@@ -72,7 +72,7 @@ final class IndexConvergence {
         return diff;
     }
 
-    static void await(EmbeddedRuntime runtime, String sourceId, ConnectionSupplier source, Duration timeout) throws Exception {
+    static void await(PipelineRuntime runtime, String sourceId, ConnectionSupplier source, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<String> diff;
         while (true) {
@@ -92,7 +92,7 @@ final class IndexConvergence {
     }
 
     /** Deleted (or re-keyed) rows that a lexical search for their unique title word still finds. */
-    static List<Integer> stillSearchable(EmbeddedRuntime runtime, List<Integer> goneIds) {
+    static List<Integer> stillSearchable(PipelineRuntime runtime, List<Integer> goneIds) {
         List<Integer> found = new ArrayList<>();
         for (int id : goneIds) {
             List<SearchHit> hits = runtime.store().lexicalSearch("n" + id + "x", 5, RetrievalFilter.forTables(NotesTable.TABLE));

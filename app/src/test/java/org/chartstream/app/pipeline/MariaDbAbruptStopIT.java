@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
-import org.chartstream.app.embedded.MariaDbServer;
 import org.chartstream.connectors.SourceKind;
+import org.chartstream.embedded.MariaDbServer;
 
 /** {@link AbruptStopConvergence} on Debian's MariaDB, started by the test with a ROW binlog. */
 class MariaDbAbruptStopIT extends AbruptStopConvergence {

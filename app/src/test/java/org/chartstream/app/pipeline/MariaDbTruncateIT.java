@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.embedded.MariaDbServer;
 import org.chartstream.app.ops.Operations;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.embedded.MariaDbServer;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,7 +43,7 @@ class MariaDbTruncateIT {
                     .with("source.password", MariaDbServer.PASSWORD).with("source.tables", "patients,clinical_notes")
                     .with("ops.http.port", Integer.toString(ServingProbe.freePort()));
             try (Operations ops = Operations.start(config, line -> System.out.println("[mariadb-truncate] " + line));
-                 EmbeddedRuntime runtime = EmbeddedRuntime.start(config, dir.resolve("run"), c -> Map.of(),
+                 PipelineRuntime runtime = PipelineRuntime.start(config, dir.resolve("run"), c -> Map.of(),
                          line -> System.out.println("[mariadb-truncate] " + line))) {
                 ops.attach(runtime);
                 runtime.awaitSearchable(Duration.ofMinutes(3));

@@ -3,9 +3,9 @@ package org.chartstream.app.pipeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 
 /**
  * The pipeline in a JVM of its own, so that a test can stop it abruptly ({@code kill -9}): no close, no flush, no
@@ -19,7 +19,7 @@ public final class PipelineChild {
         try {
             OnnxRuntimeGuard.shortenInformationalClassPathProperties();
             ChartstreamConfig config = ChartstreamConfig.load(Path.of(args[0]), Map.of());
-            EmbeddedRuntime runtime = EmbeddedRuntime.start(config, Path.of(args[1]), c -> Map.of(),
+            PipelineRuntime runtime = PipelineRuntime.start(config, Path.of(args[1]), c -> Map.of(),
                     line -> System.out.println("[child] " + line));
             Files.writeString(Path.of(args[1]).resolve("child.ready"), Long.toString(ProcessHandle.current().pid()));
             while (true) {

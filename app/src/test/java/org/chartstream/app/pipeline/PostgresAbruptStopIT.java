@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
-import org.chartstream.app.embedded.EmbeddedPostgresSource;
 import org.chartstream.connectors.SourceKind;
+import org.chartstream.embedded.EmbeddedPostgresSource;
 
 /** {@link AbruptStopConvergence} on the embedded PostgreSQL (pgoutput). */
 class PostgresAbruptStopIT extends AbruptStopConvergence {

@@ -13,8 +13,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.chartstream.app.client.QueryClient;
-import org.chartstream.app.runtime.EmbeddedRuntime;
+import org.chartstream.client.QueryClient;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -25,11 +25,11 @@ import org.chartstream.schemas.serde.AvroSerde;
 /** What the source-integrity ITs check after every hostile input: dead letters arrived, and the pipeline still serves. */
 final class ServingProbe {
     static final Duration WAIT = Duration.ofSeconds(120);
-    private final EmbeddedRuntime runtime;
+    private final PipelineRuntime runtime;
     private final String replyTopic;
     private int asked;
 
-    ServingProbe(EmbeddedRuntime runtime, String replyTopic) {
+    ServingProbe(PipelineRuntime runtime, String replyTopic) {
         this.runtime = runtime;
         this.replyTopic = replyTopic;
         runtime.createTopics(java.util.Map.of(replyTopic, 1));

@@ -10,16 +10,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.chartstream.app.config.ChartstreamConfig;
-import org.chartstream.app.data.ClinicalDatasetLoader;
 import org.chartstream.app.ops.Operations;
-import org.chartstream.app.runtime.EmbeddedRuntime;
 import org.chartstream.connectors.EmbeddedDebeziumRunner;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.datasets.ClinicalDatasetLoader;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.DeadLetter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,7 +44,7 @@ class SourceIntegrityIT {
     @TempDir
     static Path dir;
     private static Operations ops;
-    private static EmbeddedRuntime runtime;
+    private static PipelineRuntime runtime;
     private static ServingProbe probe;
     private static int medications;
 
@@ -57,7 +57,7 @@ class SourceIntegrityIT {
                 .with("kafka.max-record-bytes", Integer.toString(MAX_RECORD))
                 .with("ops.http.port", Integer.toString(ServingProbe.freePort()));
         ops = Operations.start(config, line -> System.out.println("[integrity] " + line));
-        runtime = EmbeddedRuntime.start(config, dir.resolve("integrity"), c -> {
+        runtime = PipelineRuntime.start(config, dir.resolve("integrity"), c -> {
             ClinicalDatasetLoader.createSchema(c);
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("create table scans (scan_id bigint primary key, patient_id uuid, findings text, labels text[])");

@@ -2,12 +2,11 @@ package org.chartstream.app.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.runtime.StoreStatus;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class StatusReportTest {
     @Test
@@ -46,19 +45,5 @@ class StatusReportTest {
     @Test
     void indexLagIsWhatTheStoreHasNotCommittedOnEachPartition() {
         assertThat(StatusReport.indexLag(Map.of(0, 100L, 1, 50L, 2, 10L), Map.of(0, 90L, 1, 50L))).isEqualTo(20);
-    }
-
-    @Test
-    void storeStatusSurvivesItsFile(@TempDir Path dir) throws Exception {
-        StoreStatus s = new StoreStatus(1234, "chartstream.index", Map.of("ehr:notes", 2L), Map.of("ehr:notes", 40L), Map.of(0, 90L, 1, 3L));
-        s.write(dir);
-        assertThat(StoreStatus.read(dir)).contains(s);
-        assertThat(StoreStatus.read(dir.resolve("missing"))).isEmpty();
-    }
-
-    @Test
-    void onlySinglePartitionChangeTopicsPass() {
-        assertThat(PipelineTopics.multiPartitionTopics(Map.of("ehr.public.notes", 1, "ehr.public.visits", 3)))
-                .containsExactly("ehr.public.visits (3)");
     }
 }

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.chartstream.app.data.ClinicalDataset;
-import org.chartstream.app.data.PatientRow;
+import org.chartstream.datasets.ClinicalDataset;
+import org.chartstream.datasets.PatientRow;
 
 /**
  * What must never appear in a log: the questions asked and the patients' names, numbers and ids. Names match as

@@ -1,8 +1,0 @@
-package org.chartstream.app.config;
-
-/** A configuration value that is missing or malformed; the message names the key and where it came from. */
-public class ConfigException extends RuntimeException {
-    public ConfigException(String message) {
-        super(message);
-    }
-}

@@ -1,0 +1,380 @@
+package org.chartstream.evaluation;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.chartstream.datasets.ClinicalDataset;
+import org.chartstream.datasets.ClinicalNoteRow;
+import org.chartstream.datasets.ConditionRow;
+import org.chartstream.datasets.MedicationRow;
+import org.chartstream.datasets.PatientRow;
+
+/**
+ * Generates the clinical question set from a synthetic dataset, deterministically (the same dataset gives the same
+ * questions in the same order). Answerable questions carry every row that answers them ({@code table:row_key},
+ * grade 1), found by exact matching on the generated rows:
+ * <ul>
+ *   <li><b>icd10 code</b>, <b>snomed code</b>: the condition rows with that code;</li>
+ *   <li><b>rxnorm code</b>, <b>drug name</b>: the medication rows with that code, or whose description names the
+ *       drug;</li>
+ *   <li><b>paraphrased condition</b>: a condition named in lay words; the condition rows whose description holds the
+ *       clinical term and the notes that mention it;</li>
+ *   <li><b>complaint</b>: a note's chief complaint, in lay words where a paraphrase is known; the notes with that
+ *       chief complaint;</li>
+ *   <li><b>named patient</b>: a patient named in full; the patient's row (birth date, residence) or the patient's
+ *       notes (what brought them in);</li>
+ *   <li><b>follow-up</b>: a second turn ("which medications is she taking?") that needs the first turn, which names
+ *       the patient; the patient's medication rows.</li>
+ * </ul>
+ * Unanswerable questions (no judgments) name things the data does not hold, each checked against the data: a person
+ * who is not a patient, a drug nobody takes or mentions, an ICD-10 code nobody has, or something outside health
+ * records.
+ */
+public final class ClinicalQuestionGenerator {
+    static final int MAX_PER_CODE_KIND = 25;
+    static final int MAX_DRUGS = 25;
+    static final int MAX_NAMED_PATIENTS = 25;
+    static final int MAX_FOLLOW_UPS = 20;
+
+    /** Lay wording keyed by the clinical term in Synthea's condition descriptions. */
+    static final Map<String, String> CONDITION_PARAPHRASES = orderedMap(
+            "hypertension", "high blood pressure",
+            "hyperlipidemia", "too much fat and cholesterol in the blood",
+            "prediabetes", "blood sugar higher than normal but not yet diabetes",
+            "diabetes", "a condition where the body cannot control blood sugar",
+            "anemia", "a low red blood cell count",
+            "obesity", "a body weight far above the healthy range",
+            "sinusitis", "inflamed sinuses",
+            "osteoarthritis", "wear-and-tear joint disease",
+            "bronchitis", "an inflamed chest airway infection",
+            "pharyngitis", "a sore throat infection",
+            "otitis media", "a middle ear infection",
+            "asthma", "wheezing and tight airways that come and go",
+            "gingivitis", "inflamed gums",
+            "concussion", "a brain injury from a blow to the head",
+            "sprain", "a stretched or torn ligament",
+            "fracture", "a broken bone",
+            "laceration", "a cut in the skin",
+            "migraine", "severe recurring headaches",
+            "depression", "a persistently low mood",
+            "anxiety", "constant worry and nervousness",
+            "chronic kidney disease", "kidneys that have been failing slowly",
+            "ischemic heart disease", "narrowed arteries that starve the heart of blood",
+            "atrial fibrillation", "an irregular heartbeat",
+            "gout", "painful uric acid crystals in the joints",
+            "dermatitis", "an itchy inflamed skin rash",
+            "allergic rhinitis", "hay fever",
+            "urinary tract infection", "a bladder infection",
+            "neuropathy", "nerve damage causing numbness",
+            "sleep apnea", "breathing that stops during sleep",
+            "hypothyroidism", "an underactive thyroid");
+
+    /** Lay wording for words of chief complaints. */
+    static final Map<String, String> COMPLAINT_PARAPHRASES = orderedMap(
+            "pain", "ache",
+            "shortness of breath", "trouble breathing",
+            "follow-up", "check-up",
+            "follow up", "check-up",
+            "injury", "hurt",
+            "rash", "skin eruption",
+            "fatigue", "tiredness",
+            "cough", "hacking",
+            "headache", "head pain",
+            "swelling", "puffiness",
+            "numbness", "loss of feeling",
+            "dizziness", "light-headedness");
+
+    static final List<String> UNUSED_FIRST_NAMES = List.of("Thaddeus", "Philippa", "Evander", "Marguerite", "Leopold",
+            "Ottoline", "Barnaby", "Clementine", "Ignatius", "Wilhelmina", "Cornelius", "Perpetua", "Lysander", "Araminta");
+    static final List<String> UNUSED_LAST_NAMES = List.of("Fairweather", "Quenby", "Ashdown", "Trevelyan", "Vossberg",
+            "Kittredge", "Ravensworth", "Pemberton-Lowe", "Haldane", "Oakenshaw", "Blenkinsop", "Marchbanks", "Wetherell", "Drummond-Hay");
+    static final List<String> CANDIDATE_ABSENT_DRUGS = List.of("zolmitriptan", "adalimumab", "natalizumab", "dabigatran",
+            "ivermectin", "clozapine", "mefloquine", "riluzole", "tafamidis", "eculizumab", "pyridostigmine", "dupilumab",
+            "ocrelizumab", "sumatriptan", "lithium carbonate", "varenicline");
+    static final List<String> CANDIDATE_ABSENT_ICD10 = List.of("G35", "C91.00", "B20", "G12.21", "E84.0", "D66", "Q90.9",
+            "G10", "A15.0", "E75.22", "C43.9", "G71.01");
+    static final List<String> OUTSIDE_THE_RECORDS = List.of(
+            "What are the opening hours of the hospital gift shop on public holidays?",
+            "How much does parking cost in the visitor garage?",
+            "What is the Wi-Fi password for the waiting room?",
+            "Who is the chief executive officer of the hospital?",
+            "What is on the cafeteria menu this Friday?",
+            "When are visiting hours on the maternity ward?",
+            "Which bus line stops closest to the main entrance?",
+            "How do I appeal a denied insurance claim for my dental crown?",
+            "What will the weather be like tomorrow afternoon?",
+            "Where can I buy a used wheelchair at a good price?",
+            "How many beds does the intensive care unit have?",
+            "What is the fax number of the billing department?");
+
+    private ClinicalQuestionGenerator() {
+    }
+
+    public static ClinicalQuestionSet generate(ClinicalDataset data) {
+        Builder b = new Builder();
+        icd10Codes(data, b);
+        snomedCodes(data, b);
+        rxnormCodes(data, b);
+        drugNames(data, b);
+        paraphrasedConditions(data, b);
+        complaints(data, b);
+        namedPatients(data, b);
+        followUps(data, b);
+        absentPatients(data, b);
+        absentDrugs(data, b);
+        absentCodes(data, b);
+        OUTSIDE_THE_RECORDS.forEach(text -> b.add("outside the records", text, null, Set.of()));
+        return new ClinicalQuestionSet(data, b.questions);
+    }
+
+    private static void icd10Codes(ClinicalDataset data, Builder b) {
+        String[] templates = {"Which patient has a condition with ICD-10 code %s?", "Who is diagnosed with ICD-10 %s?",
+                "Find the diagnosis coded %s in ICD-10."};
+        int i = 0;
+        for (Map.Entry<String, Set<String>> code : rarestFirst(groupRows(data.conditions(), ConditionRow::icd10Code,
+                c -> "conditions:" + c.conditionId())).entrySet()) {
+            if (i >= MAX_PER_CODE_KIND) {
+                break;
+            }
+            b.add("icd10 code", String.format(templates[i % templates.length], code.getKey()), null, code.getValue());
+            i++;
+        }
+    }
+
+    private static void snomedCodes(ClinicalDataset data, Builder b) {
+        String[] templates = {"Which patient has SNOMED CT code %s on their problem list?", "Who has a diagnosis with SNOMED code %s?"};
+        int i = 0;
+        for (Map.Entry<String, Set<String>> code : rarestFirst(groupRows(data.conditions(), ConditionRow::snomedCode,
+                c -> "conditions:" + c.conditionId())).entrySet()) {
+            if (i >= MAX_PER_CODE_KIND) {
+                break;
+            }
+            b.add("snomed code", String.format(templates[i % templates.length], code.getKey()), null, code.getValue());
+            i++;
+        }
+    }
+
+    private static void rxnormCodes(ClinicalDataset data, Builder b) {
+        String[] templates = {"Who was prescribed the medication with RxNorm code %s?", "Which prescription has RxNorm code %s?"};
+        int i = 0;
+        for (Map.Entry<String, Set<String>> code : rarestFirst(groupRows(data.medications(), MedicationRow::rxnormCode,
+                m -> "medications:" + m.medicationId())).entrySet()) {
+            if (i >= MAX_PER_CODE_KIND) {
+                break;
+            }
+            b.add("rxnorm code", String.format(templates[i % templates.length], code.getKey()), null, code.getValue());
+            i++;
+        }
+    }
+
+    private static void drugNames(ClinicalDataset data, Builder b) {
+        String[] templates = {"Who has been prescribed %s?", "Which patient takes %s?", "Is anyone on %s?"};
+        Map<String, Set<String>> byDrug = groupRows(data.medications(), m -> drugName(m.description()),
+                m -> "medications:" + m.medicationId());
+        int i = 0;
+        for (Map.Entry<String, Set<String>> drug : rarestFirst(byDrug).entrySet()) {
+            if (i >= MAX_DRUGS) {
+                break;
+            }
+            Set<String> rows = new TreeSet<>();
+            for (MedicationRow m : data.medications()) {
+                if (lower(m.description()).contains(drug.getKey())) {
+                    rows.add("medications:" + m.medicationId());
+                }
+            }
+            b.add("drug name", String.format(templates[i % templates.length], drug.getKey()), null, rows);
+            i++;
+        }
+    }
+
+    private static void paraphrasedConditions(ClinicalDataset data, Builder b) {
+        String[] templates = {"Which patient is being treated for %s?", "Who has %s?", "Is there a patient with %s?"};
+        int i = 0;
+        for (Map.Entry<String, String> p : CONDITION_PARAPHRASES.entrySet()) {
+            String term = p.getKey();
+            Set<String> rows = new TreeSet<>();
+            data.conditions().stream().filter(c -> containsWord(c.description(), term))
+                    .forEach(c -> rows.add("conditions:" + c.conditionId()));
+            if (rows.isEmpty()) {
+                continue;
+            }
+            data.notes().stream().filter(n -> containsWord(n.chiefComplaint() + " " + n.secondaryComplaints(), term))
+                    .forEach(n -> rows.add("clinical_notes:" + n.noteId()));
+            b.add("paraphrased condition", String.format(templates[i % templates.length], p.getValue()), null, rows);
+            i++;
+        }
+    }
+
+    private static void complaints(ClinicalDataset data, Builder b) {
+        String[] templates = {"Which patient came in with %s?", "Who was seen for %s?"};
+        Map<String, Set<String>> byComplaint = groupRows(data.notes(), n -> n.chiefComplaint() == null ? null : lower(n.chiefComplaint()).strip(),
+                n -> "clinical_notes:" + n.noteId());
+        int i = 0;
+        for (Map.Entry<String, Set<String>> complaint : byComplaint.entrySet()) {
+            b.add("complaint", String.format(templates[i % templates.length], layComplaint(complaint.getKey())), null, complaint.getValue());
+            i++;
+        }
+    }
+
+    private static void namedPatients(ClinicalDataset data, Builder b) {
+        int i = 0;
+        for (PatientRow p : data.patientsWithNotes()) {
+            if (i >= MAX_NAMED_PATIENTS) {
+                break;
+            }
+            Set<String> notes = data.notesOf(p.patientId()).stream().map(n -> "clinical_notes:" + n.noteId())
+                    .collect(Collectors.toCollection(TreeSet::new));
+            if (i % 2 == 0) {
+                b.add("named patient", "What brought " + p.fullName() + " to the clinic?", null, notes);
+            } else {
+                b.add("named patient", "When was " + p.fullName() + " born, and where does " + pronoun(p) + " live?", null,
+                        Set.of("patients:" + p.patientId()));
+            }
+            i++;
+        }
+    }
+
+    private static void followUps(ClinicalDataset data, Builder b) {
+        int i = 0;
+        List<PatientRow> withNotes = data.patientsWithNotes();
+        for (int k = withNotes.size() - 1; k >= 0 && i < MAX_FOLLOW_UPS; k--) {
+            PatientRow p = withNotes.get(k);
+            Set<String> medications = data.medicationsOf(p.patientId()).stream().map(m -> "medications:" + m.medicationId())
+                    .collect(Collectors.toCollection(TreeSet::new));
+            if (medications.isEmpty()) {
+                continue;
+            }
+            b.add("follow-up", "Which medications is " + pronoun(p) + " taking?",
+                    "What was " + p.fullName() + " seen for at the last visit?", medications);
+            i++;
+        }
+    }
+
+    private static void absentPatients(ClinicalDataset data, Builder b) {
+        Set<String> lastNames = data.patients().stream().map(p -> lower(p.lastName())).collect(Collectors.toSet());
+        Set<String> firstNames = data.patients().stream().map(p -> lower(p.firstName())).collect(Collectors.toSet());
+        String[] templates = {"What medications is %s taking?", "When was %s last seen in the clinic?", "What is the diagnosis of %s?"};
+        for (int i = 0; i < UNUSED_FIRST_NAMES.size(); i++) {
+            String first = UNUSED_FIRST_NAMES.get(i);
+            String last = UNUSED_LAST_NAMES.get(i);
+            if (firstNames.contains(lower(first)) || lastNames.contains(lower(last)) || mentionedAnywhere(data, lower(last))) {
+                continue;
+            }
+            b.add("absent patient", String.format(templates[i % templates.length], first + " " + last), null, Set.of());
+        }
+    }
+
+    private static void absentDrugs(ClinicalDataset data, Builder b) {
+        String[] templates = {"Which patient has been prescribed %s?", "Who takes %s twice a day?"};
+        int i = 0;
+        for (String drug : CANDIDATE_ABSENT_DRUGS) {
+            if (mentionedAnywhere(data, drug)) {
+                continue;
+            }
+            b.add("absent drug", String.format(templates[i % templates.length], drug), null, Set.of());
+            i++;
+        }
+    }
+
+    private static void absentCodes(ClinicalDataset data, Builder b) {
+        Set<String> present = data.conditions().stream().map(ConditionRow::icd10Code).filter(c -> c != null)
+                .collect(Collectors.toSet());
+        for (String code : CANDIDATE_ABSENT_ICD10) {
+            if (!present.contains(code) && !mentionedAnywhere(data, lower(code))) {
+                b.add("absent code", "Which patient has a condition with ICD-10 code " + code + "?", null, Set.of());
+            }
+        }
+    }
+
+    /** The first word of a medication description that names the drug (not a dose form or unit). */
+    static String drugName(String description) {
+        for (String word : lower(description).split("[^a-z]+")) {
+            if (word.length() >= 6 && !DOSE_WORDS.contains(word)) {
+                return word;
+            }
+        }
+        return null;
+    }
+
+    private static final Set<String> DOSE_WORDS = Set.of("extended", "release", "tablet", "capsule", "injection",
+            "solution", "prefilled", "syringe", "topical", "chewable", "inhaler", "metered", "actuat", "delayed", "coated",
+            "suspension", "disintegrating", "powder", "product", "injector", "hydrochloride", "sodium", "potassium",
+            "inhalation", "sulfate", "calcium", "acetate", "citrate", "succinate", "tartrate", "besylate", "maleate");
+
+    static String layComplaint(String complaint) {
+        String lay = complaint;
+        for (Map.Entry<String, String> p : COMPLAINT_PARAPHRASES.entrySet()) {
+            lay = lay.replaceAll("\\b" + java.util.regex.Pattern.quote(p.getKey()) + "\\b", p.getValue());
+        }
+        return lay;
+    }
+
+    private static String pronoun(PatientRow p) {
+        return "female".equals(p.gender()) ? "she" : "male".equals(p.gender()) ? "he" : "they";
+    }
+
+    private static boolean mentionedAnywhere(ClinicalDataset data, String lowerTerm) {
+        Predicate<String> has = s -> s != null && lower(s).contains(lowerTerm);
+        return data.medications().stream().anyMatch(m -> has.test(m.description()) || has.test(m.reasonDescription()))
+                || data.conditions().stream().anyMatch(c -> has.test(c.description()) || has.test(c.icd10Code()))
+                || data.notes().stream().anyMatch(n -> has.test(n.noteText()) || has.test(n.chiefComplaint()) || has.test(n.secondaryComplaints()))
+                || data.encounters().stream().anyMatch(e -> has.test(e.description()) || has.test(e.reasonDescription()));
+    }
+
+    private static boolean containsWord(String text, String term) {
+        return text != null && java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(term) + "\\b")
+                .matcher(lower(text)).find();
+    }
+
+    /** Row ids grouped by a key (rows whose key is null are left out), keys in natural order. */
+    private static <T> Map<String, Set<String>> groupRows(List<T> rows, java.util.function.Function<T, String> key,
+                                                         java.util.function.Function<T, String> rowId) {
+        Map<String, Set<String>> grouped = new TreeMap<>();
+        for (T row : rows) {
+            String k = key.apply(row);
+            if (k != null && !k.isBlank()) {
+                grouped.computeIfAbsent(k, x -> new TreeSet<>()).add(rowId.apply(row));
+            }
+        }
+        return grouped;
+    }
+
+    /** Keys with fewer rows first (pointed questions), then by key. */
+    private static Map<String, Set<String>> rarestFirst(Map<String, Set<String>> grouped) {
+        Map<String, Set<String>> ordered = new LinkedHashMap<>();
+        grouped.entrySet().stream()
+                .sorted(Map.Entry.<String, Set<String>>comparingByValue(java.util.Comparator.comparingInt(Set::size))
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .forEach(e -> ordered.put(e.getKey(), e.getValue()));
+        return ordered;
+    }
+
+    private static String lower(String s) {
+        return s == null ? "" : s.toLowerCase(Locale.ROOT);
+    }
+
+    private static Map<String, String> orderedMap(String... pairs) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            m.put(pairs[i], pairs[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    private static final class Builder {
+        final List<ClinicalQuestion> questions = new ArrayList<>();
+
+        void add(String kind, String text, String previous, Set<String> rows) {
+            Map<String, Integer> judgments = new TreeMap<>();
+            rows.forEach(r -> judgments.put(r, 1));
+            questions.add(new ClinicalQuestion(String.format("c%03d", questions.size() + 1), kind, text, previous, judgments));
+        }
+    }
+}

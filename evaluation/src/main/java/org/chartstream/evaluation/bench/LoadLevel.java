@@ -1,0 +1,53 @@
+package org.chartstream.evaluation.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.chartstream.evaluation.RankingMetrics;
+
+/**
+ * The figures of one concurrency level of {@code bench load}.
+ *
+ * @param rps         admitted requests answered per second of the level's wall time
+ * @param p50Ms       median latency (sent → final reply) of the admitted requests
+ * @param p99Ms       99th percentile of the same
+ * @param busy        requests whose final reply was {@code busy}
+ * @param busyP50Ms   median latency of the busy replies (how quickly a rejected client knows)
+ * @param busyP99Ms   99th percentile of the same
+ * @param lost        requests with no final reply within the timeout
+ */
+public record LoadLevel(int clients, int requests, double rps, double p50Ms, double p99Ms, int busy, double busyP50Ms, double busyP99Ms, int lost) {
+
+    /** How one request ended: a final reply other than busy, a busy reply, or none within the timeout. */
+    public enum Ending { ANSWERED, BUSY, LOST }
+
+    /** One request's ending and its latency in milliseconds (the timeout for a lost one). */
+    public record Outcome(Ending ending, double latencyMs) {
+    }
+
+    public static LoadLevel of(int clients, List<Outcome> outcomes, double wallSeconds) {
+        List<Double> answered = latencies(outcomes, Ending.ANSWERED);
+        List<Double> busy = latencies(outcomes, Ending.BUSY);
+        int lost = (int) outcomes.stream().filter(o -> o.ending() == Ending.LOST).count();
+        return new LoadLevel(clients, outcomes.size(), wallSeconds <= 0 ? 0 : answered.size() / wallSeconds,
+                RankingMetrics.percentile(answered, 0.5), RankingMetrics.percentile(answered, 0.99), busy.size(),
+                RankingMetrics.percentile(busy, 0.5), RankingMetrics.percentile(busy, 0.99), lost);
+    }
+
+    private static List<Double> latencies(List<Outcome> outcomes, Ending ending) {
+        List<Double> out = new ArrayList<>();
+        outcomes.stream().filter(o -> o.ending() == ending).forEach(o -> out.add(o.latencyMs()));
+        return out;
+    }
+
+    public String toJson() {
+        return String.format(Locale.ROOT, "{\"clients\":%d, \"rps\":%.2f, \"p50_ms\":%.1f, \"p99_ms\":%.1f, \"busy\":%d, \"lost\":%d}",
+                clients, rps, p50Ms, p99Ms, busy, lost);
+    }
+
+    /** The command's last line: {@code {"levels":[…]}}. */
+    public static String levelsJson(List<LoadLevel> levels) {
+        return levels.stream().map(LoadLevel::toJson).collect(Collectors.joining(", ", "{\"levels\":[", "]}"));
+    }
+}

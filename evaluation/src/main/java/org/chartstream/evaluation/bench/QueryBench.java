@@ -1,0 +1,208 @@
+package org.chartstream.evaluation.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.chartstream.client.QueryClient;
+import org.chartstream.embedded.EmbeddedKafkaBroker;
+import org.chartstream.evaluation.RankingMetrics;
+import org.chartstream.models.ModelDescriptor;
+import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.runtime.QueryWiring;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.schemas.AnswerAudit;
+import org.chartstream.schemas.QueryRequest;
+import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.Topics;
+import org.chartstream.schemas.serde.AvroSerde;
+import org.chartstream.store.lucene.LuceneHybridStore;
+
+/**
+ * Request → final reply through the real query topology on the embedded broker, with no LLM endpoint (extractive
+ * answers), over a Lucene index of N clustered chunks. C clients each send requests one after another; the gate is
+ * opened (threshold −1) so every request runs every stage. Per-stage times come from the audit records.
+ */
+public final class QueryBench {
+    /** One run's figures. */
+    public record Result(int chunks, int clients, int requests, double p50Ms, double p95Ms, double rps,
+                         Map<String, Double> stageP50Ms, double indexSeconds) {
+        public String toJson() {
+            StringBuilder stages = new StringBuilder("{");
+            stageP50Ms.forEach((k, v) -> stages.append(stages.length() > 1 ? ", " : "").append('"').append(k).append("\":")
+                    .append(String.format(Locale.ROOT, "%.1f", v)));
+            stages.append('}');
+            return String.format(Locale.ROOT, "{\"chunks\":%d, \"clients\":%d, \"p50_ms\":%.1f, \"p95_ms\":%.1f, \"stages_ms\":%s,"
+                    + " \"requests\":%d, \"requests_per_s\":%.2f, \"index_s\":%.1f}", chunks, clients, p50Ms, p95Ms, stages,
+                    requests, rps, indexSeconds);
+        }
+    }
+
+    private QueryBench() {
+    }
+
+    public static List<Result> run(int chunks, List<Integer> clientCounts, int requestsPerClient, PrintWriter progress)
+            throws IOException, InterruptedException {
+        return withTopology(chunks, Map.of("query.admission-limit", "256"), progress, (bootstrap, corpus, indexSeconds) -> {
+            List<Result> results = new ArrayList<>();
+            for (int clients : clientCounts) {
+                progress.printf(Locale.ROOT, "%d client(s) x %d requests...%n", clients, requestsPerClient);
+                progress.flush();
+                results.add(measure(bootstrap, corpus, chunks, clients, requestsPerClient, indexSeconds));
+                progress.println(results.get(results.size() - 1).toJson());
+                progress.flush();
+            }
+            return results;
+        });
+    }
+
+    /** What runs against the started query topology. */
+    interface TopologyRun<T> {
+        T run(String bootstrapServers, ClusteredCorpus corpus, double indexSeconds) throws InterruptedException;
+    }
+
+    /**
+     * Builds the clustered index, starts the embedded broker and the real query topology (no LLM endpoint, gate
+     * opened) with the given configuration overrides, warms it up and runs {@code body} against it.
+     */
+    static <T> T withTopology(int chunks, Map<String, String> configOverrides, PrintWriter progress, TopologyRun<T> body)
+            throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("chartstream-bench-query");
+        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
+                .with("gate.threshold.bi-encoder", "-1");
+        for (Map.Entry<String, String> e : configOverrides.entrySet()) {
+            config = config.with(e.getKey(), e.getValue());
+        }
+        StoreBench.Settings storeSettings = StoreBench.Settings.defaults(chunks);
+        ClusteredCorpus corpus = new ClusteredCorpus(chunks, storeSettings.dimension(), storeSettings.clusters(),
+                storeSettings.noise(), storeSettings.seed());
+        try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"));
+             OnnxEmbedder model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
+             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker().start(dir.resolve("kafka"))) {
+            long t0 = System.nanoTime();
+            StoreBench.buildIndex(store, corpus, storeSettings, progress);
+            double indexSeconds = (System.nanoTime() - t0) / 1e9;
+            broker.createTopics(Map.of(Topics.REQUESTS, 1, Topics.REPLIES, 1, Topics.AUDIT, 1, Topics.DEAD_LETTER, 1));
+            try (QueryWiring wiring = QueryWiring.create(config, model, store)) {
+                Properties p = new Properties();
+                p.put(StreamsConfig.APPLICATION_ID_CONFIG, "chartstream-bench-query");
+                p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+                p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+                p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+                p.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("streams").toString());
+                try (KafkaStreams streams = new KafkaStreams(wiring.topology(), p)) {
+                    streams.start();
+                    awaitRunning(streams);
+                    warmUp(broker.bootstrapServers(), corpus);
+                    return body.run(broker.bootstrapServers(), corpus, indexSeconds);
+                }
+            }
+        } finally {
+            StoreBench.deleteRecursively(dir);
+        }
+    }
+
+    private static Result measure(String bootstrap, ClusteredCorpus corpus, int chunks, int clients, int perClient,
+                                  double indexSeconds) throws InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+        List<String> ids = Collections.synchronizedList(new ArrayList<>());
+        long start = System.nanoTime();
+        List<Future<?>> futures = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            futures.add(pool.submit(() -> {
+                try (QueryClient q = new QueryClient(bootstrap, Topics.REPLIES)) {
+                    for (int i = 0; i < perClient; i++) {
+                        QueryRequest r = request(corpus.queryText(client * perClient + i), "bench-" + client);
+                        long t = System.nanoTime();
+                        List<ReplyEvent> events = q.ask(r, Duration.ofSeconds(120), e -> { });
+                        latencies.add((System.nanoTime() - t) / 1e6);
+                        if (!events.isEmpty()) {
+                            ids.add(r.getRequestId());
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : futures) {
+            try {
+                f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("a benchmark client failed: " + e.getCause().getMessage(), e.getCause());
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        pool.shutdown();
+        return new Result(chunks, clients, latencies.size(), RankingMetrics.percentile(latencies, 0.5),
+                RankingMetrics.percentile(latencies, 0.95), latencies.size() / seconds, stageMedians(bootstrap, ids), indexSeconds);
+    }
+
+    private static void warmUp(String bootstrap, ClusteredCorpus corpus) {
+        try (QueryClient q = new QueryClient(bootstrap, Topics.REPLIES)) {
+            for (int i = 0; i < 5; i++) {
+                q.ask(request(corpus.queryText(10_000 + i), "warm-up"), Duration.ofSeconds(120), e -> { });
+            }
+        }
+    }
+
+    static QueryRequest request(String question, String conversation) {
+        return QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString()).setConversationId(conversation + "-" + UUID.randomUUID())
+                .setUserId("bench").setQuestion(question).setTopK(6).build();
+    }
+
+    /** Median of each stage's time over the measured requests' audit records. */
+    private static Map<String, Double> stageMedians(String bootstrap, List<String> requestIds) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, List<Double>> perStage = new TreeMap<>();
+        java.util.Set<String> wanted = new java.util.HashSet<>(requestIds);
+        try (KafkaConsumer<String, AnswerAudit> c = new KafkaConsumer<>(p, new StringDeserializer(), AvroSerde.of(AnswerAudit.class))) {
+            TopicPartition tp = new TopicPartition(Topics.AUDIT, 0);
+            c.assign(List.of(tp));
+            c.seekToBeginning(List.of(tp));
+            long end = c.endOffsets(List.of(tp)).get(tp);
+            while (c.position(tp) < end) {
+                for (ConsumerRecord<String, AnswerAudit> r : c.poll(Duration.ofMillis(500))) {
+                    if (r.value() != null && wanted.contains(r.value().getRequestId())) {
+                        r.value().getStageMs().forEach((stage, ms) -> perStage.computeIfAbsent(stage, s -> new ArrayList<>()).add(ms.doubleValue()));
+                    }
+                }
+            }
+        }
+        Map<String, Double> medians = new TreeMap<>();
+        perStage.forEach((stage, values) -> medians.put(stage, RankingMetrics.percentile(values, 0.5)));
+        return medians;
+    }
+
+    private static void awaitRunning(KafkaStreams streams) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (streams.state() != KafkaStreams.State.RUNNING) {
+            if (System.nanoTime() > deadline || streams.state() == KafkaStreams.State.ERROR) {
+                throw new IllegalStateException("query topology did not start (state " + streams.state() + ")");
+            }
+            Thread.sleep(100);
+        }
+    }
+}

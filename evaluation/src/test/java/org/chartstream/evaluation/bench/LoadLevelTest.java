@@ -1,0 +1,45 @@
+package org.chartstream.evaluation.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.chartstream.evaluation.bench.LoadLevel.Ending;
+import org.chartstream.evaluation.bench.LoadLevel.Outcome;
+import org.junit.jupiter.api.Test;
+
+class LoadLevelTest {
+
+    @Test
+    void latencyPercentilesCoverAdmittedRequestsOnlyAndBusyAndLostAreCounted() {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int i = 1; i <= 100; i++) {
+            outcomes.add(new Outcome(Ending.ANSWERED, i));
+        }
+        outcomes.add(new Outcome(Ending.BUSY, 3));
+        outcomes.add(new Outcome(Ending.BUSY, 9));
+        outcomes.add(new Outcome(Ending.LOST, 60_000));
+
+        LoadLevel level = LoadLevel.of(8, outcomes, 4.0);
+
+        assertThat(level.clients()).isEqualTo(8);
+        assertThat(level.requests()).isEqualTo(103);
+        assertThat(level.rps()).isEqualTo(25.0);
+        assertThat(level.p50Ms()).isEqualTo(50.0);
+        assertThat(level.p99Ms()).isEqualTo(99.0);
+        assertThat(level.busy()).isEqualTo(2);
+        assertThat(level.busyP50Ms()).isEqualTo(3.0);
+        assertThat(level.busyP99Ms()).isEqualTo(9.0);
+        assertThat(level.lost()).isEqualTo(1);
+    }
+
+    @Test
+    void theLastLineHasExactlyTheDocumentedShape() {
+        LoadLevel one = LoadLevel.of(1, List.of(new Outcome(Ending.ANSWERED, 120.0)), 0.5);
+        LoadLevel many = LoadLevel.of(64, List.of(new Outcome(Ending.BUSY, 4.0), new Outcome(Ending.LOST, 60_000)), 2.0);
+
+        assertThat(LoadLevel.levelsJson(List.of(one, many))).isEqualTo("{\"levels\":["
+                + "{\"clients\":1, \"rps\":2.00, \"p50_ms\":120.0, \"p99_ms\":120.0, \"busy\":0, \"lost\":0}, "
+                + "{\"clients\":64, \"rps\":0.00, \"p50_ms\":0.0, \"p99_ms\":0.0, \"busy\":1, \"lost\":1}]}");
+    }
+}

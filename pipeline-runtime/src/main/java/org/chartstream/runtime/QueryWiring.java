@@ -1,0 +1,158 @@
+package org.chartstream.runtime;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import org.apache.kafka.streams.Topology;
+import org.chartstream.core.llm.ChatModel;
+import org.chartstream.core.model.Reranker;
+import org.chartstream.core.store.HybridStore;
+import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.models.llm.LlmEndpoint;
+import org.chartstream.models.llm.OpenAiCompatibleChatClient;
+import org.chartstream.models.rerank.BiEncoderReranker;
+import org.chartstream.models.rerank.CrossEncoderDescriptor;
+import org.chartstream.models.rerank.OnnxCrossEncoder;
+import org.chartstream.query.QueryTopology;
+import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.request.ReplyTopicPolicy;
+import org.chartstream.query.request.RequestIntegrity;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.QuerySettings;
+import org.chartstream.retrieval.StandardStages;
+import org.chartstream.retrieval.embed.CachingQueryEmbedder;
+import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ConfigException;
+
+/**
+ * Builds the query side from the configuration: settings, the reranker actually in use (a cross-encoder when one is
+ * configured, else the bi-encoder fallback, each with its own gate threshold), the optional local LLM endpoint, the
+ * cached query embedder, worker threads, admission and the topology.
+ */
+public final class QueryWiring implements AutoCloseable {
+    private final ExecutorService searchExecutor;
+    private final ExecutorService workers;
+    private final Reranker reranker;
+    private final AdmissionControl admission;
+    private final QueryPipeline pipeline;
+    private final QuerySettings settings;
+    private final RequestIntegrity integrity;
+
+    private QueryWiring(ExecutorService searchExecutor, ExecutorService workers, Reranker reranker, QueryPipeline pipeline,
+                        QuerySettings settings, RequestIntegrity integrity) {
+        this.searchExecutor = searchExecutor;
+        this.workers = workers;
+        this.reranker = reranker;
+        this.admission = new AdmissionControl(settings.admissionLimit());
+        this.pipeline = pipeline;
+        this.settings = settings;
+        this.integrity = integrity;
+    }
+
+    public static QueryWiring create(ChartstreamConfig config, OnnxEmbedder model, HybridStore store) {
+        QuerySettings settings = settings(config);
+        ExecutorService search = Executors.newFixedThreadPool(2 * settings.workers(), daemon("search"));
+        ExecutorService workers = Executors.newFixedThreadPool(settings.workers(), daemon("query-worker"));
+        Reranker reranker = reranker(config, model);
+        QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(model), CachingQueryEmbedder.DEFAULT_CAPACITY);
+        QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, store, search, settings, reranker,
+                model.tokenizer()::countTokens, chatModel(config)), settings);
+        return new QueryWiring(search, workers, reranker, pipeline, settings, integrity(config));
+    }
+
+    /**
+     * Where replies may go ({@code query.reply-topics}, never the pipeline's own topics: those of the configured
+     * sources' Debezium prefixes and of both Streams applications included) and how long request ids stay taken.
+     */
+    public static RequestIntegrity integrity(ChartstreamConfig config) {
+        Set<String> prefixes = new TreeSet<>();
+        SourceRegistrations.all(config).forEach(source -> prefixes.add(source.topicPrefix()));
+        try {
+            ReplyTopicPolicy policy = new ReplyTopicPolicy(config.list("query.reply-topics"), prefixes,
+                    Set.of(PipelineRuntime.INGEST_APPLICATION_ID, PipelineRuntime.QUERY_APPLICATION_ID));
+            return new RequestIntegrity(policy, Duration.ofMillis(config.integer("query.request-id-window-ms")));
+        } catch (IllegalArgumentException e) {
+            throw config.invalid("query.reply-topics", e.getMessage());
+        }
+    }
+
+    public static QuerySettings settings(ChartstreamConfig config) {
+        QuerySettings d = QuerySettings.defaults();
+        return new QuerySettings((int) config.integer("query.per-side"), (int) config.integer("query.rrf-k"),
+                config.decimal("gate.threshold.bi-encoder"), config.decimal("gate.threshold.cross-encoder"),
+                d.maxPassageChars(), (int) config.integer("query.max-question-chars"), d.maxTopK(),
+                (int) config.integer("query.admission-limit"), (int) config.integer("query.workers"),
+                QuerySettings.Fusion.valueOf(config.string("query.fusion").toUpperCase(java.util.Locale.ROOT)),
+                config.decimal("query.vector-weight"));
+    }
+
+    static Reranker reranker(ChartstreamConfig config, OnnxEmbedder model) {
+        String dir = config.string("rerank.model-dir");
+        if (dir.isEmpty()) {
+            return new BiEncoderReranker(model);
+        }
+        Path folder = Path.of(dir);
+        Path onnx = folder.resolve("model.onnx");
+        Path tokenizer = folder.resolve("tokenizer.json");
+        if (!Files.isRegularFile(onnx) || !Files.isRegularFile(tokenizer)) {
+            throw new ConfigException("configuration 'rerank.model-dir' = '" + dir + "' must hold model.onnx and tokenizer.json");
+        }
+        return OnnxCrossEncoder.load(CrossEncoderDescriptor.BGE_RERANKER_V2_M3.withFiles(onnx, tokenizer),
+                (int) config.integer("embedding.threads"));
+    }
+
+    /** The configured local endpoint, or null: then no rewrite and extractive answers. */
+    static ChatModel chatModel(ChartstreamConfig config) {
+        String baseUrl = config.string("llm.base-url");
+        if (baseUrl.isEmpty()) {
+            return null;
+        }
+        try {
+            return new OpenAiCompatibleChatClient(LlmEndpoint.of(baseUrl, config.string("llm.model")).withTimeouts(
+                    Duration.ofMillis(config.integer("llm.connect-timeout-ms")), Duration.ofMillis(config.integer("llm.read-timeout-ms")),
+                    Duration.ofMillis(config.integer("llm.deadline-ms"))));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("configuration 'llm.base-url' = '" + baseUrl + "': " + e.getMessage());
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    public QueryPipeline pipeline() {
+        return pipeline;
+    }
+
+    /** The reranker in use (a cross-encoder, or the bi-encoder fallback). */
+    public Reranker reranker() {
+        return reranker;
+    }
+
+    public AdmissionControl admission() {
+        return admission;
+    }
+
+    public Topology topology() {
+        return QueryTopology.build(pipeline, settings, workers, admission, integrity);
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownNow();
+        searchExecutor.shutdownNow();
+        if (!(reranker instanceof BiEncoderReranker)) {
+            reranker.close(); // the bi-encoder fallback borrows the runtime's embedding model
+        }
+    }
+}

@@ -1,0 +1,380 @@
+package org.chartstream.runtime.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * All configuration in one typed place. Every key has a default (DESIGN.md §5); a properties file overrides the
+ * defaults and environment variables override the file ({@code embedding.model} ← {@code CHARTSTREAM_EMBEDDING_MODEL}).
+ */
+public final class ChartstreamConfig {
+    /** Every known key with its default and what it means (also printed by {@code --help}). */
+    public static final Map<String, String[]> KEYS = keys();
+
+    /** The source.* keys that a source listed in {@code sources} may set as source.<id>.<suffix>. */
+    public static final List<String> SOURCE_SUFFIXES = List.of("kind", "topic-prefix", "tables", "excluded-fields",
+            "patient-table", "patient-id-column", "patient-name-columns", "patient-number-column", "host", "port",
+            "database", "user", "password", "schema");
+    private static final java.util.regex.Pattern FIELDS_KEY =
+            java.util.regex.Pattern.compile("source\\.(?:([A-Za-z0-9_-]+)\\.)?fields\\.([A-Za-z0-9_$]+)");
+    private static final java.util.regex.Pattern PER_SOURCE_KEY =
+            java.util.regex.Pattern.compile("source\\.([A-Za-z0-9_-]+)\\.(" + String.join("|", SOURCE_SUFFIXES) + ")");
+    private static final List<String> KINDS = List.of("postgres", "mariadb", "mysql", "sqlserver");
+
+    private final Map<String, String> values;
+    private final Map<String, String> origins;
+
+    private ChartstreamConfig(Map<String, String> values, Map<String, String> origins) {
+        this.values = values;
+        this.origins = origins;
+    }
+
+    private static Map<String, String[]> keys() {
+        Map<String, String[]> k = new LinkedHashMap<>();
+        k.put("data.dir", new String[] {".chartstream", "where the embedded broker, database, index and caches live"});
+        k.put("kafka.bootstrap", new String[] {"", "external Kafka bootstrap servers; empty runs the embedded KRaft broker"});
+        k.put("kafka.security.protocol", new String[] {"PLAINTEXT", "PLAINTEXT | SSL | SASL_SSL | SASL_PLAINTEXT for every Kafka client of an external broker (kafka.bootstrap); the embedded broker is plaintext on loopback"});
+        k.put("kafka.ssl.truststore.location", new String[] {"", "trust store with the broker's CA (empty: the JVM's default trust store); certificates are always validated"});
+        k.put("kafka.ssl.truststore.password", new String[] {"", "password of the trust store (never printed)"});
+        k.put("kafka.ssl.truststore.type", new String[] {"", "JKS | PKCS12 | PEM (empty: Kafka's default)"});
+        k.put("kafka.ssl.keystore.location", new String[] {"", "key store with this client's certificate, for brokers that require client authentication (mTLS)"});
+        k.put("kafka.ssl.keystore.password", new String[] {"", "password of the key store (never printed)"});
+        k.put("kafka.ssl.key.password", new String[] {"", "password of the private key in the key store (never printed)"});
+        k.put("kafka.ssl.keystore.type", new String[] {"", "JKS | PKCS12 | PEM (empty: Kafka's default)"});
+        k.put("kafka.ssl.endpoint-identification-algorithm", new String[] {"https", "https: the broker's certificate must name its host; none switches host name verification off (logged as a warning at start)"});
+        k.put("kafka.sasl.mechanism", new String[] {"", "SASL mechanism with SASL_SSL/SASL_PLAINTEXT (PLAIN, SCRAM-SHA-512, ...)"});
+        k.put("kafka.sasl.jaas-config", new String[] {"", "sasl.jaas.config of the clients (never printed)"});
+        k.put("documentdb.tls", new String[] {"false", "true: TLS to DocumentDB (also on when the connection string says tls=true); certificates are validated"});
+        k.put("documentdb.tls.ca-file", new String[] {"", "PEM file with the CA certificate(s) to trust for DocumentDB instead of the JVM's trust store (turns TLS on)"});
+        k.put("documentdb.tls.allow-invalid-certificates", new String[] {"false", "true accepts any DocumentDB certificate and host name (development only; logged as a warning at every connect)"});
+        k.put("ops.http.host", new String[] {"127.0.0.1", "address the operations endpoint (/metrics, /health, /ready) binds to"});
+        k.put("ops.http.port", new String[] {"9464", "port of the operations endpoint; 0 or off: no endpoint"});
+        k.put("source.id", new String[] {"ehr", "id of the clinical source (part of every chunk id)"});
+        k.put("source.kind", new String[] {"postgres", "postgres | mariadb | mysql | sqlserver"});
+        k.put("source.topic-prefix", new String[] {"ehr", "Debezium topic prefix of the source"});
+        k.put("source.tables", new String[] {"patients,encounters,conditions,medications,clinical_notes", "allow-listed tables, in snapshot order (patients first)"});
+        k.put("source.excluded-fields", new String[] {"", "comma list of table.field that never leave the source"});
+        k.put("source.patient-table", new String[] {"patients", "table holding patient identity"});
+        k.put("source.patient-id-column", new String[] {"patient_id", "patient id column (same name in child tables)"});
+        k.put("source.patient-name-columns", new String[] {"first_name,last_name", "columns forming the patient's display name"});
+        k.put("source.patient-number-column", new String[] {"patient_no", "the patient's business number (used by the one-patient filter)"});
+        k.put("source.host", new String[] {"", "database host; empty: the embedded PostgreSQL (postgres kind only)"});
+        k.put("source.port", new String[] {"0", "database port; 0: the kind's default (5432, 3306, 1433)"});
+        k.put("source.database", new String[] {"", "database name (the MariaDB/MySQL database is also the topic namespace)"});
+        k.put("source.user", new String[] {"", "user Debezium connects as (needs replication rights)"});
+        k.put("source.password", new String[] {"", "password of that user (never printed)"});
+        k.put("source.schema", new String[] {"", "schema holding the tables (postgres: public, sqlserver: dbo when empty)"});
+        k.put("sources", new String[] {"", "comma list of source ids, each configured by source.<id>.<key> (the source.* key names; unset"
+                + " ones fall back to source.*, topic-prefix to the id); empty: the one source of the source.* keys."
+                + " Allow-list fields per table with source[.<id>].fields.<table>=a,b,c"});
+        k.put("index.partitions", new String[] {"1", "partitions of the index log chartstream.index (generation markers go to all of them)"});
+        k.put("store.kind", new String[] {"lucene", "lucene (an index under the data directory, one per process) | documentdb (a DocumentDB server at store.documentdb.uri, shared by the processes naming it)"});
+        k.put("store.documentdb.uri", new String[] {"", "DocumentDB connection string with store.kind=documentdb, e.g. mongodb://documentdb:10260/?tls=true (credentials in store.documentdb.username / .password)"});
+        k.put("store.documentdb.database", new String[] {"chartstream", "database holding the chunk collections"});
+        k.put("store.documentdb.username", new String[] {"", "DocumentDB user (added to the connection string)"});
+        k.put("store.documentdb.password", new String[] {"", "DocumentDB password (never printed)"});
+        k.put("embedding.model", new String[] {"all-minilm-l6-v2", "embedding model id (index contract: a new model means a new generation)"});
+        k.put("embedding.threads", new String[] {"2", "ONNX Runtime intra-op threads"});
+        k.put("chunk.window-tokens", new String[] {"0", "tokens per chunk window; 0 = the model's maximum minus special tokens"});
+        k.put("chunk.overlap-tokens", new String[] {"32", "tokens shared by consecutive windows"});
+        k.put("chunk.lead-tokens", new String[] {"64", "most tokens of a long row's opening (first sentences or lines) repeated in every chunk's header; 0 = none"});
+        k.put("ingest.batch-chunks", new String[] {"64", "chunks per embedding call"});
+        k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill"});
+        k.put("ingest.max-field-bytes", new String[] {"1048576", "most UTF-8 bytes one field value of a change keeps; a longer value is truncated before it is written to Kafka (dead letter naming table, row key and field; the row is still indexed)"});
+        k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});
+        k.put("query.per-side", new String[] {"50", "candidates per search side"});
+        k.put("query.fusion", new String[] {"score", "score: min-max normalised scores, weighted (default; see docs/EVALUATION.md) | rrf: reciprocal rank fusion"});
+        k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in score fusion (lexical gets the rest)"});
+        k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
+        k.put("query.top-k", new String[] {"6", "passages cited by default"});
+        k.put("gate.threshold.bi-encoder", new String[] {"0.43", "refuse a pointed question when the best bi-encoder cosine is lower (the scorer when no cross-encoder is configured; calibrated for all-minilm-l6-v2 by `chartstream calibrate`, docs/EVALUATION.md)"});
+        k.put("gate.threshold.cross-encoder", new String[] {"0.30", "the same on a cross-encoder's sigmoid score"});
+        k.put("rerank.model-dir", new String[] {"", "folder with a cross-encoder's model.onnx and tokenizer.json (e.g. models/bge-reranker-v2-m3); empty: bi-encoder cosine fallback"});
+        k.put("llm.base-url", new String[] {"", "local OpenAI-compatible endpoint (Foundry Local, Ollama, llama.cpp server, vLLM), e.g. http://127.0.0.1:11434/v1; empty: no rewrite, extractive answers"});
+        k.put("llm.model", new String[] {"local-model", "model name sent to the endpoint"});
+        k.put("llm.connect-timeout-ms", new String[] {"2000", "connect timeout to the endpoint"});
+        k.put("llm.read-timeout-ms", new String[] {"30000", "longest silence from the endpoint"});
+        k.put("llm.deadline-ms", new String[] {"120000", "longest time for one call"});
+        k.put("query.admission-limit", new String[] {"32", "requests in flight (running or waiting) before new ones get a busy reply"});
+        k.put("query.workers", new String[] {"2", "threads running the retrieval pipeline"});
+        k.put("query.max-question-chars", new String[] {"4000", "longer questions (in Unicode code points) get an error reply"});
+        k.put("query.reply-topics", new String[] {"chartstream.replies,chartstream.replies.*,chartstream.replay.*", "topics a request's reply-to header may name:"
+                + " exact names, or prefixes ending in *; the pipeline's own topics (chartstream.* outside the reply namespaces, changelog and"
+                + " repartition topics, the sources' Debezium topics, __*) are refused even when listed"});
+        k.put("query.request-id-window-ms", new String[] {"86400000", "how long an admitted request id is remembered: a repeat with the same"
+                + " content gets the original final reply again, one with other content an error"});
+        k.put("dataset.seed", new String[] {"42", "seed of the synthetic clinical data (Synthea + aci-bench notes)"});
+        k.put("dataset.patients", new String[] {"50", "synthetic patients loaded by demo and run"});
+        k.put("dataset.aci-bench-dir", new String[] {"", "aci-bench folder with challenge_data/*.csv; empty: $CHARTSTREAM_ACI_BENCH_DIR, else the copy in data/aci-bench"});
+        return k;
+    }
+
+    public static ChartstreamConfig defaults() {
+        return load(null, Map.of());
+    }
+
+    /**
+     * @param file a properties file, or null for none
+     * @param env  the environment (System.getenv() in production)
+     */
+    public static ChartstreamConfig load(Path file, Map<String, String> env) {
+        Map<String, String> values = new HashMap<>();
+        Map<String, String> origins = new HashMap<>();
+        KEYS.forEach((key, spec) -> {
+            values.put(key, spec[0]);
+            origins.put(key, "default");
+        });
+        if (file != null) {
+            Properties props = new Properties();
+            try (Reader r = Files.newBufferedReader(file)) {
+                props.load(r);
+            } catch (IOException e) {
+                throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
+            }
+            for (String key : props.stringPropertyNames()) {
+                if (!isKnown(key)) {
+                    throw new ConfigException("unknown configuration key '" + key + "' in " + file + "; known keys: " + String.join(", ", KEYS.keySet()));
+                }
+                values.put(key, props.getProperty(key).trim());
+                origins.put(key, file.toString());
+            }
+        }
+        for (String key : KEYS.keySet()) {
+            String var = envName(key);
+            if (env.containsKey(var)) {
+                values.put(key, env.get(var).trim());
+                origins.put(key, "environment " + var);
+            }
+        }
+        ChartstreamConfig config = new ChartstreamConfig(values, origins);
+        config.validate();
+        return config;
+    }
+
+    public static String envName(String key) {
+        return "CHARTSTREAM_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** A fixed key, a per-source key (source.<id>.<suffix>) or a field allow-list (source[.<id>].fields.<table>). */
+    public static boolean isKnown(String key) {
+        return KEYS.containsKey(key) || FIELDS_KEY.matcher(key).matches() || PER_SOURCE_KEY.matcher(key).matches();
+    }
+
+    public ChartstreamConfig with(String key, String value) {
+        if (!isKnown(key)) {
+            throw new ConfigException("unknown configuration key '" + key + "'");
+        }
+        Map<String, String> v = new HashMap<>(values);
+        Map<String, String> o = new HashMap<>(origins);
+        v.put(key, value);
+        o.put(key, "command line");
+        ChartstreamConfig c = new ChartstreamConfig(v, o);
+        c.validate();
+        return c;
+    }
+
+    private void validate() {
+        positive("embedding.threads");
+        nonNegative("chunk.window-tokens");
+        nonNegative("chunk.overlap-tokens");
+        nonNegative("chunk.lead-tokens");
+        positive("ingest.batch-chunks");
+        positive("ingest.linger-ms");
+        positive("ingest.max-field-bytes");
+        positive("kafka.max-record-bytes");
+        if (integer("kafka.max-record-bytes") > 1L << 30) {
+            throw bad("kafka.max-record-bytes", "must be at most 1073741824 (1 GiB)");
+        }
+        if (integer("ingest.max-field-bytes") >= integer("kafka.max-record-bytes")) {
+            throw bad("ingest.max-field-bytes", "must be smaller than kafka.max-record-bytes (" + integer("kafka.max-record-bytes") + ")");
+        }
+        positive("query.per-side");
+        positive("query.rrf-k");
+        positive("query.top-k");
+        if (integer("query.top-k") > org.chartstream.retrieval.QuerySettings.MAX_TOP_K) {
+            throw bad("query.top-k", "must be at most " + org.chartstream.retrieval.QuerySettings.MAX_TOP_K);
+        }
+        positive("query.request-id-window-ms");
+        positive("query.max-question-chars");
+        positive("query.admission-limit");
+        positive("query.workers");
+        if (!List.of("score", "rrf").contains(string("query.fusion"))) {
+            throw bad("query.fusion", "must be score or rrf");
+        }
+        double weight = decimal("query.vector-weight");
+        if (weight < 0 || weight > 1) {
+            throw bad("query.vector-weight", "must be between 0 and 1");
+        }
+        positive("dataset.patients");
+        integer("dataset.seed");
+        for (String gateKey : List.of("gate.threshold.bi-encoder", "gate.threshold.cross-encoder")) {
+            double gate = decimal(gateKey);
+            if (gate < -1 || gate > 1) {
+                throw bad(gateKey, "must be between -1 and 1");
+            }
+        }
+        positive("llm.connect-timeout-ms");
+        positive("llm.read-timeout-ms");
+        positive("llm.deadline-ms");
+        positive("index.partitions");
+        nonNegative("source.port");
+        opsPort();
+        TransportSecurity.validate(this);
+        StoreSelection.validate(this);
+        for (String flag : List.of("documentdb.tls", "documentdb.tls.allow-invalid-certificates")) {
+            if (!List.of("true", "false").contains(string(flag))) {
+                throw bad(flag, "must be true or false");
+            }
+        }
+        for (String id : sourceIds()) {
+            if (!id.matches("[A-Za-z0-9_-]+")) {
+                throw bad("sources", "must list ids made of letters, digits, '_' and '-'");
+            }
+            if (!KINDS.contains(sourceValue(id, "kind"))) {
+                throw bad(sourceKey(id, "kind"), "must be one of postgres, mariadb, mysql, sqlserver");
+            }
+            if (sourceList(id, "tables").isEmpty()) {
+                throw bad(sourceKey(id, "tables"), "must name at least one table");
+            }
+            try {
+                if (Integer.parseInt(sourceValue(id, "port")) < 0) {
+                    throw bad(sourceKey(id, "port"), "must not be negative");
+                }
+            } catch (NumberFormatException e) {
+                throw bad(sourceKey(id, "port"), "must be a whole number");
+            }
+        }
+        if (sourceIds().stream().distinct().count() != sourceIds().size()) {
+            throw bad("sources", "lists a source twice");
+        }
+    }
+
+    /** The registered source ids: those of {@code sources}, or the one {@code source.id}. */
+    public List<String> sourceIds() {
+        List<String> listed = list("sources");
+        return listed.isEmpty() ? List.of(string("source.id")) : listed;
+    }
+
+    /** True when the sources are the one source of the flat source.* keys. */
+    public boolean singleFlatSource() {
+        return list("sources").isEmpty();
+    }
+
+    /** The key that configures {@code suffix} of source {@code id}: source.<suffix> or source.<id>.<suffix>. */
+    public String sourceKey(String id, String suffix) {
+        return singleFlatSource() ? "source." + suffix : "source." + id + "." + suffix;
+    }
+
+    /** A source setting; a listed source falls back to the source.* value (its topic prefix to its id). */
+    public String sourceValue(String id, String suffix) {
+        String own = values.get(sourceKey(id, suffix));
+        if (own != null) {
+            return own;
+        }
+        return suffix.equals("topic-prefix") ? id : string("source." + suffix);
+    }
+
+    public List<String> sourceList(String id, String suffix) {
+        return Arrays.stream(sourceValue(id, suffix).split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** The allow-listed fields of a table in text order; empty: every field that is not excluded. */
+    public List<String> allowedFields(String id, String table) {
+        String key = singleFlatSource() ? "source.fields." + table : "source." + id + ".fields." + table;
+        String v = values.getOrDefault(key, "");
+        return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    public String string(String key) {
+        String v = values.get(key);
+        if (v == null) {
+            throw new ConfigException("unknown configuration key '" + key + "'");
+        }
+        return v;
+    }
+
+    public long integer(String key) {
+        try {
+            return Long.parseLong(string(key));
+        } catch (NumberFormatException e) {
+            throw bad(key, "must be a whole number");
+        }
+    }
+
+    public double decimal(String key) {
+        try {
+            return Double.parseDouble(string(key));
+        } catch (NumberFormatException e) {
+            throw bad(key, "must be a number");
+        }
+    }
+
+    public List<String> list(String key) {
+        return Arrays.stream(string(key).split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private void positive(String key) {
+        if (integer(key) < 1) {
+            throw bad(key, "must be at least 1");
+        }
+    }
+
+    private void nonNegative(String key) {
+        if (integer(key) < 0) {
+            throw bad(key, "must not be negative");
+        }
+    }
+
+    private ConfigException bad(String key, String rule) {
+        return new ConfigException("configuration '" + key + "' = '" + values.get(key) + "' (from " + origins.get(key) + ") " + rule);
+    }
+
+    /** The operations endpoint's port; 0 when it is off. */
+    public int opsPort() {
+        if (string("ops.http.port").equalsIgnoreCase("off")) {
+            return 0;
+        }
+        long port = integer("ops.http.port");
+        if (port < 0 || port > 65_535) {
+            throw bad("ops.http.port", "must be a port number (1-65535), or 0 or off for no endpoint");
+        }
+        return (int) port;
+    }
+
+    /** A ConfigException naming the key, its value and where the value came from. */
+    public ConfigException invalid(String key, String rule) {
+        return bad(key, rule);
+    }
+
+    public Path dataDir() {
+        return Path.of(string("data.dir")).toAbsolutePath().normalize();
+    }
+
+    public List<String> tables() {
+        return list("source.tables");
+    }
+
+    /** The effective configuration with each value's origin, for {@code --show-config} style output. */
+    public Map<String, String> describe() {
+        Map<String, String> out = new TreeMap<>();
+        // the fixed keys only: `chartstream config` prints each with its description
+        values.forEach((k, v) -> {
+            if (KEYS.containsKey(k)) {
+                String shown = (k.endsWith("password") || k.endsWith("jaas-config")) && !v.isEmpty() ? "***"
+                        : k.endsWith(".uri") ? v.replaceAll("//[^/@]*@", "//***@") : v;
+                out.put(k, shown + "  (" + origins.get(k) + ")");
+            }
+        });
+        return out;
+    }
+}

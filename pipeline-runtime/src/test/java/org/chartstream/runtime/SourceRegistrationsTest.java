@@ -1,0 +1,101 @@
+package org.chartstream.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.chartstream.connectors.SourceConnection;
+import org.chartstream.connectors.SourceKind;
+import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.ingest.project.TableProjection;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SourceRegistrationsTest {
+
+    @Test
+    void theDefaultsRegisterOneEmbeddedPostgresSource() {
+        ChartstreamConfig config = ChartstreamConfig.defaults();
+
+        List<SourceRegistration> sources = SourceRegistrations.all(config);
+
+        assertThat(sources).singleElement().satisfies(s -> {
+            assertThat(s.sourceId()).isEqualTo("ehr");
+            assertThat(s.kind()).isEqualTo("postgres");
+            assertThat(s.topicPrefix()).isEqualTo("ehr");
+            assertThat(s.tables()).containsOnlyKeys("patients", "encounters", "conditions", "medications", "clinical_notes");
+            assertThat(s.patientIdentity().table()).isEqualTo("patients");
+        });
+        assertThat(SourceRegistrations.connection(config, "ehr")).isEmpty();
+    }
+
+    @Test
+    void theIngestSideReadsDebeziumNotificationsFromTheTopicTheConnectorWritesThemTo() {
+        SourceRegistration ehr = SourceRegistrations.all(ChartstreamConfig.defaults()).get(0);
+        assertThat(ehr.notificationTopic())
+                .isEqualTo(org.chartstream.connectors.DebeziumConfigs.notificationTopic(ehr.topicPrefix()));
+    }
+
+    @Test
+    void severalSourcesEachWithConnectionAllowListsExclusionsAndPatientIdentity(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("c.properties");
+        Files.writeString(file, """
+                sources=ehr,clinic
+                source.ehr.tables=patients,clinical_notes
+                source.ehr.excluded-fields=clinical_notes.ssn,patients.ssn
+                source.ehr.fields.clinical_notes=chief_complaint,note_text
+                source.clinic.kind=mariadb
+                source.clinic.host=db.clinic.local
+                source.clinic.database=clinic
+                source.clinic.user=dbz
+                source.clinic.password=s3cret
+                source.clinic.tables=persons,visits
+                source.clinic.patient-table=persons
+                source.clinic.patient-id-column=person_id
+                source.clinic.patient-name-columns=given,family
+                source.clinic.patient-number-column=mrn
+                """);
+        ChartstreamConfig config = ChartstreamConfig.load(file, Map.of());
+
+        List<SourceRegistration> sources = SourceRegistrations.all(config);
+
+        assertThat(sources).extracting(SourceRegistration::sourceId).containsExactly("ehr", "clinic");
+        SourceRegistration ehr = sources.get(0);
+        assertThat(ehr.table("clinical_notes")).contains(new TableProjection("clinical_notes",
+                List.of("chief_complaint", "note_text"), java.util.Set.of("ssn"), "patient_id"));
+        assertThat(ehr.table("patients").orElseThrow().excluded()).containsExactly("ssn");
+        SourceRegistration clinic = sources.get(1);
+        assertThat(clinic.kind()).isEqualTo("mariadb");
+        assertThat(clinic.topicPrefix()).isEqualTo("clinic");
+        assertThat(clinic.patientIdentity().idColumn()).isEqualTo("person_id");
+        assertThat(clinic.patientIdentity().nameColumns()).containsExactly("given", "family");
+        assertThat(clinic.table("visits").orElseThrow().patientColumn()).isEqualTo("person_id");
+
+        SourceConnection connection = SourceRegistrations.connection(config, "clinic").orElseThrow();
+        assertThat(connection.kind()).isEqualTo(SourceKind.MARIADB);
+        assertThat(connection.port()).isEqualTo(3306);
+        assertThat(connection.namespace()).isEqualTo("clinic");
+        assertThat(connection.tables()).containsExactly("persons", "visits");
+        assertThat(SourceRegistrations.connection(config, "ehr")).isEmpty();
+        assertThat(config.describe().values()).noneMatch(v -> v.contains("s3cret"));
+    }
+
+    @Test
+    void aNonPostgresSourceNeedsAHostAndBadEntriesNameTheirKey() {
+        ChartstreamConfig maria = ChartstreamConfig.defaults().with("source.kind", "mariadb");
+        assertThatThrownBy(() -> SourceRegistrations.connection(maria, "ehr"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("source.host");
+        assertThatThrownBy(() -> SourceRegistrations.registration(
+                ChartstreamConfig.defaults().with("source.excluded-fields", "ssn"), "ehr"))
+                .hasMessageContaining("'ssn' is not table.field");
+        assertThatThrownBy(() -> ChartstreamConfig.defaults().with("sources", "a,a"))
+                .hasMessageContaining("lists a source twice");
+        assertThatThrownBy(() -> ChartstreamConfig.defaults().with("sources", "a").with("source.a.tables", "t").with("source.a.kind", "oracle"))
+                .hasMessageContaining("source.a.kind");
+    }
+}

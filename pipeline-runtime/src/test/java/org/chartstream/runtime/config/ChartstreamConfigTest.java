@@ -1,0 +1,48 @@
+package org.chartstream.runtime.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChartstreamConfigTest {
+
+    @Test
+    void defaultsMatchTheDesign() {
+        ChartstreamConfig c = ChartstreamConfig.defaults();
+        assertThat(c.integer("query.rrf-k")).isEqualTo(60);
+        assertThat(c.integer("query.per-side")).isEqualTo(50);
+        assertThat(c.integer("query.top-k")).isEqualTo(6);
+        assertThat(c.tables()).startsWith("patients");
+    }
+
+    @Test
+    void fileOverridesDefaultsAndEnvironmentOverridesTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("chartstream.properties");
+        Files.writeString(file, "query.top-k=4\ningest.batch-chunks=16\n");
+
+        ChartstreamConfig c = ChartstreamConfig.load(file, Map.of("CHARTSTREAM_QUERY_TOP_K", "3"));
+
+        assertThat(c.integer("query.top-k")).isEqualTo(3);
+        assertThat(c.integer("ingest.batch-chunks")).isEqualTo(16);
+        assertThat(c.describe().get("query.top-k")).contains("environment CHARTSTREAM_QUERY_TOP_K");
+    }
+
+    @Test
+    void badValuesNameTheKeyAndTheirOrigin(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("c.properties");
+        Files.writeString(file, "gate.threshold.bi-encoder=high\n");
+        assertThatThrownBy(() -> ChartstreamConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("gate.threshold.bi-encoder").hasMessageContaining(file.toString());
+
+        Files.writeString(file, "query.topk=3\n");
+        assertThatThrownBy(() -> ChartstreamConfig.load(file, Map.of())).hasMessageContaining("unknown configuration key 'query.topk'");
+
+        assertThatThrownBy(() -> ChartstreamConfig.load(null, Map.of("CHARTSTREAM_SOURCE_KIND", "oracle")))
+                .hasMessageContaining("source.kind").hasMessageContaining("CHARTSTREAM_SOURCE_KIND");
+    }
+}
