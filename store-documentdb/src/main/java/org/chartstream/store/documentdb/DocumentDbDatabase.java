@@ -12,7 +12,6 @@ import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_REFS;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.SOURCE_ID;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.TABLE;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.TABLE_GEN;
-import static org.chartstream.store.documentdb.DocumentDbPipelines.TEXT;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.TEXT_INDEX_NAME;
 import static org.chartstream.store.documentdb.DocumentDbSchema.COMMIT_STATE;
 import static org.chartstream.store.documentdb.DocumentDbSchema.INDEXED_TABLES;
@@ -133,13 +132,30 @@ final class DocumentDbDatabase {
         new IndexOptions().name("filter_row"));
     records.createIndex(Indexes.ascending(EPOCH_ADDED), new IndexOptions().name("epoch_added"));
     records.createIndex(Indexes.ascending(EPOCH_REMOVED), new IndexOptions().name("epoch_removed"));
-    records.createIndex(Indexes.text(TEXT), new IndexOptions().name(TEXT_INDEX_NAME).defaultLanguage("english"));
+    ensureTextIndex();
     client.getDatabase(settings.database()).runCommand(DocumentDbPipelines.vectorIndexCommand(RECORDS, settings));
 
     state.updateOne(Filters.eq(ID, STATE_ID),
         Updates.setOnInsert(new Document(STATE_EPOCH, 0L).append(STATE_CHECKPOINT, List.of())
             .append(STATE_DIMENSION, settings.dimension())),
         new UpdateOptions().upsert(true));
+  }
+
+  /**
+   * Creates the weighted text index, first dropping a text index of the same name with other fields or weights (one
+   * written before the opening field existed): the engine rejects a second text index on a collection and a changed
+   * index under the same name. Until the writer rewrites them, chunks written before have no opening and match on
+   * their text alone.
+   */
+  private void ensureTextIndex() {
+    MongoDatabase db = client.getDatabase(settings.database());
+    for (Document index : records.listIndexes()) {
+      if (TEXT_INDEX_NAME.equals(index.getString("name")) && !DocumentDbPipelines.isCurrentTextIndex(index)) {
+        LOG.info("recreating text index {} on {}: it predates the weighted opening field", TEXT_INDEX_NAME, RECORDS);
+        db.runCommand(DocumentDbPipelines.dropTextIndexCommand(RECORDS));
+      }
+    }
+    db.runCommand(DocumentDbPipelines.textIndexCommand(RECORDS));
   }
 
   MongoClient client() {

@@ -34,6 +34,10 @@ final class DocumentDbPipelines {
   static final String GENERATION = "generation";
   static final String PATIENT = "patient";
   static final String TEXT = "text";
+  /** The chunk's first {@value #OPENING_WORDS} words: the header every chunk repeats (record type, patient). */
+  static final String OPENING = "opening";
+  /** Computed per lexical hit for its tie-break, never stored. */
+  static final String TEXT_CHARS = "text_chars";
   static final String VECTOR = "vector";
   static final String CHUNK_INDEX = "chunk_index";
   static final String CHUNK_COUNT = "chunk_count";
@@ -54,6 +58,15 @@ final class DocumentDbPipelines {
   static final String VECTOR_INDEX_NAME = "vector_cosmos_search";
   static final String TEXT_INDEX_NAME = "text_search";
 
+  /**
+   * The text index's field weights: the opening counts twice, as the Lucene store boosts its row opening. The engine
+   * ranks a weighted two-field text index by weight.
+   */
+  static final Document TEXT_WEIGHTS = new Document(TEXT, 1).append(OPENING, 2);
+  static final int OPENING_WORDS = 16;
+  /** RRF's constant: a lexical hit's score is {@code 1 / (LEXICAL_RANK_OFFSET + rank)}. */
+  static final int LEXICAL_RANK_OFFSET = 60;
+
   /** Upper bounds keep a pasted document from becoming a giant text query. */
   static final int MAX_TEXT_TERMS = 256;
   static final int MAX_TEXT_PHRASES = 32;
@@ -61,6 +74,8 @@ final class DocumentDbPipelines {
 
   private static final Pattern PHRASE = Pattern.compile("\"([^\"]*)\"");
   private static final Pattern SEARCHABLE = Pattern.compile("[\\p{L}\\p{N}]");
+  private static final Pattern NOT_SEARCHABLE = Pattern.compile("[^\\p{L}\\p{N}]");
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
   private DocumentDbPipelines() {}
 
@@ -133,15 +148,36 @@ final class DocumentDbPipelines {
         resultProjection("searchScore"));
   }
 
-  /** BM25-style text search: {@code $text} and the filter in one {@code $match}, best text score first. */
+  /**
+   * Text search: {@code $text} and the filter in one {@code $match}, best text score first. The engine's text
+   * score is {@code ts_rank_cd} without IDF or length normalisation, so every chunk that holds a query word once
+   * scores 1.0; ties go to the shorter chunk (BM25 would rank it higher at the same term count), then in row order
+   * (source, table, row key) and chunk order, so the order is stable and never the alphabetically first chunk ids.
+   */
   static List<Document> lexicalSearch(String textSearch, int k, Document filter) {
     Document match = new Document("$text", new Document("$search", textSearch));
     match.putAll(filter);
     return List.of(
         new Document("$match", match),
-        new Document("$sort", new Document(SCORE, new Document("$meta", "textScore")).append(CHUNK_ID, 1)),
+        new Document("$addFields", new Document(TEXT_CHARS, new Document("$strLenCP", "$" + TEXT))),
+        new Document("$sort", new Document(SCORE, new Document("$meta", "textScore"))
+            .append(TEXT_CHARS, 1)
+            .append(SOURCE_ID, 1)
+            .append(TABLE, 1)
+            .append(ROW_KEY, 1)
+            .append(CHUNK_INDEX, 1)),
         new Document("$limit", k),
         resultProjection("textScore"));
+  }
+
+  /**
+   * The score a lexical hit is returned with: from its rank, not the engine's coarse text score. A fusion that
+   * min-max normalises each side would turn a list of 1.0 ties, or a 1.0 against a 0.9, into full weight for the
+   * first hits and none for the rest; a rank score falls evenly down the list instead (nearly linear after
+   * normalisation, the constant is reciprocal rank fusion's).
+   */
+  static double lexicalRankScore(int rank) {
+    return 1.0 / (LEXICAL_RANK_OFFSET + rank);
   }
 
   /** The stored fields of a hit, its vector included (a reranker scores with it), and its score. */
@@ -178,11 +214,59 @@ final class DocumentDbPipelines {
             .append("cosmosSearchOptions", options)));
   }
 
+  /** The {@code createIndexes} command for the weighted text index over the chunk text and its opening. */
+  static Document textIndexCommand(String collection) {
+    return new Document("createIndexes", collection).append("indexes", List.of(
+        new Document("name", TEXT_INDEX_NAME)
+            .append("key", new Document(TEXT, "text").append(OPENING, "text"))
+            .append("weights", TEXT_WEIGHTS)
+            .append("default_language", "english")));
+  }
+
+  /** The command that drops the text index, when an existing one has other fields or weights. */
+  static Document dropTextIndexCommand(String collection) {
+    return new Document("dropIndexes", collection).append("index", TEXT_INDEX_NAME);
+  }
+
+  /** Whether a {@code listIndexes} entry is the text index {@link #textIndexCommand} creates: same weights. */
+  static boolean isCurrentTextIndex(Document index) {
+    Document weights = index.get("weights", Document.class);
+    if (weights == null || !weights.keySet().equals(TEXT_WEIGHTS.keySet())) {
+      return false;
+    }
+    for (String field : TEXT_WEIGHTS.keySet()) {
+      if (!(weights.get(field) instanceof Number n) || n.doubleValue() != TEXT_WEIGHTS.getInteger(field)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A chunk's opening: its first {@value #OPENING_WORDS} words. */
+  static String opening(String text) {
+    String[] words = WHITESPACE.split(text.strip(), OPENING_WORDS + 1);
+    return String.join(" ", List.of(words).subList(0, Math.min(words.length, OPENING_WORDS)));
+  }
+
   /**
-   * The {@code $text} search string for a user's question, or {@code null} when it has no searchable term. Nothing
-   * in the question is an operator: a leading {@code -} (negation) is dropped, unbalanced quotes are punctuation,
-   * balanced double quotes stay a phrase. (In {@code $text} a phrase is required when present, where the Lucene
-   * store only ranks it higher.)
+   * The {@code $text} search string for a user's question, or {@code null} when it has no searchable term. The
+   * engine parses the string with PostgreSQL's {@code websearch_to_tsquery} and then ORs the loose terms, so nothing
+   * of the question may reach it as an operator or as a phrase the user did not quote:
+   *
+   * <ul>
+   *   <li>a {@code -} before a word (the engine's NOT) is dropped, and an intra-word hyphen splits the word
+   *       ({@code follow-up} → {@code follow up}): the engine makes a hyphenated word a phrase node, and a phrase
+   *       node makes every other term required ({@code follow-up metformin} matched nothing);
+   *   <li>a bare {@code or} (the engine's OR operator; an English stop word anyway) is dropped;
+   *   <li>unbalanced quotes are punctuation; a single quoted word is sent bare, since the engine treats it as a loose
+   *       term anyway ({@code "E11.9" glucose} also matches chunks without E11.9);
+   *   <li>a quoted phrase of two or more words stays a phrase, and it is <em>required</em>: the engine ANDs it with
+   *       the rest of the query, so the other words are required with it too (the Lucene store only ranks a phrase
+   *       higher).
+   * </ul>
+   * Codes keep their dots ({@code E11.9} is one lexeme to the engine, and {@code E11} does not match it); other
+   * punctuation ({@code $}, braces, backslashes, {@code <-> & | ! :*}) is literal text to the engine and is passed
+   * through.
    */
   static String textSearch(String question) {
     if (question == null || question.isBlank()) {
@@ -196,36 +280,63 @@ final class DocumentDbPipelines {
     int last = 0;
     while (m.find()) {
       rest.append(text, last, m.start()).append(' ');
-      String phrase = String.join(" ", words(m.group(1), Integer.MAX_VALUE));
-      if (!phrase.isEmpty() && phrases.size() < MAX_TEXT_PHRASES) {
-        phrases.add(phrase);
+      List<String> phraseWords = phraseWords(m.group(1));
+      if (phraseWords.size() == 1) {
+        rest.append(phraseWords.get(0)).append(' ');
+      } else if (!phraseWords.isEmpty() && phrases.size() < MAX_TEXT_PHRASES) {
+        phrases.add(String.join(" ", phraseWords));
       }
       last = m.end();
     }
     rest.append(text.substring(last).replace('"', ' '));
-    List<String> parts = new ArrayList<>(words(rest.toString(), MAX_TEXT_TERMS));
+    List<String> parts = new ArrayList<>(looseTerms(rest.toString()));
     for (String phrase : phrases) {
       parts.add('"' + phrase + '"');
     }
     return parts.isEmpty() ? null : String.join(" ", parts);
   }
 
-  /** Distinct whitespace-separated words that have a letter or digit, without leading minus signs. */
-  private static Set<String> words(String text, int max) {
-    Set<String> out = new LinkedHashSet<>();
-    for (String raw : text.trim().split("\\s+")) {
-      String w = raw;
-      while (w.startsWith("-")) {
-        w = w.substring(1);
-      }
-      if (!w.isEmpty() && SEARCHABLE.matcher(w).find()) {
+  /**
+   * A quoted phrase's words in order (repeats kept: they are part of the phrase), without leading minus signs (the
+   * engine skips them inside quotes); intra-word hyphens stay, the engine parses them the same in text and query.
+   */
+  private static List<String> phraseWords(String phrase) {
+    List<String> out = new ArrayList<>();
+    for (String raw : WHITESPACE.split(phrase.strip())) {
+      String w = stripLeadingHyphens(raw);
+      if (SEARCHABLE.matcher(w).find()) {
         out.add(w);
-        if (out.size() >= max) {
-          break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Distinct loose terms that have a letter or digit: each whitespace-separated word split at its hyphens, and
+   * without a bare {@code or}, at most {@value #MAX_TEXT_TERMS}.
+   */
+  private static Set<String> looseTerms(String text) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String raw : WHITESPACE.split(text.strip())) {
+      for (String w : raw.split("-+")) {
+        if (!SEARCHABLE.matcher(w).find() || NOT_SEARCHABLE.matcher(w).replaceAll("").equalsIgnoreCase("or")) {
+          continue;
+        }
+        out.add(w);
+        if (out.size() >= MAX_TEXT_TERMS) {
+          return out;
         }
       }
     }
     return out;
+  }
+
+  private static String stripLeadingHyphens(String word) {
+    int i = 0;
+    while (i < word.length() && word.charAt(i) == '-') {
+      i++;
+    }
+    return word.substring(i);
   }
 
   /** A query vector as a BSON array of doubles (the engine indexes number arrays). */

@@ -10,6 +10,7 @@ import static org.chartstream.store.documentdb.DocumentDbPipelines.GENERATION;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ID;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.LIVE;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.MODEL_ID;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.OPENING;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_HEAD;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_KEY;
@@ -70,6 +71,7 @@ final class DocumentDbSchema {
         .append(CHUNK_INDEX, c.chunkIndex())
         .append(CHUNK_COUNT, c.chunkCount())
         .append(TEXT, c.text())
+        .append(OPENING, DocumentDbPipelines.opening(c.text()))
         .append(VECTOR, vector)
         .append(COMMIT_TS_MS, c.commitTsMs())
         .append(ROW_HEAD, rowHead)

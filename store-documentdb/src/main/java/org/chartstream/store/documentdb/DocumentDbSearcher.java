@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The store's read side: every call reads the committed epoch first ({@link #readView()}) and then only sees that
  * commit's chunks. Vector search pushes the whole filter into {@code cosmosSearch} unless the server refuses it;
- * lexical search is {@code $text}. Hits and row lookups carry each chunk's vector.
+ * lexical search is {@code $text}, its hits scored by rank ({@link DocumentDbPipelines#lexicalRankScore}). Hits and
+ * row lookups carry each chunk's vector.
  */
 final class DocumentDbSearcher {
 
@@ -153,7 +154,13 @@ final class DocumentDbSearcher {
       return List.of();
     }
     Document restriction = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter);
-    return runSearch(DocumentDbPipelines.lexicalSearch(text, k, restriction), "text search ($text)");
+    List<SearchHit> ranked =
+        runSearch(DocumentDbPipelines.lexicalSearch(text, k, restriction), "text search ($text)");
+    List<SearchHit> hits = new ArrayList<>(ranked.size());
+    for (SearchHit h : ranked) {
+      hits.add(new SearchHit(h.chunk(), DocumentDbPipelines.lexicalRankScore(h.rank()), h.rank()));
+    }
+    return List.copyOf(hits);
   }
 
   private List<SearchHit> runSearch(List<Document> pipeline, String what) {

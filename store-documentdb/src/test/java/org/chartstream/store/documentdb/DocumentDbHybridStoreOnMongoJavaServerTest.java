@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.IndexOptions;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.net.InetSocketAddress;
@@ -526,6 +527,40 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
         .orElseThrow();
     assertThat(patient.get("key", Document.class).keySet())
         .containsExactly("patient", "table_gen", "epoch_added", "epoch_removed");
+  }
+
+  @Test
+  void aTextIndexOfTheOldAdapterIsDroppedAndRecreatedWeighted() {
+    store.close();
+    store = null;
+    MongoCollection<Document> records = raw(DocumentDbSchema.RECORDS);
+    records.dropIndex(DocumentDbPipelines.TEXT_INDEX_NAME);
+    records.createIndex(new Document(DocumentDbPipelines.TEXT, "text"),
+        new IndexOptions().name(DocumentDbPipelines.TEXT_INDEX_NAME));
+    assertThat(DocumentDbPipelines.isCurrentTextIndex(textIndex())).isFalse();
+
+    store = DocumentDbHybridStore.open(settings());
+
+    assertThat(DocumentDbPipelines.isCurrentTextIndex(textIndex())).isTrue();
+    reopen();
+    assertThat(DocumentDbPipelines.isCurrentTextIndex(textIndex())).as("an open keeps a current index").isTrue();
+  }
+
+  private Document textIndex() {
+    return raw(DocumentDbSchema.RECORDS).listIndexes().into(new ArrayList<>()).stream()
+        .filter(d -> DocumentDbPipelines.TEXT_INDEX_NAME.equals(d.getString("name"))).findFirst().orElseThrow();
+  }
+
+  @Test
+  void everyChunkStoresItsOpeningForTheWeightedTextIndex() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1,
+        chunks(r, 1, null, "Clinical note\nPatient: p1\nheadache", "Clinical note\nPatient: p1\naura"));
+    store.commit(Map.of());
+    assertThat(raw(DocumentDbSchema.RECORDS).find().into(new ArrayList<>()))
+        .extracting(d -> d.getString(DocumentDbPipelines.OPENING))
+        .containsExactlyInAnyOrder("Clinical note Patient: p1 headache", "Clinical note Patient: p1 aura");
   }
 
   // ------------------------------------------------------------------------------------------------ transactions

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.IntStream;
 import org.bson.BsonDocument;
 import org.bson.BsonType;
 import org.bson.Document;
@@ -111,6 +112,9 @@ class DocumentDbPipelinesTest {
         DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT))));
     assertGolden("lexical-plain", pipeline(DocumentDbPipelines.lexicalSearch("migraine", 10,
         DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, RetrievalFilter.NONE))));
+    assertGolden("lexical-hyphens-operators", pipeline(DocumentDbPipelines.lexicalSearch(
+        DocumentDbPipelines.textSearch("follow-up or x-ray -fever \"E11.9\""), 10,
+        DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT))));
   }
 
   @Test
@@ -155,6 +159,88 @@ class DocumentDbPipelinesTest {
     String many = DocumentDbPipelines.textSearch("t".repeat(3) + " " + String.join(" ",
         java.util.stream.IntStream.range(0, 3_000).mapToObj(i -> "w" + i).toList()));
     assertThat(many.split(" ")).hasSize(DocumentDbPipelines.MAX_TEXT_TERMS);
+  }
+
+  @Test
+  void hyphenatedWordsAreSplitSoTheEngineKeepsTheTermsOred() {
+    assertThat(DocumentDbPipelines.textSearch("follow-up metformin")).isEqualTo("follow up metformin");
+    assertThat(DocumentDbPipelines.textSearch("x-ray glucose")).isEqualTo("x ray glucose");
+    assertThat(DocumentDbPipelines.textSearch("E11.9 follow-up")).isEqualTo("E11.9 follow up");
+    assertThat(DocumentDbPipelines.textSearch("ex--smoker follow-up-visit")).isEqualTo("ex smoker follow up visit");
+    assertThat(DocumentDbPipelines.textSearch("\"x-ray of the chest\" follow-up"))
+        .as("inside quotes the engine parses a hyphenated word as it does in the text")
+        .isEqualTo("follow up \"x-ray of the chest\"");
+  }
+
+  @Test
+  void operatorWordsAndNegationsReachTheEngineAsPlainTerms() {
+    assertThat(DocumentDbPipelines.textSearch("heart or lung")).isEqualTo("heart lung");
+    assertThat(DocumentDbPipelines.textSearch("heart OR lung Or, (or) liver")).isEqualTo("heart lung liver");
+    assertThat(DocumentDbPipelines.textSearch("orange order")).isEqualTo("orange order");
+    assertThat(DocumentDbPipelines.textSearch("-fever cough")).isEqualTo("fever cough");
+    assertThat(DocumentDbPipelines.textSearch("cough (-fever !-rash")).isEqualTo("cough fever rash");
+    assertThat(DocumentDbPipelines.textSearch("\"chest pain\" or -fever")).isEqualTo("fever \"chest pain\"");
+    assertThat(DocumentDbPipelines.textSearch("\"-left side\"")).isEqualTo("\"left side\"");
+  }
+
+  @Test
+  void onlyMultiWordQuotedPhrasesStayPhrases() {
+    assertThat(DocumentDbPipelines.textSearch("\"E11.9\" glucose")).isEqualTo("E11.9 glucose");
+    assertThat(DocumentDbPipelines.textSearch("\"E11.9\"")).isEqualTo("E11.9");
+    assertThat(DocumentDbPipelines.textSearch("\"very very hot\"")).isEqualTo("\"very very hot\"");
+    assertThat(DocumentDbPipelines.textSearch("\"breast carcinoma\" E11.9")).isEqualTo("E11.9 \"breast carcinoma\"");
+  }
+
+  @Test
+  void hostileTextIsLiteralToTheEngine() {
+    assertThat(DocumentDbPipelines.textSearch("$where")).isEqualTo("$where");
+    assertThat(DocumentDbPipelines.textSearch("{\"$gt\": \"\"}")).isEqualTo("$gt");
+    assertThat(DocumentDbPipelines.textSearch("\"unbalanced \"quotes\" here")).isEqualTo("unbalanced quotes here");
+    assertThat(DocumentDbPipelines.textSearch("C:\\temp\\x back\\slash")).isEqualTo("C:\\temp\\x back\\slash");
+    assertThat(DocumentDbPipelines.textSearch("<-> & | ! :*")).isNull();
+    assertThat(DocumentDbPipelines.textSearch("fever <-> cough & rash:*")).isEqualTo("fever cough rash:*");
+  }
+
+  @Test
+  void textIndexIsWeightedOverTheTextAndTheOpening() throws IOException {
+    assertGolden("index-text", bson(DocumentDbPipelines.textIndexCommand("records")));
+    assertGolden("index-text-drop", bson(DocumentDbPipelines.dropTextIndexCommand("records")));
+  }
+
+  @Test
+  void aTextIndexWithOtherWeightsIsNotTheCurrentOne() {
+    Document old = Document.parse("{name: 'text_search', key: {_fts: 'text', _ftsx: 1}, weights: {text: 1}}");
+    Document current = Document.parse("{name: 'text_search', key: {_fts: 'text', _ftsx: 1},"
+        + " weights: {text: 1, opening: 2}}");
+    Document currentAsDoubles = Document.parse("{name: 'text_search', weights: {opening: 2.0, text: 1.0}}");
+    Document otherWeight = Document.parse("{name: 'text_search', weights: {text: 1, opening: 10}}");
+    assertThat(DocumentDbPipelines.isCurrentTextIndex(old)).isFalse();
+    assertThat(DocumentDbPipelines.isCurrentTextIndex(new Document("name", "text_search"))).isFalse();
+    assertThat(DocumentDbPipelines.isCurrentTextIndex(otherWeight)).isFalse();
+    assertThat(DocumentDbPipelines.isCurrentTextIndex(current)).isTrue();
+    assertThat(DocumentDbPipelines.isCurrentTextIndex(currentAsDoubles)).isTrue();
+  }
+
+  @Test
+  void theOpeningIsTheChunksFirstWords() {
+    assertThat(DocumentDbPipelines.opening("Clinical note\nPatient: p-1\n\nHeadache since Monday"))
+        .isEqualTo("Clinical note Patient: p-1 Headache since Monday");
+    String long20 = String.join(" ", IntStream.range(0, 20).mapToObj(i -> "w" + i).toList());
+    assertThat(DocumentDbPipelines.opening(long20).split(" ")).hasSize(DocumentDbPipelines.OPENING_WORDS)
+        .startsWith("w0").endsWith("w15");
+    assertThat(DocumentDbPipelines.opening("  ")).isEmpty();
+  }
+
+  @Test
+  void lexicalScoresComeFromTheRankAndFallEvenly() {
+    double first = DocumentDbPipelines.lexicalRankScore(1);
+    double second = DocumentDbPipelines.lexicalRankScore(2);
+    double tenth = DocumentDbPipelines.lexicalRankScore(10);
+    assertThat(first).isGreaterThan(second).isGreaterThan(0);
+    assertThat(second).isGreaterThan(tenth);
+    // min-max over a top 10: the second hit keeps most of the first's weight, the steps are nearly equal
+    double secondNormalised = (second - tenth) / (first - tenth);
+    assertThat(secondNormalised).isBetween(0.85, 0.9);
   }
 
   @Test
