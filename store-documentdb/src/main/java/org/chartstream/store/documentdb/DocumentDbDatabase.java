@@ -21,6 +21,8 @@ import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_CHECKPOINT
 import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_DIMENSION;
 import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_EPOCH;
 import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_ID;
+import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_VECTOR_INDEX_KIND;
+import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_VECTOR_INDEX_ROWS;
 
 import com.mongodb.MongoClientException;
 import com.mongodb.MongoCommandException;
@@ -34,6 +36,7 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,8 +116,19 @@ final class DocumentDbDatabase {
     return false;
   }
 
-  /** Creates the records' indexes (filters, text, vector) and the commit-state document, where missing. */
+  /** An IVF index is rebuilt once the collection holds this many times the documents it was built on. */
+  static final int IVF_REBUILD_GROWTH = 2;
+
+  /**
+   * Checks the stored vector dimension and index kind against the settings, then creates the records' indexes
+   * (filters, text, and the HNSW vector index; an IVF index waits for data, see {@link #buildIvfIndexIfOutgrown})
+   * and the commit-state document, where missing. The check comes first: the engine refuses a changed vector index
+   * under the same name with its own message, which names neither the dimension nor the remedy.
+   *
+   * @throws IllegalStateException if the database was built for another dimension or index kind
+   */
   void createIndexesAndState() {
+    requireStoredVectorIndexMatches();
     records.createIndex(Indexes.ascending(CHUNK_ID), new IndexOptions().name("chunk_id"));
     records.createIndex(Indexes.ascending(SOURCE_ID, TABLE, ROW_KEY, GENERATION, EPOCH_REMOVED),
         new IndexOptions().name("row_versions"));
@@ -133,12 +147,72 @@ final class DocumentDbDatabase {
     records.createIndex(Indexes.ascending(EPOCH_ADDED), new IndexOptions().name("epoch_added"));
     records.createIndex(Indexes.ascending(EPOCH_REMOVED), new IndexOptions().name("epoch_removed"));
     ensureTextIndex();
-    client.getDatabase(settings.database()).runCommand(DocumentDbPipelines.vectorIndexCommand(RECORDS, settings));
+    if (settings.vectorIndexKind() == DocumentDbSettings.VectorIndexKind.HNSW) {
+      createVectorIndex();
+    }
 
     state.updateOne(Filters.eq(ID, STATE_ID),
         Updates.setOnInsert(new Document(STATE_EPOCH, 0L).append(STATE_CHECKPOINT, List.of())
             .append(STATE_DIMENSION, settings.dimension())),
         new UpdateOptions().upsert(true));
+    state.updateOne(Filters.and(Filters.eq(ID, STATE_ID), Filters.exists(STATE_VECTOR_INDEX_KIND, false)),
+        Updates.set(STATE_VECTOR_INDEX_KIND, settings.vectorIndexKind().kind()));
+    buildIvfIndexIfOutgrown();
+  }
+
+  private void requireStoredVectorIndexMatches() {
+    Document s = state.find(Filters.eq(ID, STATE_ID)).first();
+    if (s == null) {
+      return;
+    }
+    Number storedDimension = s.get(STATE_DIMENSION, Number.class);
+    String storedKind = s.getString(STATE_VECTOR_INDEX_KIND);
+    String requestedKind = settings.vectorIndexKind().kind();
+    boolean dimensionDiffers = storedDimension != null && storedDimension.intValue() != settings.dimension();
+    boolean kindDiffers = storedKind != null && !storedKind.equals(requestedKind);
+    if (dimensionDiffers || kindDiffers) {
+      throw new IllegalStateException("database " + settings.database() + " holds "
+          + (storedDimension == null ? "" : storedDimension + "-dimensional ") + "vectors in a "
+          + (storedKind == null ? "vector" : storedKind) + " index; these settings are for " + settings.dimension()
+          + " dimensions in a " + requestedKind + " index. An existing vector index cannot change its dimension"
+          + " or kind: reindex into a new database for another embedding model or"
+          + " index kind");
+    }
+  }
+
+  private void createVectorIndex() {
+    client.getDatabase(settings.database()).runCommand(DocumentDbPipelines.vectorIndexCommand(RECORDS, settings));
+  }
+
+  /**
+   * Builds the IVF index once documents are in, and rebuilds it when the collection has grown to
+   * {@value #IVF_REBUILD_GROWTH} times the documents it was built on: pgvector picks an IVF index's list centres
+   * from the rows present when the index is built and never retrains them, so an index built on an empty or much
+   * smaller collection probes lists that do not fit the data. Runs at open and after every commit that publishes a
+   * generation. An index of that name found without a recorded build (an older store created it at open, on no
+   * data) is rebuilt too. Vector searches fail between the drop and the end of the rebuild.
+   */
+  void buildIvfIndexIfOutgrown() {
+    if (settings.vectorIndexKind() != DocumentDbSettings.VectorIndexKind.IVF) {
+      return;
+    }
+    long documents = records.estimatedDocumentCount();
+    if (documents == 0) {
+      return;
+    }
+    Number builtOn = stateDocument().get(STATE_VECTOR_INDEX_ROWS, Number.class);
+    if (builtOn != null && documents < IVF_REBUILD_GROWTH * builtOn.longValue()) {
+      return;
+    }
+    boolean exists = records.listIndexes().map(d -> d.getString("name")).into(new ArrayList<>())
+        .contains(DocumentDbPipelines.VECTOR_INDEX_NAME);
+    if (exists) {
+      records.dropIndex(DocumentDbPipelines.VECTOR_INDEX_NAME);
+    }
+    createVectorIndex();
+    state.updateOne(Filters.eq(ID, STATE_ID), Updates.set(STATE_VECTOR_INDEX_ROWS, documents));
+    LOG.info("built the {} index of database {} on {} document(s)", settings.vectorIndexKind().kind(),
+        settings.database(), documents);
   }
 
   /**

@@ -37,8 +37,11 @@ import org.slf4j.LoggerFactory;
  * before it still find their rows.
  *
  * <p>Searches push the whole filter (active generations, epoch, the caller's {@link RetrievalFilter}) into
- * {@code cosmosSearch.filter}; a server that refuses filtered vector search gets an over-fetch and {@code $match}
- * instead. The lexical side is {@code $text} with the same filter in the same {@code $match}.
+ * {@code cosmosSearch.filter}, with {@code exact: true} when the filter is selective (a patient, rows, or tables
+ * with few chunks) and a second, exact search when the approximate one returns fewer than k; a server that refuses
+ * filtered vector search gets an over-fetch and {@code $match} instead. The IVF index is built once a published
+ * generation's data is in, and rebuilt as the collection grows. The lexical side is {@code $text} with the same
+ * filter in the same {@code $match}.
  *
  * <p>One writer per database (a second one is detected at commit); any number of readers, in any process.
  *
@@ -66,8 +69,8 @@ public final class DocumentDbHybridStore implements HybridStore {
    * Connects, creates the collections' indexes if missing, undoes an unfinished commit of a writer that stopped
    * abruptly, and checks that the stored dimension matches the settings.
    *
-   * @throws IllegalStateException if transactions are required but the server has none, or the database holds an
-   *     index of another vector dimension
+   * @throws IllegalStateException if transactions are required but the server has none, or the database holds a
+   *     vector index of another dimension or kind (checked before any index command)
    */
   public static DocumentDbHybridStore open(DocumentDbSettings settings) {
     Objects.requireNonNull(settings, "settings");
@@ -134,9 +137,11 @@ public final class DocumentDbHybridStore implements HybridStore {
     return searcher.vectorSearch(query, k, filter);
   }
 
-  /** The pushed-down vector search pipeline this store sends (tests pin its candidate list). */
-  List<Document> pushedDownPipeline(float[] query, int k, Document restriction) {
-    return searcher.pushedDownPipeline(query, k, restriction);
+  /** The first pushed-down vector search pipeline this store sends for the filter (tests pin its options). */
+  List<Document> pushedDownPipeline(float[] query, int k, RetrievalFilter filter) {
+    DocumentDbSearcher.ReadView view = searcher.readView();
+    return searcher.pushedDownPipeline(query, k, filter,
+        DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter));
   }
 
   @Override

@@ -15,9 +15,7 @@ import org.chartstream.core.store.RetrievalFilter;
 
 /**
  * The commands and aggregation pipelines {@link DocumentDbHybridStore} sends, as plain BSON documents (tests pin
- * them as golden JSON). Every count the engine parses as a 32-bit integer ({@code k}, {@code efSearch},
- * {@code nProbes}, {@code $limit}, index options) is a Java {@code int} here, so the driver encodes it as int32;
- * generations and epochs are int64.
+ * them as golden JSON). Generations and epochs are int64.
  */
 final class DocumentDbPipelines {
 
@@ -114,33 +112,39 @@ final class DocumentDbPipelines {
   }
 
   /**
-   * Filtered approximate kNN: the filter is inside {@code cosmosSearch}, so the engine returns up to k hits that
-   * all pass it.
+   * Filtered kNN: the filter is inside {@code cosmosSearch}. With {@link #exactSearch()} the engine scans every
+   * matching vector and returns the true top k; otherwise its approximate search returns up to k matching hits, as
+   * many as pgvector's iterative scan reaches (a very selective filter can leave fewer).
    *
-   * @param searchParameter {@code efSearch} (HNSW) or {@code nProbes} (IVF)
+   * @param searchOptions {@code efSearch} (HNSW), {@code nProbes} (IVF), {@code exact}, or none for the engine's
+   *     defaults
    */
-  static List<Document> vectorSearch(float[] query, int k, String searchParameter, int searchParameterValue,
-      Document filter) {
+  static List<Document> vectorSearch(float[] query, int k, Document searchOptions, Document filter) {
     Document cosmosSearch = new Document("vector", vector(query))
         .append("path", VECTOR)
-        .append("k", k)
-        .append(searchParameter, searchParameterValue)
-        .append("filter", filter);
+        .append("k", k);
+    cosmosSearch.putAll(searchOptions);
+    cosmosSearch.append("filter", filter);
     return List.of(
         new Document("$search", new Document("cosmosSearch", cosmosSearch).append("returnStoredSource", true)),
         resultProjection("searchScore"));
+  }
+
+  /** The {@code cosmosSearch} option for a scan of every vector that passes the filter. */
+  static Document exactSearch() {
+    return new Document("exact", true);
   }
 
   /**
    * Over-fetch without a filter, then {@code $match} and {@code $limit}: for servers without filtered vector
    * search. Not exact: a selective filter can leave fewer than k of the {@code fetch} candidates.
    */
-  static List<Document> vectorSearchPostFiltered(float[] query, int k, int fetch, String searchParameter,
-      int searchParameterValue, Document filter) {
+  static List<Document> vectorSearchPostFiltered(float[] query, int k, int fetch, Document searchOptions,
+      Document filter) {
     Document cosmosSearch = new Document("vector", vector(query))
         .append("path", VECTOR)
-        .append("k", fetch)
-        .append(searchParameter, searchParameterValue);
+        .append("k", fetch);
+    cosmosSearch.putAll(searchOptions);
     return List.of(
         new Document("$search", new Document("cosmosSearch", cosmosSearch).append("returnStoredSource", true)),
         new Document("$match", filter),

@@ -48,6 +48,10 @@ final class DocumentDbSchema {
   static final String STATE_EPOCH = "epoch";
   static final String STATE_CHECKPOINT = "checkpoint";
   static final String STATE_DIMENSION = "dimension";
+  /** The vector index's {@code cosmosSearchOptions.kind}. */
+  static final String STATE_VECTOR_INDEX_KIND = "vector_index_kind";
+  /** How many documents the collection held when the IVF index was last built: its list centres' sample. */
+  static final String STATE_VECTOR_INDEX_ROWS = "vector_index_rows";
   static final String POINTER_GENERATIONS = "generations";
   static final String POINTER_SINCE_EPOCH = "since_epoch";
 

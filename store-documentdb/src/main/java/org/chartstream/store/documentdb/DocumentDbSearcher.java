@@ -13,6 +13,7 @@ import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_EPOCH;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.CountOptions;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Sorts;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.chartstream.core.store.ChunkChecks;
@@ -33,9 +35,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The store's read side: every call reads the committed epoch first ({@link #readView()}) and then only sees that
- * commit's chunks. Vector search pushes the whole filter into {@code cosmosSearch} unless the server refuses it;
- * lexical search is {@code $text}, its hits scored by rank ({@link DocumentDbPipelines#lexicalRankScore}). Hits and
- * row lookups carry each chunk's vector.
+ * commit's chunks. Vector search pushes the whole filter into {@code cosmosSearch} unless the server refuses it,
+ * scanning exactly when the filter is selective; lexical search is {@code $text}, its hits scored by rank
+ * ({@link DocumentDbPipelines#lexicalRankScore}). Hits and row lookups carry each chunk's vector.
  */
 final class DocumentDbSearcher {
 
@@ -44,6 +46,11 @@ final class DocumentDbSearcher {
   private final DocumentDbSettings settings;
   private final DocumentDbDatabase database;
   private final MongoCollection<Document> records;
+
+  /** The most matching chunks a table- or source-scoped vector search scans exactly. */
+  static final int EXACT_SCAN_MAX_CHUNKS = 2_000;
+
+  private static final String VECTOR_SEARCH = "vector search ($search.cosmosSearch)";
 
   private volatile ReadView cachedView;
   private volatile boolean vectorFilterPushedDown;
@@ -98,7 +105,7 @@ final class DocumentDbSearcher {
     Document restriction = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter);
     if (vectorFilterPushedDown) {
       try {
-        return runSearch(pushedDownPipeline(query, k, restriction), "vector search ($search.cosmosSearch)");
+        return pushedDownSearch(query, k, filter, restriction);
       } catch (MongoException e) {
         if (settings.vectorFilterMode() != DocumentDbSettings.VectorFilterMode.AUTO || !isFilterRefusal(e)) {
           throw e;
@@ -112,11 +119,72 @@ final class DocumentDbSearcher {
     return postFilteredSearch(query, k, restriction);
   }
 
-  List<Document> pushedDownPipeline(float[] query, int k, Document restriction) {
+  /**
+   * A selective search scans its few matching vectors exactly; any other runs the approximate search and, when that
+   * returns fewer than k hits, the exact one once more, which fills k whenever k chunks match.
+   */
+  private List<SearchHit> pushedDownSearch(float[] query, int k, RetrievalFilter filter, Document restriction) {
+    if (isSelective(filter, restriction)) {
+      return runSearch(exactPipeline(query, k, restriction), VECTOR_SEARCH);
+    }
+    List<SearchHit> approximate = runSearch(approximatePipeline(query, k, restriction), VECTOR_SEARCH);
+    return fillShortfall(approximate, k, () -> runSearch(exactPipeline(query, k, restriction), VECTOR_SEARCH));
+  }
+
+  /** The approximate hits, or the exact search's when the approximate search returned fewer than k. */
+  static List<SearchHit> fillShortfall(List<SearchHit> approximate, int k, Supplier<List<SearchHit>> exact) {
+    return approximate.size() >= k ? approximate : exact.get();
+  }
+
+  /** The first pipeline a pushed-down vector search sends: exact when the filter is selective. */
+  List<Document> pushedDownPipeline(float[] query, int k, RetrievalFilter filter, Document restriction) {
+    return isSelective(filter, restriction) ? exactPipeline(query, k, restriction)
+        : approximatePipeline(query, k, restriction);
+  }
+
+  private static List<Document> exactPipeline(float[] query, int k, Document restriction) {
+    return DocumentDbPipelines.vectorSearch(query, k, DocumentDbPipelines.exactSearch(), restriction);
+  }
+
+  private List<Document> approximatePipeline(float[] query, int k, Document restriction) {
+    return DocumentDbPipelines.vectorSearch(query, k, approximateSearchOptions(settings, k), restriction);
+  }
+
+  /**
+   * Selective: scoped to patients or rows (always few chunks), or to tables or sources holding at most
+   * {@value #EXACT_SCAN_MAX_CHUNKS} matching chunks (one indexed count, stopped at the bound).
+   */
+  private boolean isSelective(RetrievalFilter filter, Document restriction) {
+    if (isSelectiveByKind(filter)) {
+      return true;
+    }
+    if (filter == null || (filter.tables().isEmpty() && filter.sourceIds().isEmpty())) {
+      return false;
+    }
+    return records.countDocuments(restriction, new CountOptions().limit(EXACT_SCAN_MAX_CHUNKS + 1))
+        <= EXACT_SCAN_MAX_CHUNKS;
+  }
+
+  /** A patient or row filter: the chunks of a few rows, where an approximate filtered search can under-fill. */
+  static boolean isSelectiveByKind(RetrievalFilter filter) {
+    return filter != null && (filter.patient() != null || !filter.rowKeys().isEmpty());
+  }
+
+  /**
+   * The engine's defaults unless the settings name a parameter: {@code efSearch} is raised to k (a smaller list
+   * returns fewer than k hits), and sent as k when unset and k exceeds the engine's default list.
+   */
+  static Document approximateSearchOptions(DocumentDbSettings settings, int candidates) {
     return switch (settings.vectorIndexKind()) {
-      case HNSW -> DocumentDbPipelines.vectorSearch(query, k, "efSearch",
-          Math.min(Math.max(settings.numCandidates(), k), DocumentDbSettings.MAX_CANDIDATES), restriction);
-      case IVF -> DocumentDbPipelines.vectorSearch(query, k, "nProbes", settings.ivfProbes(), restriction);
+      case HNSW -> {
+        Integer configured = settings.numCandidates();
+        if (configured == null && candidates <= DocumentDbSettings.ENGINE_DEFAULT_EF_SEARCH) {
+          yield new Document();
+        }
+        int ef = Math.max(configured == null ? 0 : configured, candidates);
+        yield new Document("efSearch", Math.min(ef, DocumentDbSettings.MAX_CANDIDATES));
+      }
+      case IVF -> settings.ivfProbes() == null ? new Document() : new Document("nProbes", settings.ivfProbes());
     };
   }
 
@@ -124,13 +192,8 @@ final class DocumentDbSearcher {
   private List<SearchHit> postFilteredSearch(float[] query, int k, Document restriction) {
     int fetch = Math.min(Math.max(k, k * settings.overFetchFactor()), settings.maxOverFetch());
     while (true) {
-      List<Document> pipeline = switch (settings.vectorIndexKind()) {
-        case HNSW -> DocumentDbPipelines.vectorSearchPostFiltered(query, k, fetch, "efSearch",
-            Math.min(Math.max(settings.numCandidates(), fetch), DocumentDbSettings.MAX_CANDIDATES), restriction);
-        case IVF -> DocumentDbPipelines.vectorSearchPostFiltered(query, k, fetch, "nProbes", settings.ivfProbes(),
-            restriction);
-      };
-      List<SearchHit> hits = runSearch(pipeline, "vector search ($search.cosmosSearch)");
+      List<SearchHit> hits = runSearch(DocumentDbPipelines.vectorSearchPostFiltered(query, k, fetch,
+          approximateSearchOptions(settings, fetch), restriction), VECTOR_SEARCH);
       if (hits.size() >= k || fetch >= settings.maxOverFetch()) {
         return hits;
       }

@@ -15,10 +15,12 @@ import java.util.Objects;
  * @param hnswM HNSW graph degree ({@code m})
  * @param hnswEfConstruction HNSW build candidate list ({@code efConstruction}, at least {@code 2 * m})
  * @param ivfNumLists IVF cluster count ({@code numLists})
- * @param numCandidates HNSW search candidate list, sent with every vector search (as {@code efSearch}, the
- *     parameter the engine's HNSW search reads; raised to k when k is larger). Without it the engine uses 40 on
- *     collections of 10,000 rows or more, whatever k is
- * @param ivfProbes IVF lists probed per search ({@code nProbes}), sent with every vector search on an IVF index
+ * @param numCandidates HNSW search candidate list ({@code efSearch}), or {@code null} (the default) for the
+ *     engine's own; when set it is raised to k, since an {@code efSearch} below k returns fewer than k hits.
+ *     Unset, {@code efSearch} is sent only as k when k exceeds the engine's default list of
+ *     {@value #ENGINE_DEFAULT_EF_SEARCH}
+ * @param ivfProbes IVF lists probed per search ({@code nProbes}), or {@code null} (the default) for the engine's
+ *     own, which probes every list below 10,000 rows
  * @param vectorFilterMode where the retrieval filter is applied on the vector side
  * @param overFetchFactor post-filter fallback: vector hits fetched per requested hit before the {@code $match}
  * @param maxOverFetch post-filter fallback: the most vector hits fetched for one search (the engine's
@@ -36,8 +38,8 @@ public record DocumentDbSettings(
     int hnswM,
     int hnswEfConstruction,
     int ivfNumLists,
-    int numCandidates,
-    int ivfProbes,
+    Integer numCandidates,
+    Integer ivfProbes,
     VectorFilterMode vectorFilterMode,
     int overFetchFactor,
     int maxOverFetch,
@@ -47,6 +49,9 @@ public record DocumentDbSettings(
 
   /** The engine's largest HNSW search candidate list. */
   public static final int MAX_CANDIDATES = 1_000;
+
+  /** The candidate list the engine's HNSW search uses on collections of 10,000 rows or more without an efSearch. */
+  public static final int ENGINE_DEFAULT_EF_SEARCH = 40;
 
   /** The cosmosSearch index kinds this store can create. */
   public enum VectorIndexKind {
@@ -67,7 +72,7 @@ public record DocumentDbSettings(
 
   /** Where the vector side applies the retrieval filter. */
   public enum VectorFilterMode {
-    /** Inside {@code cosmosSearch} (exact: k hits that pass the filter); post-filter if the server refuses. */
+    /** Inside {@code cosmosSearch} (k hits that pass the filter); post-filter if the server refuses. */
     AUTO,
     /** Inside {@code cosmosSearch} only; a server without filtered vector search is an error. */
     PUSHDOWN,
@@ -125,10 +130,10 @@ public record DocumentDbSettings(
     if (hnswM < 2 || hnswEfConstruction < 2 * hnswM) {
       throw new IllegalArgumentException("HNSW needs m >= 2 and efConstruction >= 2 * m");
     }
-    if (ivfNumLists < 1 || ivfProbes < 1 || ivfProbes > ivfNumLists) {
+    if (ivfNumLists < 1 || (ivfProbes != null && (ivfProbes < 1 || ivfProbes > ivfNumLists))) {
       throw new IllegalArgumentException("IVF needs numLists >= 1 and 1 <= nProbes <= numLists");
     }
-    if (numCandidates < 1 || numCandidates > MAX_CANDIDATES) {
+    if (numCandidates != null && (numCandidates < 1 || numCandidates > MAX_CANDIDATES)) {
       throw new IllegalArgumentException("numCandidates must be in 1.." + MAX_CANDIDATES);
     }
     if (overFetchFactor < 1 || maxOverFetch < 1 || maxOverFetch > MAX_CANDIDATES) {
@@ -139,10 +144,13 @@ public record DocumentDbSettings(
     }
   }
 
-  /** HNSW (m 16, efConstruction 64), 200 candidates, filter pushdown with fallback, transactions when available. */
+  /**
+   * HNSW (m 16, efConstruction 64), the engine's own search parameters, filter pushdown with fallback, transactions
+   * when available.
+   */
   public static DocumentDbSettings defaults(String connectionString, String database, int dimension) {
-    return new DocumentDbSettings(connectionString, database, dimension, VectorIndexKind.HNSW, 16, 64, 100, 200,
-        10, VectorFilterMode.AUTO, 10, MAX_CANDIDATES, TransactionMode.AUTO, Duration.ofSeconds(60),
+    return new DocumentDbSettings(connectionString, database, dimension, VectorIndexKind.HNSW, 16, 64, 100, null,
+        null, VectorFilterMode.AUTO, 10, MAX_CANDIDATES, TransactionMode.AUTO, Duration.ofSeconds(60),
         Tls.FROM_CONNECTION_STRING);
   }
 
@@ -150,6 +158,18 @@ public record DocumentDbSettings(
     return new DocumentDbSettings(connectionString, database, dimension, kind, hnswM, hnswEfConstruction,
         ivfNumLists, numCandidates, ivfProbes, vectorFilterMode, overFetchFactor, maxOverFetch, transactions,
         retiredChunkGrace, tls);
+  }
+
+  public DocumentDbSettings withNumCandidates(Integer candidates) {
+    return new DocumentDbSettings(connectionString, database, dimension, vectorIndexKind, hnswM,
+        hnswEfConstruction, ivfNumLists, candidates, ivfProbes, vectorFilterMode, overFetchFactor, maxOverFetch,
+        transactions, retiredChunkGrace, tls);
+  }
+
+  public DocumentDbSettings withIvfProbes(Integer probes) {
+    return new DocumentDbSettings(connectionString, database, dimension, vectorIndexKind, hnswM,
+        hnswEfConstruction, ivfNumLists, numCandidates, probes, vectorFilterMode, overFetchFactor, maxOverFetch,
+        transactions, retiredChunkGrace, tls);
   }
 
   public DocumentDbSettings withVectorFilterMode(VectorFilterMode mode) {
@@ -180,7 +200,7 @@ public record DocumentDbSettings(
   @Override
   public String toString() {
     return "DocumentDbSettings[database=" + database + ", dimension=" + dimension + ", index="
-        + vectorIndexKind.kind() + ", numCandidates=" + numCandidates + ", filter=" + vectorFilterMode
-        + ", transactions=" + transactions + ", tls=" + tls + "]";
+        + vectorIndexKind.kind() + ", numCandidates=" + numCandidates + ", nProbes=" + ivfProbes + ", filter="
+        + vectorFilterMode + ", transactions=" + transactions + ", tls=" + tls + "]";
   }
 }

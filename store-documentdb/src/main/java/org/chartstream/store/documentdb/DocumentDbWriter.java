@@ -85,8 +85,6 @@ final class DocumentDbWriter {
 
   /**
    * The writer at the database's committed epoch, after undoing what an unfinished commit left.
-   *
-   * @throws IllegalStateException if the database holds an index of another vector dimension
    */
   static DocumentDbWriter open(DocumentDbSettings settings, DocumentDbDatabase database) {
     DocumentDbWriter writer = new DocumentDbWriter(settings, database);
@@ -96,12 +94,6 @@ final class DocumentDbWriter {
 
   private synchronized void resumeAtCommittedEpoch() {
     Document s = database.stateDocument();
-    Number storedDimension = s.get(STATE_DIMENSION, Number.class);
-    if (storedDimension != null && storedDimension.intValue() != settings.dimension()) {
-      throw new IllegalStateException("database " + settings.database() + " holds " + storedDimension
-          + "-dimensional vectors; these settings are for " + settings.dimension()
-          + " dimensions (an embedding model with another dimension needs another database)");
-    }
     committedEpoch = s.get(STATE_EPOCH, Number.class).longValue();
     committedCheckpoint = DocumentDbSchema.readCheckpoint(s);
     undoUnfinishedCommit();
@@ -209,6 +201,9 @@ final class DocumentDbWriter {
     long now = System.currentTimeMillis();
     supersedingCommits.add(new long[] {epoch, now});
     deleteRetiredChunks(now);
+    if (writes.stream().anyMatch(Publish.class::isInstance)) {
+      database.buildIvfIndexIfOutgrown();
+    }
   }
 
   private void applyCommit(ClientSession session, List<PendingWrite> writes, long previous, long epoch,

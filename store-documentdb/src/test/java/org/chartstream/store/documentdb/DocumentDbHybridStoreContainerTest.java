@@ -51,12 +51,6 @@ class DocumentDbHybridStoreContainerTest extends HybridStoreContract {
     return false;
   }
 
-  /** A filter inside {@code cosmosSearch} narrows the engine's approximate search; it is not a scan. */
-  @Override
-  protected boolean exactFilteredVectorSearch() {
-    return false;
-  }
-
   @Override
   protected HybridStore openStore(Path location) {
     String database = "contract_" + HexFormat.of().toHexDigits(location.toString().hashCode());

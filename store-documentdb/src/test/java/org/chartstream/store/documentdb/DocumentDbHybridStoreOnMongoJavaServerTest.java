@@ -508,13 +508,73 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
   }
 
   @Test
-  void aDatabaseOfAnotherDimensionIsRefusedAtOpen() {
+  void aDatabaseOfAnotherDimensionIsRefusedAtOpenBeforeAnyIndexCommand() {
     store.close();
     store = null;
+    raw(DocumentDbSchema.RECORDS).dropIndexes();
     DocumentDbSettings other = DocumentDbSettings.defaults(connectionString, database, 384);
     assertThatThrownBy(() -> DocumentDbHybridStore.open(other))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("16-dimensional")
-        .hasMessageContaining("384");
+        .hasMessageContaining("384 dimensions").hasMessageContaining("reindex into a new database");
+    assertThat(raw(DocumentDbSchema.RECORDS).listIndexes().into(new ArrayList<>()))
+        .as("the check runs before the first createIndexes").extracting(d -> d.getString("name"))
+        .containsExactly("_id_");
+  }
+
+  @Test
+  void aDatabaseOfAnotherIndexKindIsRefusedAtOpenBeforeAnyIndexCommand() {
+    store.close();
+    store = null;
+    raw(DocumentDbSchema.RECORDS).dropIndexes();
+    DocumentDbSettings ivf = settings().withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF);
+    assertThatThrownBy(() -> DocumentDbHybridStore.open(ivf))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("in a vector-hnsw index")
+        .hasMessageContaining("in a vector-ivf index").hasMessageContaining("reindex into a new database");
+    assertThat(raw(DocumentDbSchema.RECORDS).listIndexes().into(new ArrayList<>()))
+        .extracting(d -> d.getString("name")).containsExactly("_id_");
+  }
+
+  @Test
+  void anIvfIndexIsBuiltOnceDataIsInAndRebuiltWhenTheCollectionDoubles() {
+    store.close();
+    database = database + "_ivf";
+    store = DocumentDbHybridStore.open(settings().withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF));
+    assertThat(vectorIndexNames()).as("no IVF index on an empty collection").isEmpty();
+
+    store.publish(NOTES, 1);
+    writeRows(1, 0, 10);
+    store.commit(Map.of());
+    assertThat(vectorIndexNames()).containsExactly(DocumentDbPipelines.VECTOR_INDEX_NAME);
+    assertThat(indexBuiltOn()).isEqualTo(10L);
+
+    writeRows(2, 0, 25);
+    store.commit(Map.of());
+    assertThat(indexBuiltOn()).as("a commit that publishes nothing builds nothing").isEqualTo(10L);
+    store.publish(NOTES, 2);
+    store.commit(Map.of());
+    assertThat(indexBuiltOn()).as("25 documents, at least twice the 10 it was built on").isEqualTo(25L);
+
+    store.publish(NOTES, 3);
+    writeRows(3, 0, 45);
+    store.commit(Map.of());
+    assertThat(indexBuiltOn()).as("45 documents, fewer than twice 25").isEqualTo(25L);
+    assertThat(vectorIndexNames()).containsExactly(DocumentDbPipelines.VECTOR_INDEX_NAME);
+  }
+
+  private void writeRows(long generation, int from, int to) {
+    for (int i = from; i < to; i++) {
+      RowRef r = new RowRef(NOTES, "r" + i);
+      store.upsertRow(r, generation, chunks(r, generation, null, "row " + i));
+    }
+  }
+
+  private List<String> vectorIndexNames() {
+    return raw(DocumentDbSchema.RECORDS).listIndexes().into(new ArrayList<>()).stream()
+        .map(d -> d.getString("name")).filter(DocumentDbPipelines.VECTOR_INDEX_NAME::equals).toList();
+  }
+
+  private Long indexBuiltOn() {
+    return raw(DocumentDbSchema.COMMIT_STATE).find().first().getLong(DocumentDbSchema.STATE_VECTOR_INDEX_ROWS);
   }
 
   @Test
@@ -600,20 +660,25 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
   }
 
   @Test
-  void everyVectorSearchSendsItsCandidateListAsInt32() {
-    Document cosmosSearch = cosmosSearch(store.pushedDownPipeline(TestVectors.centroid(0), 10, new Document()));
-    assertThat(cosmosSearch.get("k")).isEqualTo(10);
-    assertThat(cosmosSearch.get("efSearch")).as("numCandidates of the settings").isEqualTo(200);
-    assertThat(cosmosSearch(store.pushedDownPipeline(TestVectors.centroid(0), 500, new Document()))
-        .get("efSearch")).as("never below k").isEqualTo(500);
-    assertThat(cosmosSearch(store.pushedDownPipeline(TestVectors.centroid(0), 5_000, new Document()))
-        .get("efSearch")).as("the engine's limit").isEqualTo(DocumentDbSettings.MAX_CANDIDATES);
+  void vectorSearchesSendTheEngineDefaultsUnlessConfiguredAndScanSelectiveFiltersExactly() {
+    RowRef r = new RowRef(NOTES, "r");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, "p1", "headache"));
+    store.commit(Map.of());
+    float[] query = TestVectors.centroid(0);
+
+    Document unfiltered = cosmosSearch(store.pushedDownPipeline(query, 10, RetrievalFilter.NONE));
+    assertThat(unfiltered).containsEntry("k", 10).doesNotContainKeys("efSearch", "nProbes", "exact");
+    for (RetrievalFilter selective : List.of(RetrievalFilter.forPatient("p1"), RetrievalFilter.forRowKeys("r"),
+        RetrievalFilter.forTables(NOTES.table()))) {
+      assertThat(cosmosSearch(store.pushedDownPipeline(query, 10, selective))).as("%s", selective)
+          .containsEntry("exact", true).doesNotContainKeys("efSearch", "nProbes");
+    }
 
     store.close();
-    store = DocumentDbHybridStore.open(settings().withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF));
-    Document ivf = cosmosSearch(store.pushedDownPipeline(TestVectors.centroid(0), 10, new Document()));
-    assertThat(ivf.get("nProbes")).isEqualTo(10);
-    assertThat(ivf).doesNotContainKey("efSearch");
+    store = DocumentDbHybridStore.open(settings().withNumCandidates(200));
+    assertThat(cosmosSearch(store.pushedDownPipeline(query, 10, RetrievalFilter.NONE)).get("efSearch"))
+        .as("numCandidates of the settings, int32").isEqualTo(200);
   }
 
   private static Document cosmosSearch(List<Document> pipeline) {

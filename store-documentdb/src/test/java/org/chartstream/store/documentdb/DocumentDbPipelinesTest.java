@@ -16,14 +16,18 @@ import org.bson.BsonType;
 import org.bson.Document;
 import org.bson.json.JsonMode;
 import org.bson.json.JsonWriterSettings;
+import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.TestVectors;
 import org.junit.jupiter.api.Test;
 
 /**
  * The exact commands the DocumentDB store sends for searches and for its vector index, pinned as golden JSON in
- * shell mode ({@code NumberLong(…)} marks int64, plain integers are int32, so the files also pin the BSON types the
- * engine requires). A golden file changes only on purpose: read the diff against the DocumentDB syntax
- * ({@code $search.cosmosSearch} with {@code vector, path, k, efSearch|nProbes, filter}, {@code returnStoredSource},
+ * shell mode ({@code NumberLong(…)} marks int64, plain integers are int32, so the files also pin the BSON types). A
+ * golden file changes only on purpose: read the diff against the DocumentDB syntax ({@code $search.cosmosSearch}
+ * with {@code vector, path, k, [efSearch|nProbes|exact], filter}, {@code returnStoredSource},
  * {@code $meta: "searchScore"}; {@code $text} with {@code $meta: "textScore"}).
  */
 class DocumentDbPipelinesTest {
@@ -33,6 +37,8 @@ class DocumentDbPipelinesTest {
   private static final List<String> ACTIVE = List.of(DocumentDbPipelines.tableGenKey("clinic", "notes", 3),
       DocumentDbPipelines.tableGenKey("clinic", "labs", 1));
   private static final RetrievalFilter PATIENT = RetrievalFilter.forPatient("patient-137");
+  private static final DocumentDbSettings SETTINGS = DocumentDbSettings.defaults("mongodb://localhost", "db", 384);
+  private static final Document EF_SEARCH_200 = new Document("efSearch", 200);
 
   private static BsonDocument golden(String name) throws IOException {
     try (InputStream in = DocumentDbPipelinesTest.class.getResourceAsStream(name + ".json")) {
@@ -57,7 +63,7 @@ class DocumentDbPipelinesTest {
   }
 
   private static List<Document> vector(RetrievalFilter filter) {
-    return DocumentDbPipelines.vectorSearch(QUERY, 10, "efSearch", 200,
+    return DocumentDbPipelines.vectorSearch(QUERY, 10, EF_SEARCH_200,
         DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, filter));
   }
 
@@ -91,14 +97,63 @@ class DocumentDbPipelinesTest {
   }
 
   @Test
-  void ivfSearchSendsNProbes() throws IOException {
-    assertGolden("vector-ivf-filter-patient", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10, "nProbes", 10,
-        DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT))));
+  void ivfSearchSendsNProbesOnlyWhenConfigured() throws IOException {
+    Document filter = DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, RetrievalFilter.forTables("notes", "labs"));
+    DocumentDbSettings ivf = SETTINGS.withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF);
+    assertGolden("vector-ivf-filter-table", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
+        DocumentDbSearcher.approximateSearchOptions(ivf.withIvfProbes(10), 10), filter)));
+    assertGolden("vector-ivf-engine-default", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
+        DocumentDbSearcher.approximateSearchOptions(ivf, 10), filter)));
+  }
+
+  @Test
+  void hnswSearchSendsEfSearchOnlyWhenConfiguredOrKExceedsTheEngineDefault() throws IOException {
+    Document filter = DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, RetrievalFilter.NONE);
+    assertGolden("vector-engine-default", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
+        DocumentDbSearcher.approximateSearchOptions(SETTINGS, 10), filter)));
+    assertGolden("vector-plain", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
+        DocumentDbSearcher.approximateSearchOptions(SETTINGS.withNumCandidates(200), 10), filter)));
+    assertThat(DocumentDbSearcher.approximateSearchOptions(SETTINGS, 41)).as("k above the engine's 40")
+        .isEqualTo(new Document("efSearch", 41));
+    assertThat(DocumentDbSearcher.approximateSearchOptions(SETTINGS.withNumCandidates(200), 500))
+        .as("never below k").isEqualTo(new Document("efSearch", 500));
+    assertThat(DocumentDbSearcher.approximateSearchOptions(SETTINGS, 5_000)).as("the engine's limit")
+        .isEqualTo(new Document("efSearch", DocumentDbSettings.MAX_CANDIDATES));
+  }
+
+  @Test
+  void selectiveSearchesScanExactlyWithTheSameFilterAndNoSearchParameter() throws IOException {
+    assertGolden("vector-exact-filter-patient", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
+        DocumentDbPipelines.exactSearch(), DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT))));
+    assertGolden("vector-exact-filter-row-keys", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
+        DocumentDbPipelines.exactSearch(), DocumentDbPipelines.searchFilter(EPOCH, ACTIVE,
+            RetrievalFilter.forRowKeys("r1", "clinic:labs:r3")))));
+    assertThat(DocumentDbSearcher.isSelectiveByKind(PATIENT)).isTrue();
+    assertThat(DocumentDbSearcher.isSelectiveByKind(RetrievalFilter.forRowKeys("r1"))).isTrue();
+    assertThat(DocumentDbSearcher.isSelectiveByKind(RetrievalFilter.forTables("notes"))).isFalse();
+    assertThat(DocumentDbSearcher.isSelectiveByKind(RetrievalFilter.NONE)).isFalse();
+    assertThat(DocumentDbSearcher.isSelectiveByKind(null)).isFalse();
+  }
+
+  @Test
+  void anApproximateShortfallIsFilledByTheExactSearch() {
+    List<SearchHit> four = hits(4);
+    List<SearchHit> ten = hits(10);
+    assertThat(DocumentDbSearcher.fillShortfall(four, 10, () -> ten)).isSameAs(ten);
+    assertThat(DocumentDbSearcher.fillShortfall(ten, 10, () -> {
+      throw new AssertionError("a full result needs no exact search");
+    })).isSameAs(ten);
+  }
+
+  private static List<SearchHit> hits(int n) {
+    RowRef row = new RowRef("clinic", "notes", "r");
+    return java.util.stream.IntStream.range(0, n).mapToObj(i -> new SearchHit(
+        ChunkFixture.of(row).index(i, n).text("t").vector(TestVectors.centroid(0)).build(), 1.0, i + 1)).toList();
   }
 
   @Test
   void postFilteredFallbackOverFetchesThenMatchesAndLimits() throws IOException {
-    BsonDocument p = pipeline(DocumentDbPipelines.vectorSearchPostFiltered(QUERY, 10, 100, "efSearch", 200,
+    BsonDocument p = pipeline(DocumentDbPipelines.vectorSearchPostFiltered(QUERY, 10, 100, EF_SEARCH_200,
         DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT)));
     assertGolden("vector-post-filtered", p);
     assertThat(p.getArray("pipeline")).extracting(s -> s.asDocument().getFirstKey())
@@ -121,8 +176,9 @@ class DocumentDbPipelinesTest {
   void everySearchReturnsTheHitsVectorWithItsStoredFields() {
     Document filter = DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT);
     List<List<Document>> searches = List.of(
-        DocumentDbPipelines.vectorSearch(QUERY, 10, "efSearch", 200, filter),
-        DocumentDbPipelines.vectorSearchPostFiltered(QUERY, 10, 100, "efSearch", 200, filter),
+        DocumentDbPipelines.vectorSearch(QUERY, 10, EF_SEARCH_200, filter),
+        DocumentDbPipelines.vectorSearch(QUERY, 10, DocumentDbPipelines.exactSearch(), filter),
+        DocumentDbPipelines.vectorSearchPostFiltered(QUERY, 10, 100, EF_SEARCH_200, filter),
         DocumentDbPipelines.lexicalSearch("migraine", 10, filter));
     for (List<Document> search : searches) {
       Document projection = search.get(search.size() - 1).get("$project", Document.class);
@@ -132,7 +188,7 @@ class DocumentDbPipelinesTest {
 
   @Test
   void vectorIndexCommandsUseInt32Options() throws IOException {
-    DocumentDbSettings settings = DocumentDbSettings.defaults("mongodb://localhost", "db", 384);
+    DocumentDbSettings settings = SETTINGS;
     assertGolden("index-vector-hnsw", bson(DocumentDbPipelines.vectorIndexCommand("records", settings)));
     assertGolden("index-vector-ivf", bson(DocumentDbPipelines.vectorIndexCommand("records",
         settings.withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF))));
