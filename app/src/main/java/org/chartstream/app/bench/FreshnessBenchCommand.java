@@ -25,7 +25,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "freshness", mixinStandardHelpOptions = true,
         description = {"Start a fresh embedded pipeline on a small synthetic dataset, wait until it is searchable, then",
                 "commit single-row changes in PostgreSQL one at a time and time each until the store serves it.",
-                "JSON: changes, p50_ms, p99_ms."})
+                "Each change is also found by its row key on the change topic and on the index log (plain consumers,",
+                "read_uncommitted and read_committed) to time its hops: source commit (Debezium source.ts_ms) -> change",
+                "topic (record timestamp) -> ingest flush (upsert record timestamp, before embedding) -> index log",
+                "written (read_uncommitted arrival) -> committed (read_committed arrival) -> searchable.",
+                "JSON: changes, p50_ms, p99_ms, hops_ms (p50 per hop), hops_p99_ms, hops_changes (changes whose",
+                "records were all seen)."})
 public final class FreshnessBenchCommand implements Callable<Integer> {
     private static final int FIRST_ID = 8_000_000;
 
@@ -50,7 +55,10 @@ public final class FreshnessBenchCommand implements Callable<Integer> {
         try (PipelineRuntime runtime = PipelineBenchRuntime.start(config, "bench-freshness", PipelineBenchRuntime.dataset(config, patients))) {
             runtime.awaitSearchable(Duration.ofMinutes(30));
             List<Long> latencies = new ArrayList<>();
-            try (Connection c = runtime.connection(runtime.sourceId())) {
+            List<FreshnessHops> hops = new ArrayList<>();
+            try (FreshnessRecordWatch watch = new FreshnessRecordWatch(runtime.bootstrapServers(), runtime.kafkaClientProperties(),
+                    runtime.sources().get(0).topicPrefix(), "medications", FIRST_ID);
+                 Connection c = runtime.connection(runtime.sourceId())) {
                 String patient;
                 try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("select patient_id from patients limit 1")) {
                     rs.next();
@@ -74,15 +82,23 @@ public final class FreshnessBenchCommand implements Callable<Integer> {
                         statement.executeUpdate();
                         long committed = System.nanoTime();
                         latencies.add(awaitServed(runtime, new RowRef(runtime.sourceId(), "medications", Integer.toString(id)), marker, committed));
+                        FreshnessHops change = watch.hops(i, System.currentTimeMillis(), Duration.ofSeconds(10));
+                        if (change != null) {
+                            hops.add(change);
+                        }
                     }
                 }
             }
             latencies.sort(Long::compare);
             double p50 = PipelineBenchRuntime.percentile(latencies, 50);
             double p99 = PipelineBenchRuntime.percentile(latencies, 99);
+            String hopsP50 = FreshnessHops.json(FreshnessHops.percentiles(hops, 50));
+            String hopsP99 = FreshnessHops.json(FreshnessHops.percentiles(hops, 99));
             System.out.println(json
-                    ? String.format(Locale.ROOT, "{\"changes\":%d, \"p50_ms\":%.0f, \"p99_ms\":%.0f}", latencies.size(), p50, p99)
-                    : String.format(Locale.ROOT, "%d changes: p50 %.0f ms, p99 %.0f ms (source commit to searchable)", latencies.size(), p50, p99));
+                    ? String.format(Locale.ROOT, "{\"changes\":%d, \"p50_ms\":%.0f, \"p99_ms\":%.0f, \"hops_ms\":%s, \"hops_p99_ms\":%s, \"hops_changes\":%d}",
+                            latencies.size(), p50, p99, hopsP50, hopsP99, hops.size())
+                    : String.format(Locale.ROOT, "%d changes: p50 %.0f ms, p99 %.0f ms (source commit to searchable)%n"
+                            + "p50 per hop (ms, %d changes): %s%np99 per hop (ms): %s", latencies.size(), p50, p99, hops.size(), hopsP50, hopsP99));
         }
         return 0;
     }
