@@ -29,7 +29,7 @@ import org.chartstream.schemas.serde.AvroSerde;
  */
 public final class QueryClient implements AutoCloseable {
     public static final Set<ReplyType> FINAL = EnumSet.of(ReplyType.ANSWER, ReplyType.REFUSED, ReplyType.UNAVAILABLE,
-            ReplyType.BUSY, ReplyType.ERROR, ReplyType.TIMEOUT);
+            ReplyType.BUSY, ReplyType.ERROR, ReplyType.TIMEOUT, ReplyType.CLARIFY);
 
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<String, byte[]> consumer;

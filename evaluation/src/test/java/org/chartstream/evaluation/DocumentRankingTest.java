@@ -9,7 +9,9 @@ import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.retrieval.Candidate;
+import org.chartstream.retrieval.Completeness;
 import org.chartstream.retrieval.Outcome;
+import org.chartstream.retrieval.PatientScope;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.gate.GateDecision;
 import org.junit.jupiter.api.Test;
@@ -31,7 +33,8 @@ class DocumentRankingTest {
 
     private static QueryPipeline.Result result(List<Candidate> fused, List<Candidate> reranked) {
         return new QueryPipeline.Result(Outcome.ANSWER, "", true, List.of(), List.of("q"), "", List.of(), fused, reranked,
-                "r", "p", new GateDecision(true, "bi-encoder-cosine", 0.5, 0.4, ""), "", "g", List.of(), Map.of());
+                "r", "p", new GateDecision(true, "bi-encoder-cosine", 0.5, 0.4, ""), "", "g", List.of(), Map.of(),
+                Completeness.MOST_RELEVANT, PatientScope.NONE);
     }
 
     @Test

@@ -4,13 +4,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.retrieval.Completeness;
 import org.chartstream.retrieval.Outcome;
+import org.chartstream.retrieval.PatientScope;
 import org.chartstream.retrieval.SearchMode;
 import org.chartstream.retrieval.generate.Passage;
 import org.chartstream.retrieval.rewrite.ConversationHistory;
 import org.chartstream.retrieval.rewrite.RecentTurn;
+import org.chartstream.schemas.AnswerCompleteness;
 import org.chartstream.schemas.Citation;
+import org.chartstream.schemas.CohortSummary;
 import org.chartstream.schemas.ConversationMemory;
+import org.chartstream.schemas.PatientCandidate;
 import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.RetrievalFilterSpec;
 
@@ -32,7 +37,38 @@ public final class RetrievalTypes {
             case ANSWER -> ReplyType.ANSWER;
             case REFUSED -> ReplyType.REFUSED;
             case UNAVAILABLE -> ReplyType.UNAVAILABLE;
+            case CLARIFY -> ReplyType.CLARIFY;
         };
+    }
+
+    /** {@code null} for a run that did not answer. */
+    public static AnswerCompleteness completeness(Completeness completeness) {
+        if (completeness == null) {
+            return null;
+        }
+        return switch (completeness.kind()) {
+            case COMPLETE -> AnswerCompleteness.COMPLETE;
+            case PARTIAL -> AnswerCompleteness.PARTIAL;
+            case MOST_RELEVANT -> AnswerCompleteness.MOST_RELEVANT;
+        };
+    }
+
+    /** {@code null} unless the answer lists the rows matching an exact anchor. */
+    public static CohortSummary cohort(Completeness completeness) {
+        if (completeness == null || completeness.cohort() == null) {
+            return null;
+        }
+        Completeness.CohortSummary c = completeness.cohort();
+        return CohortSummary.newBuilder().setAnchor(c.anchor()).setPatients(c.patients()).setRows(c.rows())
+                .setCap(c.cap()).build();
+    }
+
+    public static List<PatientCandidate> candidates(PatientScope scope) {
+        if (scope == null) {
+            return List.of();
+        }
+        return scope.candidates().stream().map(c -> PatientCandidate.newBuilder().setPatientKey(c.patientKey())
+                .setName(c.name()).setPatientNumber(c.patientNumber()).setBirthYear(c.birthYear()).build()).toList();
     }
 
     /** The stored conversation as the rewrite stage reads it (continuity only, never cited); empty for a first turn. */

@@ -7,5 +7,7 @@ public enum Outcome {
     /** The gate or the generator found the records do not support an answer. */
     REFUSED,
     /** The local generation model failed; no answer was generated. */
-    UNAVAILABLE
+    UNAVAILABLE,
+    /** The question does not say which patient it is about; the reply lists the candidates and asks. */
+    CLARIFY
 }

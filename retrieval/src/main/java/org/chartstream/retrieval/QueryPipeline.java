@@ -61,11 +61,14 @@ public final class QueryPipeline {
      *
      * @param fused    every fused candidate, best first, with its fused score and rank
      * @param reranked the reranked prefix in the rerank stage's order, each with its rerank score
+     * @param completeness on an answer, how complete its list of records is; {@code null} otherwise
+     * @param scope    which patient the run was restricted to and why
      */
     public record Result(Outcome outcome, String answer, boolean extractive, List<Passage> passages,
                          List<String> variants, String rewrite, List<SideResults> sides, List<Candidate> fused,
                          List<Candidate> reranked, String reranker, String rerankPrefix, GateDecision gate,
-                         String gateDescription, String generator, List<Integer> flaggedCitations, Map<String, Long> stageMs) {
+                         String gateDescription, String generator, List<Integer> flaggedCitations, Map<String, Long> stageMs,
+                         Completeness completeness, PatientScope scope) {
     }
 
     /** Told of every finished run (outcome, stage timings), e.g. by metrics; must be quick. */
@@ -190,7 +193,9 @@ public final class QueryPipeline {
         Result result = new Result(outcome, answer, extractive, outcome == Outcome.REFUSED ? List.of() : passages, variants,
                 rewrite.reason(), sides, fused, reranked.ranked(), reranked.reranker(), reranked.prefix().reason(),
                 gate.toGateDecision(), gate.describe(), generation == null ? stages.generator().name() : generation.generator(),
-                generation == null ? List.of() : generation.citations().outOfRange(), stageMs);
+                generation == null ? List.of() : generation.citations().outOfRange(), stageMs,
+                outcome == Outcome.ANSWER ? Completeness.MOST_RELEVANT : null,
+                filter == null || filter.patient() == null ? PatientScope.NONE : new PatientScope(PatientScope.Source.REQUEST, filter.patient(), List.of()));
         for (RunObserver observer : observers) {
             try {
                 observer.finished(result);

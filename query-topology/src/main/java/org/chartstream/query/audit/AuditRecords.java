@@ -45,7 +45,10 @@ public final class AuditRecords {
                 .setCited(result.passages().stream().map(AuditRecords::cited).toList())
                 .setFlaggedCitations(result.flaggedCitations())
                 .setEmbeddingModel(embeddingModel).setGenerationModel(result.generator())
-                .setStageMs(result.stageMs()).build();
+                .setStageMs(result.stageMs())
+                .setPatientScope(result.scope() == null ? null : result.scope().describe())
+                .setCompleteness(RetrievalTypes.completeness(result.completeness()))
+                .setCohort(RetrievalTypes.cohort(result.completeness())).build();
     }
 
     public static AnswerAudit rejected(String requestId, String conversationId, String userId, ReplyType outcome,

@@ -118,7 +118,11 @@ public final class ReplyWriter {
     public void outcome(PendingRequest p, QueryPipeline.Result result) {
         finish(p, event(p, RetrievalTypes.replyType(result.outcome())).setText(result.answer())
                 .setCitations(RetrievalTypes.citations(result.passages())).setExtractive(result.extractive())
-                .setFlaggedCitations(result.flaggedCitations()).build());
+                .setFlaggedCitations(result.flaggedCitations())
+                .setCompleteness(RetrievalTypes.completeness(result.completeness()))
+                .setCompletenessReason(result.completeness() == null ? null : result.completeness().reason())
+                .setCohort(RetrievalTypes.cohort(result.completeness()))
+                .setCandidates(RetrievalTypes.candidates(result.scope())).build());
     }
 
     /** The final reply of a run that failed. */

@@ -8,7 +8,9 @@ import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.retrieval.Candidate;
+import org.chartstream.retrieval.Completeness;
 import org.chartstream.retrieval.Outcome;
+import org.chartstream.retrieval.PatientScope;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.gate.GateDecision;
 import org.chartstream.retrieval.generate.Passage;
@@ -39,7 +41,10 @@ class AuditRecordsTest {
                 List.of(new Passage(1, NOTE, 0.82, NOTE.text())), List.of("q", "q2"), "rewritten", List.of(first, second),
                 List.of(note, condition), List.of(condition.withRerankScore(0.82), note.withRerankScore(0.31)),
                 "cross-encoder m", "all 2 candidates", new GateDecision(true, "cross-encoder-sigmoid", 0.82, 0.3, "ok"),
-                "answer (…)", "llm", List.of(), Map.of("total", 12L));
+                "answer (…)", "llm", List.of(), Map.of("total", 12L),
+                new Completeness(Completeness.Kind.COMPLETE, "every matching row",
+                        new Completeness.CohortSummary("E11.9", 2, 3, 500)),
+                new PatientScope(PatientScope.Source.INHERITED, "p-1", List.of()));
         QueryRequest request = QueryRequest.newBuilder().setRequestId("r1").setConversationId("c1").setUserId("u1")
                 .setQuestion("q").setTopK(6).build();
 
@@ -52,5 +57,8 @@ class AuditRecordsTest {
         assertThat(audit.getRerank()).containsExactly(new ScoredId(CONDITION.chunkId(), 0.82), new ScoredId(NOTE.chunkId(), 0.31));
         assertThat(audit.getCited()).containsExactly(new CitedChunk(NOTE.chunkId(), NOTE.generation(), NOTE.sourcePosition(),
                 AuditRecords.contentSha256(NOTE.text())));
+        assertThat(audit.getPatientScope()).isEqualTo("inherited: patient p-1");
+        assertThat(audit.getCompleteness()).isEqualTo(org.chartstream.schemas.AnswerCompleteness.COMPLETE);
+        assertThat(audit.getCohort().getRows()).isEqualTo(3);
     }
 }
