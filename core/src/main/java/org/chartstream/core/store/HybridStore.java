@@ -91,6 +91,14 @@ public interface HybridStore extends AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * The store's exact-term lookups over its indexed text ({@link TermIndex}), which cohort questions need; empty for
+   * a store that has none (then every question takes the ranked path).
+   */
+  default Optional<TermIndex> termIndex() {
+    return Optional.empty();
+  }
+
   /** Releases the store. Uncommitted writes are discarded. */
   @Override
   void close();

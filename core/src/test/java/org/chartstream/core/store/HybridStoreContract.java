@@ -38,7 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  * <ul>
  *   <li>{@link #rowLevelLexicalScores()}: a lexical hit scored by its whole row's text, not by its chunk alone;
  *   <li>{@link #exactFilteredVectorSearch()}: a selective filtered vector search that ranks like a brute-force scan;
- *   <li>{@link #vectorAndLexicalSearch()}: vector and lexical search at all (a wire-protocol test double has none).
+ *   <li>{@link #vectorAndLexicalSearch()}: vector and lexical search at all (a wire-protocol test double has none);
+ *   <li>{@link #exactTermLookup()}: the store's {@link TermIndex} (every row holding a term, not a top k);
+ *   <li>{@link #similarIndexedWords()}: the indexed words a few edits from a word ("did you mean").
  * </ul>
  */
 public abstract class HybridStoreContract {
@@ -101,6 +103,28 @@ public abstract class HybridStoreContract {
    */
   protected boolean vectorAndLexicalSearch() {
     return true;
+  }
+
+  /**
+   * The store has a {@link TermIndex}: every row whose text holds a term, within a filter, up to a cap. The tier
+   * exists because a store without one still serves every ranked question; cohort questions then take that path.
+   */
+  protected boolean exactTermLookup() {
+    return true;
+  }
+
+  /**
+   * {@link TermIndex#similarWords} walks the store's term dictionary. The tier exists because that dictionary is an
+   * engine internal: Lucene's terms enum has it, DocumentDB exposes none to a client (its $text index is not
+   * enumerable), so there the lookup finds nothing and questions with a misspelled word are answered as asked.
+   */
+  protected boolean similarIndexedWords() {
+    return true;
+  }
+
+  private TermIndex terms() {
+    assumeTrue(exactTermLookup(), "the store has no exact-term lookup");
+    return store.termIndex().orElseThrow(() -> new AssertionError("exactTermLookup() but no termIndex()"));
   }
 
   protected HybridStore reopen() throws Exception {
@@ -767,6 +791,106 @@ public abstract class HybridStoreContract {
     store.publish(NOTES, 2);
     store.commit(Map.of());
     assertThat(rowIds(store.lexicalSearch("gout", 5, RetrievalFilter.NONE))).containsExactly(r.id());
+  }
+
+  @Test
+  void rowsWithTermFindsEveryActiveRowHoldingTheTermWithinTheFilterUpToTheCap() {
+    TermIndex terms = terms();
+    TableRef meds = new TableRef("clinic", "meds");
+    store.publish(meds, 1);
+    store.publish(NOTES, 1);
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      RowRef r = new RowRef(meds, String.format("m%02d", i));
+      String text = i % 3 == 0 ? "description: Lisinopril 10 MG Oral Tablet" : "description: Simvastatin 20 MG Oral Tablet";
+      store.upsertRow(r, 1, chunks(r, 1, "patient-" + i % 7, i % 4, text));
+      if (i % 3 == 0) {
+        expected.add(r.id());
+      }
+    }
+    RowRef note = new RowRef(NOTES, "n1");
+    // the term in the second chunk: the row is found by that chunk
+    List<StoredChunk> noteChunks = chunks(note, 1, "patient-1", 2, "chief complaint: cough", "plan: continue lisinopril daily");
+    store.upsertRow(note, 1, noteChunks);
+    RowRef staged = new RowRef(NOTES, "staged");
+    store.upsertRow(staged, 2, chunks(staged, 2, "patient-1", 2, "lisinopril in a generation not yet published"));
+    store.commit(Map.of());
+    expected.add(note.id());
+    expected.sort(Comparator.naturalOrder());
+
+    TermIndex.TermRows all = terms.rowsWithTerm("LISINOPRIL", RetrievalFilter.NONE, 500);
+    assertThat(all.rows()).extracting(c -> c.row().id()).containsExactlyElementsOf(expected);
+    assertThat(all.total()).isEqualTo(expected.size());
+    assertThat(all.capped()).isFalse();
+    assertThat(all.rows()).filteredOn(c -> c.row().equals(note)).singleElement()
+        .satisfies(c -> assertThat(c.chunkId()).isEqualTo(noteChunks.get(1).chunkId()));
+
+    TermIndex.TermRows capped = terms.rowsWithTerm("lisinopril", RetrievalFilter.NONE, 5);
+    assertThat(capped.rows()).extracting(c -> c.row().id()).containsExactlyElementsOf(expected.subList(0, 5));
+    assertThat(capped.total()).isEqualTo(expected.size());
+    assertThat(capped.capped()).isTrue();
+
+    assertThat(terms.rowsWithTerm("lisinopril", RetrievalFilter.forTables("meds"), 500).rows())
+        .hasSize(20).allSatisfy(c -> assertThat(c.row().table()).isEqualTo("meds"));
+    assertThat(terms.rowsWithTerm("lisinopril", RetrievalFilter.forPatient("patient-1"), 500).rows())
+        .isNotEmpty().allSatisfy(c -> assertThat(c.patientKey()).isEqualTo("patient-1"));
+    assertThat(terms.rowsWithTerm("lisinopri", RetrievalFilter.NONE, 500).rows()).as("a prefix is no match").isEmpty();
+    assertThat(terms.rowsWithTerm("the", RetrievalFilter.NONE, 500).total()).isZero();
+    assertThat(terms.holds("Lisinopril")).isTrue();
+    assertThat(terms.holds("zolmitriptan")).isFalse();
+    assertThatThrownBy(() -> terms.rowsWithTerm("lisinopril", RetrievalFilter.NONE, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void rowsWithTermMatchesCodesWholeAndFoldsAccentsAndCase() {
+    TermIndex terms = terms();
+    TableRef conditions = new TableRef("clinic", "conditions");
+    store.publish(conditions, 1);
+    String[][] rows = {
+        {"c1", "icd10 code: E11.9\ndescription: Diabetes mellitus type 2"},
+        {"c2", "icd10 code: E11.91\ndescription: something else"},
+        {"c3", "icd10 code: E11\ndescription: a category"},
+        {"c4", "patient: Elizabéth Róss (MRN-000009)\nicd10 code: e11.9"},
+    };
+    for (String[] row : rows) {
+      RowRef r = new RowRef(conditions, row[0]);
+      store.upsertRow(r, 1, chunks(r, 1, "p-" + row[0], 1, row[1]));
+    }
+    store.commit(Map.of());
+    assertThat(terms.rowsWithTerm("E11.9", RetrievalFilter.NONE, 10).rows()).extracting(c -> c.row().rowKey())
+        .containsExactly("c1", "c4");
+    assertThat(terms.rowsWithTerm("Elizabeth", RetrievalFilter.NONE, 10).rows()).extracting(c -> c.row().rowKey())
+        .containsExactly("c4");
+    assertThat(terms.rowsWithTerm("RÓSS", RetrievalFilter.NONE, 10).rows()).extracting(c -> c.row().rowKey())
+        .containsExactly("c4");
+    assertThat(terms.rowsWithTerm("Elizabeth Ross", RetrievalFilter.NONE, 10).rows()).extracting(c -> c.row().rowKey())
+        .containsExactly("c4");
+  }
+
+  @Test
+  void similarWordsAreIndexedWordsOneOrTwoEditsAwayAsRecordsWriteThem() {
+    TermIndex terms = terms();
+    assumeTrue(similarIndexedWords(), "the store has no term dictionary to walk");
+    TableRef meds = new TableRef("clinic", "meds");
+    store.publish(meds, 1);
+    String[] texts = {"Lisinopril 10 MG Oral Tablet", "lisinopril 20 MG", "Metformin 500 MG", "Lisinopryl imaginary",
+        "Losartan 50 MG"};
+    for (int i = 0; i < texts.length; i++) {
+      RowRef r = new RowRef(meds, "m" + i);
+      store.upsertRow(r, 1, chunks(r, 1, "p" + i, 1, texts[i]));
+    }
+    RowRef staged = new RowRef(meds, "staged");
+    store.upsertRow(staged, 2, chunks(staged, 2, "p9", 1, "metforman in an unpublished generation"));
+    store.commit(Map.of());
+
+    assertThat(terms.similarWords("lisinoprl", 2, 5)).first().isEqualTo("Lisinopril");
+    assertThat(terms.similarWords("lisinoprl", 2, 5)).contains("Lisinopryl");
+    assertThat(terms.similarWords("metforminn", 2, 5)).containsExactly("Metformin");
+    assertThat(terms.similarWords("metformin", 2, 5)).as("the word itself is no suggestion")
+        .doesNotContain("Metformin", "metformin", "metforman");
+    assertThat(terms.similarWords("zolmitriptan", 2, 5)).isEmpty();
+    assertThatThrownBy(() -> terms.similarWords("x", 3, 5)).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

@@ -13,7 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -25,11 +25,12 @@ import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.TermIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded hybrid store: one Lucene index (HNSW cosine vectors + BM25 text with {@link EnglishAnalyzer}) in an
+ * The embedded hybrid store: one Lucene index (HNSW cosine vectors + BM25 text with {@link FoldingEnglishAnalyzer}) in an
  * {@link FSDirectory}.
  *
  * <p>Writes go to one {@link IndexWriter} and become visible only at {@link #commit}. Right after each commit,
@@ -57,7 +58,7 @@ public final class LuceneHybridStore implements HybridStore {
 
   private final Path path;
   private final FSDirectory directory;
-  private final EnglishAnalyzer analyzer;
+  private final Analyzer analyzer;
   private final ExecutorService mergeExecutor;
   private final KnnVectorsFormat vectorsFormat;
   private final IndexWriter indexWriter;
@@ -65,8 +66,9 @@ public final class LuceneHybridStore implements HybridStore {
   private final LuceneStoreWriter writer;
   private final LuceneStoreSearcher searcher;
   private final Optional<String> rebuildReason;
+  private final TermIndex termIndex;
 
-  private LuceneHybridStore(Path path, FSDirectory directory, EnglishAnalyzer analyzer,
+  private LuceneHybridStore(Path path, FSDirectory directory, Analyzer analyzer,
       ExecutorService mergeExecutor, KnnVectorsFormat vectorsFormat, IndexWriter indexWriter,
       SnapshotManager snapshots, Optional<String> rebuildReason) {
     this.path = path;
@@ -80,6 +82,17 @@ public final class LuceneHybridStore implements HybridStore {
     this.writer = new LuceneStoreWriter(path, indexWriter, snapshots,
         vectorsFormat.getMaxDimensions(LuceneSchema.F_VECTOR));
     this.searcher = new LuceneStoreSearcher(path, snapshots, analyzer);
+    this.termIndex = new TermIndex() {
+      @Override
+      public TermRows rowsWithTerm(String term, RetrievalFilter filter, int cap) {
+        return searcher.rowsWithTerm(term, filter, cap);
+      }
+
+      @Override
+      public List<String> similarWords(String word, int maxEdits, int max) {
+        return searcher.similarWords(word, maxEdits, max);
+      }
+    };
   }
 
   /**
@@ -92,7 +105,7 @@ public final class LuceneHybridStore implements HybridStore {
   public static LuceneHybridStore open(Path dir) {
     Objects.requireNonNull(dir, "dir");
     FSDirectory directory = null;
-    EnglishAnalyzer analyzer = null;
+    Analyzer analyzer = null;
     ExecutorService executor = null;
     IndexWriter indexWriter = null;
     try {
@@ -100,7 +113,7 @@ public final class LuceneHybridStore implements HybridStore {
       directory = FSDirectory.open(dir);
       logVectorImplementationOnce();
       Optional<String> rebuildReason = OldIndexFormat.discardIfOld(directory, dir);
-      analyzer = new EnglishAnalyzer();
+      analyzer = new FoldingEnglishAnalyzer();
       executor = Executors.newFixedThreadPool(LuceneSchema.HNSW_MERGE_WORKERS, mergeThreads());
       KnnVectorsFormat format = LuceneSchema.vectorsFormat(executor);
       indexWriter = LuceneStoreWriter.openIndexWriter(directory, dir, LuceneSchema.indexAnalyzer(analyzer),
@@ -160,6 +173,12 @@ public final class LuceneHybridStore implements HybridStore {
    * Why this store was opened empty although its directory held an index: the index had been written by an older
    * Lucene and was discarded; its contents come back by replaying the index log from the start.
    */
+  /** Exact terms and similar words over the rows' whole text, analysed as the lexical search analyses it. */
+  @Override
+  public Optional<TermIndex> termIndex() {
+    return Optional.of(termIndex);
+  }
+
   @Override
   public Optional<String> rebuildReason() {
     return rebuildReason;

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.LimitTokenCountAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.codecs.Codec;
@@ -75,7 +74,11 @@ final class LuceneSchema {
   static final String META_DIMENSION = "chartstream.store.vector.dimension";
   static final String META_GENERATION_PREFIX = "chartstream.store.active/";
   static final String CHECKPOINT_PREFIX = "checkpoint/";
-  static final String FORMAT_VERSION = "1";
+  /**
+   * The index format: what the fields hold and how their text is analysed. An index of another format is discarded
+   * at open and rebuilt from the index log ({@link OldIndexFormat}). 2: accents folded ({@link FoldingEnglishAnalyzer}).
+   */
+  static final String FORMAT_VERSION = "2";
 
   /** Separates parts of internal keys; rejected inside ids. */
   private static final char SEP = '\u001F';
@@ -124,7 +127,7 @@ final class LuceneSchema {
   }
 
   /** What the writer analyses fields with: English everywhere, and only the opening terms of the opening. */
-  static Analyzer indexAnalyzer(EnglishAnalyzer analyzer) {
+  static Analyzer indexAnalyzer(Analyzer analyzer) {
     return new PerFieldAnalyzerWrapper(analyzer,
         Map.of(F_ROW_OPENING, new LimitTokenCountAnalyzer(analyzer, OPENING_TERMS)));
   }

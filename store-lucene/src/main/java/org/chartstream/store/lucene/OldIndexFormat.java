@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An index created by an older Lucene major version (e.g. 9.x, before the upgrade to 10) is not kept: its codec is
- * not on the classpath, and its vectors are in the old format. The store is a materialised view of the index log,
- * so the old index is deleted and the store opens empty, with no checkpoint; its materialiser replays the log from
- * the start and rebuilds it.
+ * not on the classpath, and its vectors are in the old format. Nor is an index of another store format
+ * ({@link LuceneSchema#FORMAT_VERSION}, e.g. text analysed without accent folding): its terms would not match what
+ * queries are analysed to. The store is a materialised view of the index log, so the old index is deleted and the
+ * store opens empty, with no checkpoint; its materialiser replays the log from the start and rebuilds it.
  */
 final class OldIndexFormat {
 
@@ -38,12 +39,16 @@ final class OldIndexFormat {
    * @throws IllegalStateException if another store holds the directory
    */
   static Optional<String> discardIfOld(Directory directory, Path path) throws IOException {
-    Optional<String> old = olderMajor(directory);
-    if (old.isEmpty()) {
-      return old;
+    Optional<String> olderLucene = olderMajor(directory);
+    Optional<String> otherFormat = olderLucene.isPresent() ? Optional.empty() : otherFormat(directory);
+    if (olderLucene.isEmpty() && otherFormat.isEmpty()) {
+      return Optional.empty();
     }
-    String reason = "the index at " + path + " was written by " + old.get() + "; this is Lucene " + Version.LATEST
-        + ": it is rebuilt from the index log";
+    String reason = olderLucene.isPresent()
+        ? "the index at " + path + " was written by " + olderLucene.get() + "; this is Lucene " + Version.LATEST
+            + ": it is rebuilt from the index log"
+        : "the index at " + path + " was written in store format " + otherFormat.get() + "; this store writes format "
+            + LuceneSchema.FORMAT_VERSION + ": it is rebuilt from the index log";
     LOG.warn("{} (the old index is deleted)", reason);
     try (Lock lock = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
       for (String file : directory.listAll()) {
@@ -55,6 +60,18 @@ final class OldIndexFormat {
       throw new IllegalStateException("index directory " + path + " is already open by another store", e);
     }
     return Optional.of(reason);
+  }
+
+  /**
+   * The store format the directory's current-Lucene index records when it is not this store's; empty if it is, or
+   * there is no index. An index from before formats were recorded reads as format 1.
+   */
+  static Optional<String> otherFormat(Directory directory) throws IOException {
+    if (!DirectoryReader.indexExists(directory)) {
+      return Optional.empty();
+    }
+    String format = SegmentInfos.readLatestCommit(directory).getUserData().getOrDefault(LuceneSchema.META_FORMAT, "1");
+    return format.equals(LuceneSchema.FORMAT_VERSION) ? Optional.empty() : Optional.of(format);
   }
 
   /** Which Lucene wrote the directory's index when it is older than this Lucene can keep; empty if current or none. */

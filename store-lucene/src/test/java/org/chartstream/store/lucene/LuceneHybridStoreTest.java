@@ -259,6 +259,39 @@ class LuceneHybridStoreTest extends HybridStoreContract {
   }
 
   @Test
+  void anIndexOfTheFormatBeforeAccentFoldingIsDeletedOnOpenAndRebuiltFromTheLog() throws Exception {
+    RowRef r = new RowRef(NOTES, "accented");
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, "p1", 2, "patient: Elizabéth Róss"));
+    store.commit(Map.of("offset", "7"));
+    store.close();
+    store = null;
+    // what a store of format 1 left: the same index with the old format in its commit data
+    try (Directory d = FSDirectory.open(location());
+        IndexWriter w = new IndexWriter(d, new org.apache.lucene.index.IndexWriterConfig()
+            .setOpenMode(org.apache.lucene.index.IndexWriterConfig.OpenMode.APPEND))) {
+      Map<String, String> data = new java.util.HashMap<>(SegmentInfos.readLatestCommit(d).getUserData());
+      data.put(LuceneSchema.META_FORMAT, "1");
+      w.setLiveCommitData(data.entrySet());
+      w.commit();
+    }
+
+    store = LuceneHybridStore.open(location());
+
+    assertThat(store.rebuildReason()).hasValueSatisfying(reason ->
+        assertThat(reason).contains("store format 1").contains("format " + LuceneSchema.FORMAT_VERSION).contains("rebuilt"));
+    assertThat(store.checkpoint()).isEmpty();
+    assertThat(store.activeGenerations()).isEmpty();
+    store.publish(NOTES, 1);
+    store.upsertRow(r, 1, chunks(r, 1, "p1", 2, "patient: Elizabéth Róss"));
+    store.commit(Map.of("offset", "7"));
+    assertThat(store.lexicalSearch("Elizabeth Ross", 5, RetrievalFilter.NONE))
+        .extracting(h -> h.chunk().row().rowKey()).containsExactly("accented");
+    reopen();
+    assertThat(store.rebuildReason()).isEmpty();
+  }
+
+  @Test
   void aCurrentIndexIsKept() throws Exception {
     RowRef r = new RowRef(NOTES, "kept");
     store.publish(NOTES, 1);
