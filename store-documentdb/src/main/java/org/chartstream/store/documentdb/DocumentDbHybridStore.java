@@ -4,6 +4,7 @@ import com.mongodb.MongoException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.bson.Document;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.RetrievalFilter;
@@ -11,6 +12,7 @@ import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.TermIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,12 +59,27 @@ public final class DocumentDbHybridStore implements HybridStore {
   private final DocumentDbDatabase database;
   private final DocumentDbWriter writer;
   private final DocumentDbSearcher searcher;
+  private final TermIndex termIndex;
 
   private DocumentDbHybridStore(DocumentDbSettings settings, DocumentDbDatabase database, DocumentDbWriter writer) {
     this.settings = settings;
     this.database = database;
     this.writer = writer;
     this.searcher = new DocumentDbSearcher(settings, database);
+    this.termIndex = new TermIndex() {
+      @Override
+      public TermRows rowsWithTerm(String term, RetrievalFilter filter, int cap) {
+        return searcher.rowsWithTerm(term, filter, cap);
+      }
+
+      @Override
+      public List<String> similarWords(String word, int maxEdits, int max) {
+        if (maxEdits < 1 || maxEdits > 2 || max < 1) {
+          throw new IllegalArgumentException("maxEdits must be 1 or 2 and max >= 1: " + maxEdits + ", " + max);
+        }
+        return List.of();
+      }
+    };
   }
 
   /**
@@ -142,6 +159,15 @@ public final class DocumentDbHybridStore implements HybridStore {
     DocumentDbSearcher.ReadView view = searcher.readView();
     return searcher.pushedDownPipeline(query, k, filter,
         DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter));
+  }
+
+  /**
+   * Exact terms by {@code $regex} over the chunks' text; no similar words: DocumentDB exposes no term dictionary to
+   * walk, so a misspelled word is answered as asked.
+   */
+  @Override
+  public Optional<TermIndex> termIndex() {
+    return Optional.of(termIndex);
   }
 
   @Override

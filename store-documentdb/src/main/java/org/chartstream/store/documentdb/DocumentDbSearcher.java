@@ -30,6 +30,7 @@ import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.TermIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -249,6 +250,32 @@ final class DocumentDbSearcher {
     return e.getCode() == 40324 || m.contains("Unrecognized pipeline stage name")
         || m.contains("unknown operator: $search") || m.contains("unknown top level operator: $text")
         || m.contains("text index required");
+  }
+
+  /**
+   * {@link TermIndex#rowsWithTerm} by {@code $regex} over the chunks' text ({@link TermPattern}): every matching chunk
+   * of the committed epoch is read (without its vector) and grouped by row, so the lookup is exact but costs one pass
+   * over the matching chunks; a row is cited by its first chunk that holds the term.
+   */
+  TermIndex.TermRows rowsWithTerm(String term, RetrievalFilter filter, int cap) {
+    Objects.requireNonNull(term, "term");
+    if (cap < 1) {
+      throw new IllegalArgumentException("cap must be >= 1: " + cap);
+    }
+    String regex = TermPattern.of(term);
+    ReadView view = readView();
+    if (regex == null || view.active().isEmpty()) {
+      return TermIndex.TermRows.NONE;
+    }
+    Document match = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter)
+        .append(DocumentDbPipelines.TEXT, new Document("$regex", regex).append("$options", "i"));
+    java.util.TreeMap<String, StoredChunk> byRowId = new java.util.TreeMap<>();
+    for (Document d : records.find(match).batchSize(BATCH_SIZE)) {
+      StoredChunk c = DocumentDbSchema.toChunk(d).withoutVector();
+      byRowId.merge(c.row().id(), c, (a, b) -> a.chunkIndex() <= b.chunkIndex() ? a : b);
+    }
+    List<StoredChunk> rows = new ArrayList<>(byRowId.values());
+    return new TermIndex.TermRows(rows.subList(0, Math.min(cap, rows.size())), rows.size());
   }
 
   long countRows(TableRef table) {

@@ -61,4 +61,10 @@ class DocumentDbHybridStoreContainerTest extends HybridStoreContract {
         .withRetiredChunkGrace(Duration.ZERO)
         .withTls(DocumentDbSettings.Tls.insecureAllowInvalidCertificates()));
   }
+
+  /** DocumentDB exposes no term dictionary to walk for similar words. */
+  @Override
+  protected boolean similarIndexedWords() {
+    return false;
+  }
 }
