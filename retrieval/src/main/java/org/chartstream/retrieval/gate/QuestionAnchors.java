@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,8 +19,11 @@ import java.util.regex.Pattern;
  * <p>A record mentions a code when it holds it as a whole token (case-insensitive), and a name when it holds each of
  * its words as a whole word, in any order or punctuation ({@code Salem Massachusetts} is mentioned by
  * {@code city: Salem, state: Massachusetts}). The question's first word is capitalised by grammar, so it never
- * starts a name. Drug names and other lower-case terms are not anchors: their shape does not set them apart from
- * ordinary words.
+ * starts a name. A drug or condition word is an anchor by its place, not its shape: the one word a question takes,
+ * is prescribed, is on, has, or is diagnosed with or treated for ("Which patients take lisinopril?", "Who is
+ * diagnosed with gout?"), when nothing but words of frequency or time follow it; a word that starts a longer phrase
+ * ("blood thinners", "a body weight far above the healthy range") is not, because the phrase is what is asked about.
+ * Accents and case are folded on both sides: "Elizabéth Róss" is mentioned by "Elizabeth Ross".
  */
 public final class QuestionAnchors {
     private static final Pattern CODE = Pattern.compile("(?<![\\w.])(?:[A-Z]\\d{2}(?:\\.\\d+)?|\\d{5,})(?![\\w])");
@@ -36,30 +40,125 @@ public final class QuestionAnchors {
     public record Anchor(String text, List<String> tokens) {
     }
 
+    /** What a word in an anchor position names, by the verb before it. */
+    public enum TermKind { DRUG, CONDITION }
+
+    /** A drug or condition word in an anchor position. */
+    public record TermAnchor(Anchor anchor, TermKind kind) {
+    }
+
+    private static final String WORD = "(\\p{L}[\\p{L}\\p{N}-]*\\p{L})";
+    private static final String ARTICLE = "(?:(?:an?|the)\\s+)?";
+    private static final Pattern DRUG_POSITION = Pattern.compile("\\b(?:takes?|taking|took|prescribed|on|receiving|given)\\s+"
+            + ARTICLE + "(?:(?:drug|medication|medicine)\\s+)?" + WORD, Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern CONDITION_POSITION = Pattern.compile("\\b(?:diagnosed\\s+with|treated\\s+for|suffer(?:s|ing)?\\s+from"
+            + "|(?:patients?|anyone|anybody|people)\\s+with|have|has)\\s+" + ARTICLE + WORD,
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    /** What may follow an anchor word: the rest of the question says how often or when, not what. */
+    private static final Pattern TAIL = Pattern.compile("(?:\\s+(?:twice|once|three|times|a|an|the|per|every|each|day|daily"
+            + "|week|weekly|month|monthly|now|currently|still|today|regularly|at|moment|these|days|on|their|his|her|problem"
+            + "|list|chart|record|records|file|anymore|too|also|already))*\\s*[?.!]*\\s*$", Pattern.CASE_INSENSITIVE);
+    /** Words in an anchor position that name no particular drug or condition. */
+    private static final Set<String> GENERIC = Set.of("been", "being", "had", "any", "anything", "something", "some", "their",
+            "his", "her", "them", "it", "this", "that", "these", "those", "what", "which", "medication", "medications",
+            "medicine", "medicines", "drug", "drugs", "prescription", "prescriptions", "condition", "conditions", "diagnosis",
+            "diagnoses", "disease", "diseases", "record", "records", "patient", "patients", "code", "codes", "history",
+            "allergies", "allergy", "problem", "problems", "symptoms", "visit", "visits", "appointment", "treatment",
+            "therapy", "more", "most", "many", "much", "no", "not", "ever", "file", "chart", "list", "care", "time", "same",
+            "other", "both", "all", "each", "every", "one", "two", "insurance", "beds", "lot", "diagnosed");
+
     private QuestionAnchors() {
     }
 
-    /** The codes and full names {@code question} names, each once, in order. */
+    /** The codes, the drug or condition word in an anchor position, and the full names {@code question} names, each once, in order. */
     public static List<Anchor> of(String question) {
         Set<String> seen = new LinkedHashSet<>();
         List<Anchor> anchors = new ArrayList<>();
-        Matcher codes = CODE.matcher(question);
-        while (codes.find()) {
-            if (seen.add(codes.group())) {
-                anchors.add(new Anchor(codes.group(), List.of(codes.group().toLowerCase(Locale.ROOT))));
+        for (Anchor code : codes(question)) {
+            if (seen.add(code.text())) {
+                anchors.add(code);
             }
         }
-        Matcher first = FIRST_WORD.matcher(question);
-        int nameFrom = first.find() ? first.end() : 0;
-        Matcher names = FULL_NAME.matcher(question);
-        while (names.find(nameFrom)) {
-            if (seen.add(names.group())) {
-                anchors.add(new Anchor(names.group(), List.of(names.group().toLowerCase(Locale.ROOT).split("[\\s-]+"))));
+        term(question).ifPresent(t -> {
+            if (seen.add(t.anchor().text())) {
+                anchors.add(t.anchor());
             }
-            nameFrom = names.end();
+        });
+        for (Anchor name : names(question)) {
+            if (seen.add(name.text())) {
+                anchors.add(name);
+            }
         }
         return anchors;
     }
+
+    /** The codes {@code question} names, each once, in order. */
+    public static List<Anchor> codes(String question) {
+        Set<String> seen = new LinkedHashSet<>();
+        List<Anchor> codes = new ArrayList<>();
+        Matcher m = CODE.matcher(question);
+        while (m.find()) {
+            if (seen.add(m.group())) {
+                codes.add(new Anchor(m.group(), List.of(fold(m.group()))));
+            }
+        }
+        return codes;
+    }
+
+    /** The full names {@code question} names (never its first word), each once, in order. */
+    public static List<Anchor> names(String question) {
+        Set<String> seen = new LinkedHashSet<>();
+        List<Anchor> names = new ArrayList<>();
+        Matcher first = FIRST_WORD.matcher(question);
+        int nameFrom = first.find() ? first.end() : 0;
+        Matcher m = FULL_NAME.matcher(question);
+        while (m.find(nameFrom)) {
+            if (seen.add(m.group())) {
+                names.add(new Anchor(m.group(), List.of(fold(m.group()).split("[\\s-]+"))));
+            }
+            nameFrom = m.end();
+        }
+        return names;
+    }
+
+    /** The drug or condition word in an anchor position, if the question has one (the first such place counts). */
+    public static java.util.Optional<TermAnchor> term(String question) {
+        for (Map.Entry<Pattern, TermKind> position : POSITIONS.entrySet()) {
+            Matcher m = position.getKey().matcher(question);
+            while (m.find()) {
+                String word = m.group(1);
+                if (!GENERIC.contains(fold(word)) && TAIL.matcher(question.substring(m.end())).matches()) {
+                    return java.util.Optional.of(new TermAnchor(new Anchor(word, List.of(fold(word))), position.getValue()));
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static final Map<Pattern, TermKind> POSITIONS = orderedPositions();
+
+    private static Map<Pattern, TermKind> orderedPositions() {
+        Map<Pattern, TermKind> m = new java.util.LinkedHashMap<>();
+        m.put(DRUG_POSITION, TermKind.DRUG);
+        m.put(CONDITION_POSITION, TermKind.CONDITION);
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** Whether {@code text} mentions every one of {@code anchors}. */
+    public static boolean mentionsAll(List<Anchor> anchors, String text) {
+        Set<String> tokens = tokens(text);
+        return anchors.stream().allMatch(a -> tokens.containsAll(a.tokens()));
+    }
+
+    /** Lower case with accents removed: how anchors and record texts are compared. */
+    public static String fold(String s) {
+        String lower = s.toLowerCase(Locale.ROOT);
+        return ASCII.matcher(lower).matches() ? lower
+                : MARKS.matcher(java.text.Normalizer.normalize(lower, java.text.Normalizer.Form.NFD)).replaceAll("");
+    }
+
+    private static final Pattern ASCII = Pattern.compile("\\p{ASCII}*");
+    private static final Pattern MARKS = Pattern.compile("\\p{M}+");
 
     /** The anchors that none of {@code texts} mentions. */
     public static List<Anchor> unmentioned(List<Anchor> anchors, List<String> texts) {
@@ -73,7 +172,7 @@ public final class QuestionAnchors {
     private static Set<String> tokens(String text) {
         Set<String> tokens = new java.util.HashSet<>();
         // codes keep their dot (E11.319); a sentence-final dot is not part of a token
-        for (String token : TOKEN_SEPARATOR.split(text.toLowerCase(Locale.ROOT))) {
+        for (String token : TOKEN_SEPARATOR.split(fold(text))) {
             String trimmed = token.indexOf('.') < 0 ? token : EDGE_DOTS.matcher(token).replaceAll("");
             if (!trimmed.isEmpty()) {
                 tokens.add(trimmed);

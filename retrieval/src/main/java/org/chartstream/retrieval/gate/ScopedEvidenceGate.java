@@ -78,8 +78,8 @@ public final class ScopedEvidenceGate {
         if (!unmentioned.isEmpty()) {
             // the anchors are not named: the reason reaches the audit and the reply, never the log, but says only how many
             return decision(false, scope, bestScore, passages, unmentioned.size() == 1
-                    ? "the question names a code or person that no retrieved record mentions"
-                    : "the question names " + unmentioned.size() + " codes or persons that no retrieved record mentions");
+                    ? "the question names a code, person, drug or condition that no retrieved record mentions"
+                    : "the question names " + unmentioned.size() + " codes, persons, drugs or conditions that no retrieved record mentions");
         }
         if (bestScore >= threshold) {
             return decision(true, scope, bestScore, passages, "evidence at or above threshold");

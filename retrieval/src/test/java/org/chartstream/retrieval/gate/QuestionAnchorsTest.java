@@ -23,12 +23,53 @@ class QuestionAnchorsTest {
 
     @Test
     void theFirstWordLowerCaseTermsAndAcronymsAreNot() {
-        assertThat(anchors("Which patient has been prescribed zolmitriptan?")).isEmpty();
         assertThat(anchors("What is the Wi-Fi password for the waiting room?")).isEmpty();
         assertThat(anchors("Which patient has SNOMED CT code on their problem list?")).isEmpty();
         assertThat(anchors("Martha Collins takes what?")).isEmpty();
         assertThat(anchors("Which medications is she taking?")).isEmpty();
         assertThat(anchors("Is the HbA1c of 12345 patients known?")).containsExactly("12345");
+    }
+
+    @Test
+    void aDrugOrConditionWordInAnAnchorPositionIsAnAnchor() {
+        assertThat(anchors("Which patient has been prescribed zolmitriptan?")).containsExactly("zolmitriptan");
+        assertThat(anchors("Who takes zolmitriptan twice a day?")).containsExactly("zolmitriptan");
+        assertThat(anchors("Which patients take lisinopril?")).containsExactly("lisinopril");
+        assertThat(anchors("Is anyone on Metformin?")).containsExactly("Metformin");
+        assertThat(anchors("Which patients have diabetes?")).containsExactly("diabetes");
+        assertThat(anchors("Who is diagnosed with gout?")).containsExactly("gout");
+        assertThat(QuestionAnchors.term("Is there a patient with anemia?")).hasValueSatisfying(t -> {
+            assertThat(t.anchor().text()).isEqualTo("anemia");
+            assertThat(t.kind()).isEqualTo(QuestionAnchors.TermKind.CONDITION);
+        });
+        assertThat(QuestionAnchors.term("Who has been prescribed simvastatin?")).hasValueSatisfying(t ->
+                assertThat(t.kind()).isEqualTo(QuestionAnchors.TermKind.DRUG));
+    }
+
+    @Test
+    void aWordFollowedByMoreOfItsPhraseOrInNoAnchorPositionIsNot() {
+        // a lay phrase is searched, not looked up word by word
+        assertThat(anchors("Who has a body weight far above the healthy range?")).isEmpty();
+        assertThat(anchors("Is anyone on blood thinners?")).isEmpty();
+        assertThat(anchors("Which patient is being treated for a sore throat infection?")).isEmpty();
+        assertThat(anchors("Who has hay fever?")).isEmpty();
+        // complaints and generic words
+        assertThat(anchors("Which patient came in with cough?")).isEmpty();
+        assertThat(anchors("Who was seen for headache?")).isEmpty();
+        assertThat(anchors("Which medications is he taking?")).isEmpty();
+        assertThat(anchors("Which patient has SNOMED CT code 44054006 on their problem list?")).containsExactly("44054006");
+        assertThat(anchors("What medications is she on?")).isEmpty();
+        assertThat(anchors("How many beds does the intensive care unit have?")).isEmpty();
+    }
+
+    @Test
+    void accentsAndCaseAreFoldedOnBothSides() {
+        List<QuestionAnchors.Anchor> accented = QuestionAnchors.of("What brought Elizabéth Róss to the clinic?");
+        assertThat(QuestionAnchors.unmentioned(accented, List.of("patient: Elizabeth Ross (MRN-9)"))).isEmpty();
+        List<QuestionAnchors.Anchor> plain = QuestionAnchors.of("What brought Elizabeth Ross to the clinic?");
+        assertThat(QuestionAnchors.unmentioned(plain, List.of("patient: ELIZABÉTH RÓSS (MRN-9)"))).isEmpty();
+        assertThat(QuestionAnchors.mentionsAll(QuestionAnchors.of("Who takes Lisinopril?"), "lisinopril 10 MG")).isTrue();
+        assertThat(QuestionAnchors.mentionsAll(QuestionAnchors.of("Who takes Lisinopril?"), "losartan 10 MG")).isFalse();
     }
 
     @Test

@@ -48,7 +48,7 @@ class ScopedEvidenceGateTest {
 
         assertThat(refused.answer()).isFalse();
         assertThat(refused.scope()).isEqualTo(QuestionScope.BROAD);
-        assertThat(refused.reason()).isEqualTo("the question names a code or person that no retrieved record mentions");
+        assertThat(refused.reason()).isEqualTo("the question names a code, person, drug or condition that no retrieved record mentions");
         assertThat(refused.describe()).doesNotContain("Thaddeus", "Fairweather");
         assertThat(gate.decide(POINTED, 0.99, 3, List.of()).answer()).isTrue();
     }
@@ -66,7 +66,7 @@ class ScopedEvidenceGateTest {
         assertThat(decision.bestScore()).isEqualTo(0.8);
         assertThat(decision.passages()).isEqualTo(1);
         assertThat(gate.decide(POINTED, List.of(strong), List.of(strong)).reason())
-                .isEqualTo("the question names a code or person that no retrieved record mentions");
+                .isEqualTo("the question names a code, person, drug or condition that no retrieved record mentions");
         assertThat(gate.decide(POINTED, List.of(), List.of()).reason()).isEqualTo("nothing retrieved");
     }
 
