@@ -93,7 +93,7 @@ public final class EvaluationRuntime implements AutoCloseable {
                 runtime.model().tokenizer()::countTokens, null);
         RerankStage rerank = mode == EvalMode.HYBRID_RERANK ? new PrefixRerankStage(scorer) : standard.reranker();
         return new QueryPipeline(new QueryPipeline.Stages(standard.rewriter(), standard.embedder(), standard.searcher(),
-                rerank, standard.gate(), standard.context(), standard.generator()), settings);
+                rerank, standard.gate(), standard.context(), standard.generator(), standard.cohort()), settings);
     }
 
     /** The bi-encoder scorer shared by this run's pipelines. */

@@ -89,7 +89,7 @@ public final class QueryWiring implements AutoCloseable {
                 d.maxPassageChars(), (int) config.integer("query.max-question-chars"), d.maxTopK(),
                 (int) config.integer("query.admission-limit"), (int) config.integer("query.workers"),
                 QuerySettings.Fusion.valueOf(config.string("query.fusion").toUpperCase(java.util.Locale.ROOT)),
-                config.decimal("query.vector-weight"));
+                config.decimal("query.vector-weight"), (int) config.integer("query.cohort-cap"));
     }
 
     static Reranker reranker(ChartstreamConfig config, OnnxEmbedder model) {

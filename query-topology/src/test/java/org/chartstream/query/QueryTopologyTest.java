@@ -96,7 +96,7 @@ class QueryTopologyTest {
 
     @Test
     void aQuestionIsAcceptedThenCitedThenAnsweredExtractivelyOnItsReplyTopic() {
-        post("conv-1", bytes(request("r1", "Which patient takes metformin?").build()), "corr-1");
+        post("conv-1", bytes(request("r1", "Which patient takes metformin for diabetes?").build()), "corr-1");
 
         List<TestRecord<String, ReplyEvent>> events = replies.readRecordsToList();
         assertThat(events).extracting(e -> e.value().getType()).containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);

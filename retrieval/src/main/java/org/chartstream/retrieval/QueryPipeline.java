@@ -6,12 +6,19 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.retrieval.cohort.Cohort;
+import org.chartstream.retrieval.cohort.CohortAnswer;
+import org.chartstream.retrieval.cohort.CohortPlan;
+import org.chartstream.retrieval.cohort.CohortQuestion;
+import org.chartstream.retrieval.cohort.CohortStage;
 import org.chartstream.retrieval.context.ContextBuilder;
 import org.chartstream.retrieval.context.ContextPassage;
 import org.chartstream.retrieval.dedupe.RowDedupe;
 import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.retrieval.fusion.Fusion;
+import org.chartstream.retrieval.gate.AnchoredPassages;
 import org.chartstream.retrieval.gate.GateDecision;
+import org.chartstream.retrieval.gate.QuestionAnchors;
 import org.chartstream.retrieval.gate.ScopedEvidenceGate;
 import org.chartstream.retrieval.gate.ScopedGateDecision;
 import org.chartstream.retrieval.gate.TailTrim;
@@ -28,10 +35,12 @@ import org.chartstream.retrieval.search.HybridSearcher;
 import org.chartstream.retrieval.search.SideResults;
 
 /**
- * The retrieval stages for one question, free of Kafka (DESIGN.md §5): rewrite with memory and expansion → one
- * embedding batch → vector and lexical search per variant, concurrently, with exact terms on the lexical side → row
- * dedupe (one chunk per row) → fusion (normalised scores by default, or RRF) → adaptive rerank prefix → reranker →
- * tail trim → gate (pointed or broad) → context budget with parent-row expansion → grounded generation (or the
+ * The retrieval stages for one question, free of Kafka (DESIGN.md §5): a cohort question (every patient or record
+ * holding one exact code, drug or condition) is answered by exact term lookup and nothing else runs
+ * ({@link CohortStage}); any other question goes rewrite with memory and expansion → one embedding batch → vector and
+ * lexical search per variant, concurrently, with exact terms on the lexical side → row dedupe (one chunk per row) →
+ * fusion (normalised scores by default, or RRF) → adaptive rerank prefix → reranker → tail trim → only passages that
+ * mention the question's anchors ({@link AnchoredPassages}) → gate (pointed or broad) → context budget with parent-row expansion → grounded generation (or the
  * extractive answer) with checked citations. One {@link Candidate} per row travels from the dedupe to the context.
  */
 public final class QueryPipeline {
@@ -41,7 +50,7 @@ public final class QueryPipeline {
 
     /** One implementation per stage (each a small interface with a default implementation). */
     public record Stages(QueryRewriter rewriter, QueryEmbedder embedder, HybridSearcher searcher, RerankStage reranker,
-                         ScopedEvidenceGate gate, ContextBuilder context, Generator generator) {
+                         ScopedEvidenceGate gate, ContextBuilder context, Generator generator, CohortStage cohort) {
     }
 
     /** Told as the run progresses, so replies can stream: citations first, then answer tokens. */
@@ -128,6 +137,13 @@ public final class QueryPipeline {
         long start = System.nanoTime();
         long t = start;
 
+        before("cohort", deadlineMs);
+        CohortPlan cohort = stages.cohort().plan(question, filter);
+        if (!(cohort instanceof CohortPlan.Ranked)) {
+            lap(stageMs, "cohort", t);
+            return finished(cohortResult(cohort, filter, listener, stageMs, start));
+        }
+
         before("rewrite", deadlineMs);
         RewriteResult rewrite = stages.rewriter().rewrite(question, history == null ? ConversationHistory.EMPTY : history);
         List<String> variants = rewrite.queries();
@@ -151,7 +167,7 @@ public final class QueryPipeline {
         t = lap(stageMs, "rerank", t);
 
         List<Candidate> top = reranked.ranked().subList(0, Math.min(topK, reranked.ranked().size()));
-        List<Candidate> kept = TailTrim.trim(top, stages.gate().threshold());
+        List<Candidate> kept = AnchoredPassages.mentioning(question, TailTrim.trim(top, stages.gate().threshold()));
         ScopedGateDecision gate = stages.gate().decide(question, kept, top);
         t = lap(stageMs, "gate", t);
 
@@ -186,6 +202,10 @@ public final class QueryPipeline {
                 default -> outcome = Outcome.UNAVAILABLE;
             }
             answer = generation.answer();
+            if (outcome == Outcome.ANSWER) {
+                // said in the final reply's text, after any streamed tokens
+                answer += "\n\n(" + rankedCompleteness(question).reason() + ".)";
+            }
             if (outcome == Outcome.UNAVAILABLE) {
                 answer = "The local generation model is unavailable (" + generation.detail() + "); no answer was generated.";
             }
@@ -194,8 +214,11 @@ public final class QueryPipeline {
                 rewrite.reason(), sides, fused, reranked.ranked(), reranked.reranker(), reranked.prefix().reason(),
                 gate.toGateDecision(), gate.describe(), generation == null ? stages.generator().name() : generation.generator(),
                 generation == null ? List.of() : generation.citations().outOfRange(), stageMs,
-                outcome == Outcome.ANSWER ? Completeness.MOST_RELEVANT : null,
-                filter == null || filter.patient() == null ? PatientScope.NONE : new PatientScope(PatientScope.Source.REQUEST, filter.patient(), List.of()));
+                outcome == Outcome.ANSWER ? rankedCompleteness(question) : null, requestScope(filter));
+        return finished(result);
+    }
+
+    private Result finished(Result result) {
         for (RunObserver observer : observers) {
             try {
                 observer.finished(result);
@@ -204,6 +227,47 @@ public final class QueryPipeline {
             }
         }
         return result;
+    }
+
+    private static PatientScope requestScope(RetrievalFilter filter) {
+        return filter == null || filter.patient() == null ? PatientScope.NONE
+                : new PatientScope(PatientScope.Source.REQUEST, filter.patient(), List.of());
+    }
+
+    /**
+     * A ranked answer lists the most relevant records; when the question asked for every matching record but named
+     * no exact anchor (no code, drug or condition word, nor a patient), it is partial for that reason.
+     */
+    private static Completeness rankedCompleteness(String question) {
+        return CohortQuestion.asksForAll(question) && QuestionAnchors.of(question).isEmpty()
+                ? new Completeness(Completeness.Kind.PARTIAL, "the question asks for every matching record but names no"
+                        + " exact code, drug or condition the index holds: these are the most relevant records by similarity,"
+                        + " not necessarily all", null)
+                : Completeness.MOST_RELEVANT;
+    }
+
+    /** The answer (or refusal) of a question the cohort step decided: no ranked search ran. */
+    private Result cohortResult(CohortPlan plan, RetrievalFilter filter, Listener listener, Map<String, Long> stageMs,
+                                long start) {
+        stageMs.put("total", (System.nanoTime() - start) / 1_000_000);
+        String name = "cohort (exact term lookup)";
+        if (plan instanceof CohortPlan.Refused refused) {
+            GateDecision gate = new GateDecision(false, "exact-term", 0, 1, refused.reason());
+            return new Result(Outcome.REFUSED, "No answer: the indexed records do not support an answer to this question ("
+                    + refused.reason() + ").", false, List.of(), List.of(), "cohort question: no rewrite", List.of(), List.of(),
+                    List.of(), name, "none", gate, gate.describe(), name, List.of(), stageMs, null, requestScope(filter));
+        }
+        Cohort cohort = ((CohortPlan.Listed) plan).cohort();
+        CohortAnswer answer = CohortAnswer.of(cohort, settings.maxPassageChars());
+        List<Candidate> rows = new java.util.ArrayList<>(answer.passages().size());
+        for (Passage p : answer.passages()) {
+            rows.add(Candidate.lexicalHit(p.chunk(), 1.0, p.index()).withFused(1.0, p.index()).withRerankScore(1.0));
+        }
+        listener.onCitations(answer.passages());
+        GateDecision gate = new GateDecision(true, "exact-term", 1, 1, "every listed row holds the question's anchor");
+        return new Result(Outcome.ANSWER, answer.text(), true, answer.passages(), List.of(), "cohort question: no rewrite",
+                List.of(), rows, rows, name, "none", gate, gate.describe(), name, List.of(), stageMs, cohort.completeness(),
+                requestScope(filter));
     }
 
     private Fusion fusion() {

@@ -1,6 +1,7 @@
 package org.chartstream.retrieval;
 
 import org.chartstream.core.model.Reranker;
+import org.chartstream.retrieval.cohort.CohortStage;
 import org.chartstream.retrieval.fusion.NormalizedScoreFusion;
 import org.chartstream.retrieval.gate.ScopedEvidenceGate;
 
@@ -19,10 +20,11 @@ import org.chartstream.retrieval.gate.ScopedEvidenceGate;
  * @param workers                   threads running the pipeline
  * @param fusion                    how the sides' rankings are fused
  * @param vectorWeight              the vector side's weight in {@link Fusion#SCORE} fusion
+ * @param cohortCap                 the most rows a cohort answer lists ({@code query.cohort-cap})
  */
 public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                             int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
-                            Fusion fusion, double vectorWeight) {
+                            Fusion fusion, double vectorWeight, int cohortCap) {
 
     /**
      * {@code RRF}: reciprocal rank fusion (k = {@code rrfK}), ranks only. {@code SCORE}: min-max normalised scores,
@@ -35,7 +37,7 @@ public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold
 
     public static QuerySettings defaults() {
         return new QuerySettings(50, 60, 0.43, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, MAX_TOP_K, 32, 2,
-                Fusion.SCORE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT);
+                Fusion.SCORE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT, CohortStage.DEFAULT_CAP);
     }
 
     /** The gate for the scorer actually in use: thresholds live on the scorer's own scale. */

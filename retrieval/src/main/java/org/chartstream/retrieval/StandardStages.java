@@ -5,6 +5,7 @@ import org.chartstream.core.llm.ChatModel;
 import org.chartstream.core.model.Reranker;
 import org.chartstream.core.model.TokenCounter;
 import org.chartstream.core.store.HybridStore;
+import org.chartstream.retrieval.cohort.CohortStage;
 import org.chartstream.retrieval.context.BudgetedContextBuilder;
 import org.chartstream.retrieval.context.ContextBudget;
 import org.chartstream.retrieval.embed.QueryEmbedder;
@@ -42,6 +43,7 @@ public final class StandardStages {
                 settings.gateFor(reranker.scorer()),
                 new BudgetedContextBuilder(tokens, ContextBudget.defaults(), store::rowChunks),
                 chatModel == null ? new ExtractiveGenerator(settings.maxPassageChars())
-                        : new LlmGroundedGenerator(chatModel, GenerationSettings.defaults()));
+                        : new LlmGroundedGenerator(chatModel, GenerationSettings.defaults()),
+                new CohortStage(store.termIndex().orElse(null), () -> store.activeGenerations().keySet(), settings.cohortCap()));
     }
 }

@@ -97,6 +97,7 @@ public final class ChartstreamConfig {
         k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in score fusion (lexical gets the rest)"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
         k.put("query.top-k", new String[] {"6", "passages cited by default"});
+        k.put("query.cohort-cap", new String[] {"500", "most rows a cohort answer lists (a question for every patient or record with one exact code, drug or condition); more matching rows make the answer partial, said in the reply"});
         k.put("gate.threshold.bi-encoder", new String[] {"0.43", "refuse a pointed question when the best bi-encoder cosine is lower (the scorer when no cross-encoder is configured; calibrated for all-minilm-l6-v2 by `chartstream calibrate`, docs/EVALUATION.md)"});
         k.put("gate.threshold.cross-encoder", new String[] {"0.30", "the same on a cross-encoder's sigmoid score"});
         k.put("rerank.model-dir", new String[] {"", "folder with a cross-encoder's model.onnx and tokenizer.json (e.g. models/bge-reranker-v2-m3); empty: bi-encoder cosine fallback"});
@@ -201,6 +202,7 @@ public final class ChartstreamConfig {
         positive("query.per-side");
         positive("query.rrf-k");
         positive("query.top-k");
+        positive("query.cohort-cap");
         if (integer("query.top-k") > org.chartstream.retrieval.QuerySettings.MAX_TOP_K) {
             throw bad("query.top-k", "must be at most " + org.chartstream.retrieval.QuerySettings.MAX_TOP_K);
         }

@@ -17,7 +17,18 @@ class ChartstreamConfigTest {
         assertThat(c.integer("query.rrf-k")).isEqualTo(60);
         assertThat(c.integer("query.per-side")).isEqualTo(50);
         assertThat(c.integer("query.top-k")).isEqualTo(6);
+        assertThat(c.integer("query.cohort-cap")).isEqualTo(500);
         assertThat(c.tables()).startsWith("patients");
+    }
+
+    @Test
+    void theCohortCapReachesTheQuerySettingsAndMustBePositive(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("cap.properties");
+        Files.writeString(file, "query.cohort-cap=7\n");
+        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.load(file, Map.of())).cohortCap()).isEqualTo(7);
+        Files.writeString(file, "query.cohort-cap=0\n");
+        assertThatThrownBy(() -> ChartstreamConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("query.cohort-cap");
     }
 
     @Test

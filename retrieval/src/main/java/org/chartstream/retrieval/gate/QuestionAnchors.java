@@ -65,7 +65,9 @@ public final class QuestionAnchors {
             "diagnoses", "disease", "diseases", "record", "records", "patient", "patients", "code", "codes", "history",
             "allergies", "allergy", "problem", "problems", "symptoms", "visit", "visits", "appointment", "treatment",
             "therapy", "more", "most", "many", "much", "no", "not", "ever", "file", "chart", "list", "care", "time", "same",
-            "other", "both", "all", "each", "every", "one", "two", "insurance", "beds", "lot", "diagnosed");
+            "other", "both", "all", "each", "every", "one", "two", "insurance", "beds", "lot", "diagnosed", "for", "with",
+            "to", "of", "in", "at", "by", "from", "about", "and", "or", "now", "still", "currently", "also", "anyone",
+            "someone", "there", "here", "when", "where", "why", "how", "you", "him", "me", "us", "ones");
 
     private QuestionAnchors() {
     }

@@ -48,7 +48,9 @@ public final class ScopedEvidenceGate {
         double best = kept.stream().mapToDouble(Candidate::rerankScore).max().orElse(Double.NEGATIVE_INFINITY);
         List<QuestionAnchors.Anchor> unmentioned = QuestionAnchors.unmentioned(QuestionAnchors.of(question),
                 considered.stream().map(c -> c.chunk().text()).toList());
-        return decide(question, best, kept.size(), unmentioned);
+        // the anchor cut (AnchoredPassages) leaves nothing when no passage mentions an anchor: that is the reason then
+        int passages = kept.isEmpty() && !unmentioned.isEmpty() ? considered.size() : kept.size();
+        return decide(question, best, passages, unmentioned);
     }
 
     /** Classifies {@code question} and decides. */

@@ -59,6 +59,8 @@ class QuestionAnchorsTest {
         assertThat(anchors("Which medications is he taking?")).isEmpty();
         assertThat(anchors("Which patient has SNOMED CT code 44054006 on their problem list?")).containsExactly("44054006");
         assertThat(anchors("What medications is she on?")).isEmpty();
+        assertThat(anchors("What is metformin prescribed for?")).isEmpty();
+        assertThat(anchors("Who has been given to us?")).isEmpty();
         assertThat(anchors("How many beds does the intensive care unit have?")).isEmpty();
     }
 
