@@ -32,6 +32,11 @@ import org.chartstream.datasets.PatientRow;
  *       notes (what brought them in);</li>
  *   <li><b>follow-up</b>: a second turn ("which medications is she taking?") that needs the first turn, which names
  *       the patient; the patient's medication rows.</li>
+ *   <li><b>cohort</b>: every patient with one exact anchor ("Which patients take lisinopril?", "Which patients have a
+ *       condition with ICD-10 code E11.9?"); the complete answer set: every medication row that names the drug as a
+ *       word, or every condition row with the code (scored by cohort recall and precision over patients too);</li>
+ *   <li><b>misspelled drug</b>: a drug name one or two edits off ("lisinoprl"), checked to appear nowhere in the data;
+ *       the medication rows of the drug meant.</li>
  * </ul>
  * Unanswerable questions (no judgments) name things the data does not hold, each checked against the data: a person
  * who is not a patient, a drug nobody takes or mentions, an ICD-10 code nobody has, or something outside health
@@ -42,6 +47,8 @@ public final class ClinicalQuestionGenerator {
     static final int MAX_DRUGS = 25;
     static final int MAX_NAMED_PATIENTS = 25;
     static final int MAX_FOLLOW_UPS = 20;
+    static final int MAX_COHORTS_PER_ANCHOR_KIND = 10;
+    static final int MAX_MISSPELLED_DRUGS = 10;
 
     /** Lay wording keyed by the clinical term in Synthea's condition descriptions. */
     static final Map<String, String> CONDITION_PARAPHRASES = orderedMap(
@@ -131,6 +138,8 @@ public final class ClinicalQuestionGenerator {
         absentDrugs(data, b);
         absentCodes(data, b);
         OUTSIDE_THE_RECORDS.forEach(text -> b.add("outside the records", text, null, Set.of()));
+        cohorts(data, b);
+        misspelledDrugs(data, b);
         return new ClinicalQuestionSet(data, b.questions);
     }
 
@@ -291,6 +300,78 @@ public final class ClinicalQuestionGenerator {
                 b.add("absent code", "Which patient has a condition with ICD-10 code " + code + "?", null, Set.of());
             }
         }
+    }
+
+    /**
+     * Drug cohorts (the drugs taken by most patients first) and ICD-10 cohorts (codes of two or more rows, most
+     * rows first), each with every row holding its anchor: the complete answer set, not a top k.
+     */
+    private static void cohorts(ClinicalDataset data, Builder b) {
+        String[] drugTemplates = {"Which patients take %s?", "List every patient on %s.", "Which patients have been prescribed %s?"};
+        int i = 0;
+        for (String drug : drugsByPatients(data)) {
+            if (i >= MAX_COHORTS_PER_ANCHOR_KIND) {
+                break;
+            }
+            b.add("cohort", String.format(drugTemplates[i % drugTemplates.length], drug), null, drugRows(data, drug));
+            i++;
+        }
+        Map<String, Set<String>> byCode = groupRows(data.conditions(), ConditionRow::icd10Code, c -> "conditions:" + c.conditionId());
+        List<Map.Entry<String, Set<String>>> codes = byCode.entrySet().stream().filter(e -> e.getValue().size() >= 2)
+                .sorted(Map.Entry.<String, Set<String>>comparingByValue(java.util.Comparator.comparingInt(Set::size)).reversed()
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .limit(MAX_COHORTS_PER_ANCHOR_KIND).toList();
+        for (Map.Entry<String, Set<String>> code : codes) {
+            b.add("cohort", "Which patients have a condition with ICD-10 code " + code.getKey() + "?", null, code.getValue());
+        }
+    }
+
+    /** Drug names misspelt by one or two edits (a dropped, a doubled or two swapped letters) that appear nowhere in the data. */
+    private static void misspelledDrugs(ClinicalDataset data, Builder b) {
+        String[] templates = {"Which patients take %s?", "Who has been prescribed %s?"};
+        int i = 0;
+        for (String drug : drugsByPatients(data)) {
+            if (i >= MAX_MISSPELLED_DRUGS) {
+                break;
+            }
+            String misspelt = misspell(drug, i);
+            if (mentionedAnywhere(data, misspelt)) {
+                continue;
+            }
+            b.add("misspelled drug", String.format(templates[i % templates.length], misspelt), null, drugRows(data, drug));
+            i++;
+        }
+    }
+
+    /** The {@code n}th kind of typo: a letter dropped before the end, the last letter doubled, two middle letters swapped. */
+    static String misspell(String word, int n) {
+        int middle = word.length() / 2;
+        return switch (n % 3) {
+            case 0 -> word.substring(0, word.length() - 2) + word.charAt(word.length() - 1);
+            case 1 -> word + word.charAt(word.length() - 1);
+            default -> word.substring(0, middle - 1) + word.charAt(middle) + word.charAt(middle - 1) + word.substring(middle + 1);
+        };
+    }
+
+    /** Drug names of two or more patients, most patients first, then by name. */
+    private static List<String> drugsByPatients(ClinicalDataset data) {
+        Map<String, Set<java.util.UUID>> patients = new TreeMap<>();
+        for (MedicationRow m : data.medications()) {
+            String drug = drugName(m.description());
+            if (drug != null) {
+                patients.computeIfAbsent(drug, k -> new java.util.HashSet<>()).add(m.patientId());
+            }
+        }
+        return patients.entrySet().stream().filter(e -> e.getValue().size() >= 2)
+                .sorted(Map.Entry.<String, Set<java.util.UUID>>comparingByValue(java.util.Comparator.comparingInt(Set::size)).reversed()
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .map(Map.Entry::getKey).toList();
+    }
+
+    /** Every medication row whose description names the drug as a word. */
+    private static Set<String> drugRows(ClinicalDataset data, String drug) {
+        return data.medications().stream().filter(m -> containsWord(m.description(), drug))
+                .map(m -> "medications:" + m.medicationId()).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** The first word of a medication description that names the drug (not a dose form or unit). */

@@ -96,6 +96,14 @@ public record ClinicalQuestionSet(ClinicalDataset dataset, List<ClinicalQuestion
         JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("manifest.json").toFile(), manifest);
     }
 
+    /** The patient (id) of every row, keyed {@code table:row_key} like the corpus. */
+    public Map<String, String> patientOfRow() {
+        Map<String, String> patients = new java.util.HashMap<>();
+        dataset.tables().forEach((table, rows) -> rows.forEach(row ->
+                patients.put(table + ":" + row.primaryKey(), row.patientId().toString())));
+        return patients;
+    }
+
     /** Every row as the ingest would project it (all fields allowed, patient header), keyed {@code table:row_key}. */
     public Map<String, String> corpus() {
         Map<String, PatientIdentity> identities = new java.util.HashMap<>();

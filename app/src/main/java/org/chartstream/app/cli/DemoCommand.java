@@ -20,6 +20,7 @@ import org.chartstream.datasets.DatasetSpec;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
+import org.chartstream.schemas.AnswerCompleteness;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -31,7 +32,8 @@ import picocli.CommandLine.ParentCommand;
 /** Starts everything embedded, loads synthetic records, waits until searchable and asks a few kinds of question. */
 @Command(name = "demo", description = {"Run the whole pipeline on this machine: in-process Kafka (KRaft), embedded PostgreSQL",
         "filled with synthetic patients (Synthea + aci-bench notes), Debezium CDC, ingest and query topologies, Lucene.",
-        "Waits until the data is searchable, asks five kinds of question and prints each answer with its citations.",
+        "Waits until the data is searchable, asks six kinds of question (one a cohort: every patient on a drug, counted)",
+        "and prints each answer with its citations.",
         "Starts from scratch under <data.dir>/demo each time (the generated dataset is cached under <data.dir>/cache)."})
 public final class DemoCommand implements Callable<Integer> {
     @ParentCommand
@@ -99,12 +101,22 @@ public final class DemoCommand implements Callable<Integer> {
         if (q.answeringRows().isEmpty()) {
             return last.getCitations().isEmpty();
         }
+        if (q.cohortPatients() != null) {
+            return cohortListed(q, last);
+        }
         for (Citation c : last.getCitations()) {
             if (q.answeringRows().contains(c.getTableName() + ":" + c.getRowKey())) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** A cohort question: the reply says complete, counts the expected patients, and cites only answering rows. */
+    static boolean cohortListed(DemoQuestions.Question q, ReplyEvent last) {
+        return last.getCompleteness() == AnswerCompleteness.COMPLETE && last.getCohort() != null
+                && last.getCohort().getPatients() == q.cohortPatients() && !last.getCitations().isEmpty()
+                && last.getCitations().stream().allMatch(c -> q.answeringRows().contains(c.getTableName() + ":" + c.getRowKey()));
     }
 
     static DatasetSpec spec(ChartstreamConfig config) {

@@ -16,15 +16,21 @@ import org.chartstream.datasets.MedicationRow;
 
 /**
  * The demo's questions, derived from the generated data so they stay answerable whatever the seed: an exact code,
- * a drug name, a paraphrased condition, a patient named in full, and one the records cannot answer. Each carries
- * the rows that answer it, so the demo can show whether they were cited.
+ * a drug name, a paraphrased condition, a patient named in full, one the records cannot answer, and a cohort (every
+ * patient on the drug most patients take, with their count). Each carries the rows that answer it, so the demo can
+ * show whether they were cited.
  */
 public final class DemoQuestions {
     /**
      * One demo question: its kind, its text, what counts as answering it, and the rows ({@code table:row_key}) that
      * do (empty: the records cannot answer it, so a refusal is expected).
+     *
+     * @param cohortPatients for a cohort question, the patients its complete answer lists; {@code null} otherwise
      */
-    public record Question(String kind, String text, String expectation, Set<String> answeringRows) {
+    public record Question(String kind, String text, String expectation, Set<String> answeringRows, Integer cohortPatients) {
+        public Question(String kind, String text, String expectation, Set<String> answeringRows) {
+            this(kind, text, expectation, answeringRows, null);
+        }
     }
 
     /** Lay wording for conditions Synthea generates, keyed by a word of the condition's description. */
@@ -79,7 +85,27 @@ public final class DemoQuestions {
         });
         questions.add(new Question("not in the records",
                 "What are the opening hours of the hospital gift shop on public holidays?", "a refusal", Set.of()));
+        cohort(data.medications()).ifPresent(questions::add);
         return questions;
+    }
+
+    /** "Which patients take X?" for the drug most patients take: every prescription naming it, and their patient count. */
+    static java.util.Optional<Question> cohort(List<MedicationRow> medications) {
+        Map<String, Set<java.util.UUID>> patients = new java.util.TreeMap<>();
+        for (MedicationRow m : medications) {
+            drugWord(m.description()).ifPresent(drug -> patients.computeIfAbsent(drug, k -> new java.util.HashSet<>()).add(m.patientId()));
+        }
+        return patients.entrySet().stream()
+                .max(Map.Entry.<String, Set<java.util.UUID>>comparingByValue(java.util.Comparator.comparingInt(Set::size))
+                        .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
+                .map(e -> {
+                    java.util.regex.Pattern word = java.util.regex.Pattern.compile("\\b" + e.getKey() + "\\b");
+                    List<MedicationRow> rows = medications.stream().filter(m -> word.matcher(lower(m.description())).find()).toList();
+                    int count = (int) rows.stream().map(MedicationRow::patientId).distinct().count();
+                    return new Question("cohort", "Which patients take " + e.getKey() + "?",
+                            "all " + count + " patients on " + e.getKey() + ", marked complete",
+                            keys("medications", rows, MedicationRow::medicationId), count);
+                });
     }
 
     private static String lower(String s) {
@@ -97,16 +123,21 @@ public final class DemoQuestions {
     private static java.util.Optional<String> drug(List<MedicationRow> medications) {
         Map<String, Long> counts = new java.util.TreeMap<>();
         for (MedicationRow m : medications) {
-            for (String word : m.description().toLowerCase(Locale.ROOT).split("[^a-z]+")) {
-                if (word.length() >= 6 && !DOSE_WORDS.contains(word)) {
-                    counts.merge(word, 1L, Long::sum);
-                    break;
-                }
-            }
+            drugWord(m.description()).ifPresent(word -> counts.merge(word, 1L, Long::sum));
         }
         return counts.entrySet().stream().filter(e -> e.getValue() >= 2)
                 .min(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
                 .map(Map.Entry::getKey);
+    }
+
+    /** The first word of a description that names the drug: six or more letters, not a dose form or unit. */
+    private static java.util.Optional<String> drugWord(String description) {
+        for (String word : description.toLowerCase(Locale.ROOT).split("[^a-z]+")) {
+            if (word.length() >= 6 && !DOSE_WORDS.contains(word)) {
+                return java.util.Optional.of(word);
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     private static java.util.Optional<Map.Entry<String, String>> paraphrased(List<ConditionRow> conditions) {

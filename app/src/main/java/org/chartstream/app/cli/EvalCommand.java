@@ -19,6 +19,7 @@ import org.chartstream.datasets.beir.BeirDataset;
 import org.chartstream.datasets.beir.BeirSourceTable;
 import org.chartstream.evaluation.ClinicalQuestionGenerator;
 import org.chartstream.evaluation.ClinicalQuestionSet;
+import org.chartstream.evaluation.CohortScores;
 import org.chartstream.evaluation.DocumentRanking;
 import org.chartstream.evaluation.EvalMode;
 import org.chartstream.evaluation.EvaluationRuntime;
@@ -116,7 +117,7 @@ public final class EvalCommand implements Callable<Integer> {
         try (EvaluationRuntime eval = EvaluationRuntime.start(config, dataset.name(), List.of(BeirSourceTable.TABLE),
                 c -> BeirSourceTable.load(c, dataset), Duration.ofMinutes(60), RunCommand::progress)) {
             return evaluate(eval, dataset.name(), dataset.corpus().size(), RetrievalEvaluation.judged(dataset), evalModes,
-                    DocumentRanking::rowKey);
+                    DocumentRanking::rowKey, document -> null);
         }
     }
 
@@ -127,12 +128,14 @@ public final class EvalCommand implements Callable<Integer> {
         RunCommand.progress(String.format("clinical question set: %d judged questions (%d follow-ups), %d rows", set.judged().size(),
                 set.followUps().size(), documents));
         try (EvaluationRuntime eval = startClinical(config, dataset)) {
-            return evaluate(eval, "clinical", documents, set.judged(), evalModes, DocumentRanking::tableAndRowKey);
+            return evaluate(eval, "clinical", documents, set.judged(), evalModes, DocumentRanking::tableAndRowKey,
+                    set.patientOfRow()::get);
         }
     }
 
     private Map<String, Object> evaluate(EvaluationRuntime eval, String name, int documents, List<RetrievalEvaluation.JudgedQuery> queries,
-                                         List<EvalMode> evalModes, Function<RowRef, String> documentId) {
+                                         List<EvalMode> evalModes, Function<RowRef, String> documentId,
+                                         Function<String, String> patientOfDocument) {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("dataset", name);
         report.put("documents", documents);
@@ -147,10 +150,20 @@ public final class EvalCommand implements Callable<Integer> {
         Map<String, Object> byMode = new LinkedHashMap<>();
         Map<String, Map<String, Object>> byKind = new LinkedHashMap<>();
         for (EvalMode mode : evalModes) {
+            CohortScores cohorts = new CohortScores(patientOfDocument);
             RetrievalEvaluation.ModeResult result = RetrievalEvaluation.run(mode, eval.pipeline(mode, perSide), queries,
-                    DEPTH, documentId, RunCommand::progress, (q, r) -> writeRanking(mode, q, r, documentId));
+                    DEPTH, documentId, RunCommand::progress, (q, r) -> {
+                        writeRanking(mode, q, r, documentId);
+                        cohorts.add(q, r.passages(), documentId);
+                    });
             byMode.put(mode.label(), figures(result.overall()));
-            result.byKind().forEach((kind, m) -> byKind.computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(mode.label(), figures(m)));
+            result.byKind().forEach((kind, m) -> {
+                Map<String, Object> f = figures(m);
+                if (kind.equals(CohortScores.KIND)) {
+                    f.putAll(cohorts.figures());
+                }
+                byKind.computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(mode.label(), f);
+            });
         }
         report.put("modes", byMode);
         if (!byKind.isEmpty()) {
