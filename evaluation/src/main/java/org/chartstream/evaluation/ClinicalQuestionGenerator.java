@@ -303,26 +303,21 @@ public final class ClinicalQuestionGenerator {
     }
 
     /**
-     * Drug cohorts (the drugs taken by most patients first) and ICD-10 cohorts (codes of two or more rows, most
-     * rows first), each with every row holding its anchor: the complete answer set, not a top k.
+     * Drug cohorts (the drugs taken by most patients first) and ICD-10 cohorts (of the codes of two or more rows,
+     * most rows first, every second one: a spread of cohort sizes from the largest down), each with every row holding
+     * its anchor: the complete answer set, not a top k.
      */
     private static void cohorts(ClinicalDataset data, Builder b) {
-        String[] drugTemplates = {"Which patients take %s?", "List every patient on %s.", "Which patients have been prescribed %s?"};
-        int i = 0;
-        for (String drug : drugsByPatients(data)) {
-            if (i >= MAX_COHORTS_PER_ANCHOR_KIND) {
-                break;
-            }
-            b.add("cohort", String.format(drugTemplates[i % drugTemplates.length], drug), null, drugRows(data, drug));
-            i++;
-        }
+        drugsByPatients(data).stream().limit(MAX_COHORTS_PER_ANCHOR_KIND)
+                .forEach(drug -> b.add("cohort", "Which patients take " + drug + "?", null, drugRows(data, drug)));
         Map<String, Set<String>> byCode = groupRows(data.conditions(), ConditionRow::icd10Code, c -> "conditions:" + c.conditionId());
         List<Map.Entry<String, Set<String>>> codes = byCode.entrySet().stream().filter(e -> e.getValue().size() >= 2)
                 .sorted(Map.Entry.<String, Set<String>>comparingByValue(java.util.Comparator.comparingInt(Set::size)).reversed()
                         .thenComparing(Map.Entry.comparingByKey()))
-                .limit(MAX_COHORTS_PER_ANCHOR_KIND).toList();
-        for (Map.Entry<String, Set<String>> code : codes) {
-            b.add("cohort", "Which patients have a condition with ICD-10 code " + code.getKey() + "?", null, code.getValue());
+                .toList();
+        for (int i = 0; i < codes.size() && i / 2 < MAX_COHORTS_PER_ANCHOR_KIND; i += 2) {
+            b.add("cohort", "Which patients have a condition with ICD-10 code " + codes.get(i).getKey() + "?", null,
+                    codes.get(i).getValue());
         }
     }
 
