@@ -2,6 +2,7 @@ package org.chartstream.retrieval.cohort;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.chartstream.core.store.RetrievalFilter;
@@ -49,7 +50,7 @@ public final class CohortStage {
     }
 
     public CohortPlan plan(String question, RetrievalFilter filter) {
-        java.util.Optional<CohortQuestion> asked = CohortQuestion.of(question);
+        Optional<CohortQuestion> asked = CohortQuestion.of(question);
         if (terms == null || asked.isEmpty()) {
             return new CohortPlan.Ranked();
         }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -269,7 +270,7 @@ final class DocumentDbSearcher {
     }
     Document match = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter)
         .append(DocumentDbPipelines.TEXT, new Document("$regex", regex).append("$options", "i"));
-    java.util.TreeMap<String, StoredChunk> byRowId = new java.util.TreeMap<>();
+    TreeMap<String, StoredChunk> byRowId = new TreeMap<>();
     for (Document d : records.find(match).batchSize(BATCH_SIZE)) {
       StoredChunk c = DocumentDbSchema.toChunk(d).withoutVector();
       byRowId.merge(c.row().id(), c, (a, b) -> a.chunkIndex() <= b.chunkIndex() ? a : b);

@@ -16,9 +16,8 @@ import org.junit.jupiter.api.BeforeAll;
  * The {@link HybridStoreContract} on the in-process test double mongo-java-server, in the default build: every
  * contract test that needs no search runs the DocumentDB adapter's own write, commit, count, lookup and validation
  * code, and its exact-term lookups ({@code $regex}). The double has no {@code $search}, {@code cosmosSearch} or
- * {@code $text}, so the search tier is off; the
- * searches are pinned as golden pipelines in {@link DocumentDbPipelinesTest} and run against the engine in
- * {@link DocumentDbHybridStoreContainerTest}.
+ * {@code $text}, so the search tier is off; the searches are pinned as golden pipelines in
+ * {@link DocumentDbPipelinesTest} and run against the engine in {@link DocumentDbHybridStoreContainerTest}.
  */
 class DocumentDbHybridStoreContractOnMongoJavaServerTest extends HybridStoreContract {
 

@@ -26,12 +26,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.FuzzyTermsEnum;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
@@ -43,6 +50,7 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.QueryBuilder;
 import org.chartstream.core.store.ChunkChecks;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
@@ -239,7 +247,7 @@ final class LuceneStoreSearcher {
         return TermIndex.TermRows.NONE;
       }
       StoredFields stored = s.searcher().storedFields();
-      Map<String, StoredChunk> byRowId = new java.util.TreeMap<>();
+      Map<String, StoredChunk> byRowId = new TreeMap<>();
       for (ScoreDoc sd : s.searcher().search(heads, total).scoreDocs) {
         StoredChunk head = LuceneSchema.toChunk(stored.document(sd.doc), null);
         byRowId.put(head.row().id(), head);
@@ -267,15 +275,15 @@ final class LuceneStoreSearcher {
     }
     String target = analysed.iterator().next();
     return withSnapshot(s -> {
-      org.apache.lucene.index.Terms terms = org.apache.lucene.index.MultiTerms.getTerms(s.reader(), F_ROW_TEXT);
+      Terms terms = MultiTerms.getTerms(s.reader(), F_ROW_TEXT);
       if (terms == null || s.activeFilter() == null) {
         return List.of();
       }
       record Similar(String term, int edits, int rows) {}
       List<Similar> similar = new ArrayList<>();
       Query restriction = restriction(s, RetrievalFilter.NONE);
-      org.apache.lucene.search.FuzzyTermsEnum fuzzy =
-          new org.apache.lucene.search.FuzzyTermsEnum(terms, new Term(F_ROW_TEXT, target), maxEdits, 0, true);
+      FuzzyTermsEnum fuzzy =
+          new FuzzyTermsEnum(terms, new Term(F_ROW_TEXT, target), maxEdits, 0, true);
       for (BytesRef t = fuzzy.next(); t != null; t = fuzzy.next()) {
         String term = t.utf8ToString();
         if (term.equals(target)) {
@@ -323,11 +331,11 @@ final class LuceneStoreSearcher {
         firstRow = c;
       }
     }
-    try (org.apache.lucene.analysis.TokenStream ts = analyzer.tokenStream(F_TEXT, firstRow.text())) {
-      org.apache.lucene.analysis.tokenattributes.CharTermAttribute analysed =
-          ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
-      org.apache.lucene.analysis.tokenattributes.OffsetAttribute offsets =
-          ts.addAttribute(org.apache.lucene.analysis.tokenattributes.OffsetAttribute.class);
+    try (TokenStream ts = analyzer.tokenStream(F_TEXT, firstRow.text())) {
+      CharTermAttribute analysed =
+          ts.addAttribute(CharTermAttribute.class);
+      OffsetAttribute offsets =
+          ts.addAttribute(OffsetAttribute.class);
       ts.reset();
       String written = term;
       while (ts.incrementToken()) {
@@ -348,7 +356,7 @@ final class LuceneStoreSearcher {
       return null;
     }
     return terms.size() == 1 ? new TermQuery(new Term(field, terms.iterator().next()))
-        : new org.apache.lucene.util.QueryBuilder(analyzer).createPhraseQuery(field, text);
+        : new QueryBuilder(analyzer).createPhraseQuery(field, text);
   }
 
   private static List<StoredChunk> chunksHolding(Snapshot s, Query text, Query restriction, List<StoredChunk> rows)
