@@ -24,11 +24,15 @@ import org.chartstream.retrieval.rewrite.ConversationHistory;
 import org.chartstream.retrieval.rewrite.ExactTerms;
 import org.chartstream.retrieval.rewrite.QueryRewriter;
 import org.chartstream.retrieval.rewrite.RewriteResult;
+import org.chartstream.retrieval.scope.PatientDirectory;
+import org.chartstream.retrieval.scope.ScopeDecision;
+import org.chartstream.retrieval.scope.ScopeResolver;
 import org.chartstream.retrieval.search.HybridSearcher;
 import org.chartstream.retrieval.search.SideResults;
 
 /**
- * The retrieval stages for one question, free of Kafka (DESIGN.md §5): rewrite with memory and expansion → one
+ * The retrieval stages for one question, free of Kafka (DESIGN.md §5): patient scope (the patient the question
+ * names or a follow-up inherits, or a clarification asking which) → rewrite with memory and expansion → one
  * embedding batch → vector and lexical search per variant, concurrently, with exact terms on the lexical side → row
  * dedupe (one chunk per row) → fusion (normalised scores by default, or RRF) → adaptive rerank prefix → reranker →
  * tail trim → gate (pointed or broad) → context budget with parent-row expansion → grounded generation (or the
@@ -39,9 +43,13 @@ public final class QueryPipeline {
     private final QuerySettings settings;
     private final List<RunObserver> observers = new CopyOnWriteArrayList<>();
 
-    /** One implementation per stage (each a small interface with a default implementation). */
+    /**
+     * One implementation per stage (each a small interface with a default implementation).
+     *
+     * @param patients the patients questions can name, for the patient scope ({@link PatientDirectory#NONE}: none)
+     */
     public record Stages(QueryRewriter rewriter, QueryEmbedder embedder, HybridSearcher searcher, RerankStage reranker,
-                         ScopedEvidenceGate gate, ContextBuilder context, Generator generator) {
+                         ScopedEvidenceGate gate, ContextBuilder context, Generator generator, PatientDirectory patients) {
     }
 
     /** Told as the run progresses, so replies can stream: citations first, then answer tokens. */
@@ -128,6 +136,15 @@ public final class QueryPipeline {
         long start = System.nanoTime();
         long t = start;
 
+        before("scope", deadlineMs);
+        ScopeDecision scope = new ScopeResolver(stages.patients()).resolve(question, filter, history);
+        t = lap(stageMs, "scope", t);
+        if (scope.clarify()) {
+            stageMs.put("total", (System.nanoTime() - start) / 1_000_000);
+            return finished(clarification(question, scope, stageMs));
+        }
+        filter = scope.filter();
+
         before("rewrite", deadlineMs);
         RewriteResult rewrite = stages.rewriter().rewrite(question, history == null ? ConversationHistory.EMPTY : history);
         List<String> variants = rewrite.queries();
@@ -194,8 +211,19 @@ public final class QueryPipeline {
                 rewrite.reason(), sides, fused, reranked.ranked(), reranked.reranker(), reranked.prefix().reason(),
                 gate.toGateDecision(), gate.describe(), generation == null ? stages.generator().name() : generation.generator(),
                 generation == null ? List.of() : generation.citations().outOfRange(), stageMs,
-                outcome == Outcome.ANSWER ? Completeness.MOST_RELEVANT : null,
-                filter == null || filter.patient() == null ? PatientScope.NONE : new PatientScope(PatientScope.Source.REQUEST, filter.patient(), List.of()));
+                outcome == Outcome.ANSWER ? Completeness.MOST_RELEVANT : null, scope.scope());
+        return finished(result);
+    }
+
+    /** The run's reply when the question does not say which patient: nothing searched, nothing cited. */
+    private Result clarification(String question, ScopeDecision scope, Map<String, Long> stageMs) {
+        return new Result(Outcome.CLARIFY, scope.clarification(), false, List.of(), List.of(question),
+                "not run: the question does not say which patient", List.of(), List.of(), List.of(), null, null, null,
+                "not run: clarification asked (" + scope.scope().describe() + ")", stages.generator().name(), List.of(),
+                stageMs, null, scope.scope());
+    }
+
+    private Result finished(Result result) {
         for (RunObserver observer : observers) {
             try {
                 observer.finished(result);

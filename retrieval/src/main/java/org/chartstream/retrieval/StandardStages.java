@@ -16,6 +16,7 @@ import org.chartstream.retrieval.rerank.StoredVectorRerankStage;
 import org.chartstream.retrieval.rewrite.LlmQueryRewriter;
 import org.chartstream.retrieval.rewrite.NoEndpointRewriter;
 import org.chartstream.retrieval.rewrite.RewriteSettings;
+import org.chartstream.retrieval.scope.PatientDirectory;
 import org.chartstream.retrieval.search.HybridSearcher;
 
 /**
@@ -30,9 +31,11 @@ public final class StandardStages {
     /**
      * @param chatModel the local OpenAI-compatible endpoint, or null when none is configured (then: no rewrite and
      *                  an extractive answer)
+     * @param patients  the patients questions can name (built from the index by the wiring)
      */
     public static QueryPipeline.Stages of(QueryEmbedder embedder, HybridStore store, ExecutorService searchExecutor,
-                                          QuerySettings settings, Reranker reranker, TokenCounter tokens, ChatModel chatModel) {
+                                          QuerySettings settings, Reranker reranker, TokenCounter tokens, ChatModel chatModel,
+                                          PatientDirectory patients) {
         return new QueryPipeline.Stages(
                 chatModel == null ? new NoEndpointRewriter() : new LlmQueryRewriter(chatModel, RewriteSettings.defaults()),
                 embedder,
@@ -42,6 +45,7 @@ public final class StandardStages {
                 settings.gateFor(reranker.scorer()),
                 new BudgetedContextBuilder(tokens, ContextBudget.defaults(), store::rowChunks),
                 chatModel == null ? new ExtractiveGenerator(settings.maxPassageChars())
-                        : new LlmGroundedGenerator(chatModel, GenerationSettings.defaults()));
+                        : new LlmGroundedGenerator(chatModel, GenerationSettings.defaults()),
+                patients);
     }
 }
