@@ -8,6 +8,7 @@ import org.chartstream.core.store.HybridStore;
 import org.chartstream.retrieval.context.BudgetedContextBuilder;
 import org.chartstream.retrieval.context.ContextBudget;
 import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.retrieval.generate.EmbeddingSentenceScorer;
 import org.chartstream.retrieval.generate.ExtractiveGenerator;
 import org.chartstream.retrieval.generate.GenerationSettings;
 import org.chartstream.retrieval.generate.LlmGroundedGenerator;
@@ -44,7 +45,7 @@ public final class StandardStages {
                         : new StoredVectorRerankStage(embedder, reranker),
                 settings.gateFor(reranker.scorer()),
                 new BudgetedContextBuilder(tokens, ContextBudget.defaults(), store::rowChunks),
-                chatModel == null ? new ExtractiveGenerator(settings.maxPassageChars())
+                chatModel == null ? new ExtractiveGenerator(new EmbeddingSentenceScorer(embedder), settings.maxPassageChars())
                         : new LlmGroundedGenerator(chatModel, GenerationSettings.defaults()),
                 patients);
     }
