@@ -31,7 +31,9 @@ import org.chartstream.datasets.PatientRow;
  *   <li><b>named patient</b>: a patient named in full; the patient's row (birth date, residence) or the patient's
  *       notes (what brought them in);</li>
  *   <li><b>follow-up</b>: a second turn ("which medications is she taking?") that needs the first turn, which names
- *       the patient; the patient's medication rows.</li>
+ *       the patient; the patient's medication rows;</li>
+ *   <li>follow-ups of every other kind of reference, names several patients share and accented names:
+ *       {@link ConversationQuestions}.</li>
  * </ul>
  * Unanswerable questions (no judgments) name things the data does not hold, each checked against the data: a person
  * who is not a patient, a drug nobody takes or mentions, an ICD-10 code nobody has, or something outside health
@@ -131,6 +133,7 @@ public final class ClinicalQuestionGenerator {
         absentDrugs(data, b);
         absentCodes(data, b);
         OUTSIDE_THE_RECORDS.forEach(text -> b.add("outside the records", text, null, Set.of()));
+        ConversationQuestions.of(data).forEach(d -> b.add(d.kind(), d.text(), d.previous(), d.rows()));
         return new ClinicalQuestionSet(data, b.questions);
     }
 
