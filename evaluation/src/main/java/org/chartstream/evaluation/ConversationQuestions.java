@@ -16,7 +16,7 @@ import org.chartstream.datasets.PatientRow;
  * The clinical questions about which patient a question is about, generated from the dataset:
  * <ul>
  *   <li><b>follow-up</b>: second turns of every kind of reference back ({@code her}/{@code his} medications,
- *       {@code she}/{@code he}, {@code him}, {@code the patient}, {@code what about …}, {@code and the …}) after a
+ *       {@code him}, {@code the patient}, {@code what about …}, {@code and the …}) after a
  *       first turn naming the patient in full; judged by that patient's rows of the table asked about;</li>
  *   <li><b>ambiguous name</b>: a first or last name that several patients share ("What medications does Sophia
  *       take?"); no judgments: the expected reply is a clarification, never an answer;</li>
@@ -57,11 +57,11 @@ final class ConversationQuestions {
         Function<PatientRow, Set<String>> patientRow = p -> Set.of("patients:" + p.patientId());
         List<Turns> kinds = List.of(
                 new Turns("What conditions does %s have?", "What about %2$s medications?", medications),
-                new Turns("Which medications does %s take?", "And the diagnoses?", conditions),
-                new Turns("What brought %s to the clinic?", "When was %3$s born?", patientRow),
+                new Turns("Which medications does %s take?", "And the conditions?", conditions),
+                new Turns("What brought %s to the clinic?", "What is %2$s birth date?", patientRow),
                 new Turns("When was %s born?", "What conditions does the patient have?", conditions),
-                new Turns("What conditions does %s have?", "Which drugs has %4$s been prescribed?", medications),
-                new Turns("Which medications does %s take?", "What about %2$s visits to the clinic?", notes));
+                new Turns("What conditions does %s have?", "Which medications were prescribed to %3$s?", medications),
+                new Turns("Which medications does %s take?", "What brought %3$s to the clinic?", notes));
         int added = 0;
         int k = 0;
         for (PatientRow p : data.patientsWithNotes()) {
@@ -72,7 +72,7 @@ final class ConversationQuestions {
                 Turns t = kinds.get(k++ % kinds.size());
                 Set<String> rows = t.rows().apply(p);
                 if (!rows.isEmpty()) {
-                    into.add(new Draft(FOLLOW_UP, String.format(t.followUp(), p.fullName(), possessive(p), subject(p), object(p)),
+                    into.add(new Draft(FOLLOW_UP, String.format(t.followUp(), p.fullName(), possessive(p), object(p)),
                             String.format(t.previous(), p.fullName()), rows));
                     added++;
                     break;
@@ -124,10 +124,6 @@ final class ConversationQuestions {
 
     private static String possessive(PatientRow p) {
         return "female".equals(p.gender()) ? "her" : "male".equals(p.gender()) ? "his" : "their";
-    }
-
-    private static String subject(PatientRow p) {
-        return "female".equals(p.gender()) ? "she" : "male".equals(p.gender()) ? "he" : "they";
     }
 
     private static String object(PatientRow p) {

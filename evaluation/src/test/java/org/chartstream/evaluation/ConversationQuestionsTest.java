@@ -44,7 +44,7 @@ class ConversationQuestionsTest {
         assertThat(followUps.get(0)).isEqualTo(new ConversationQuestions.Draft("follow-up", "What about her medications?",
                 "What conditions does Elizabeth Ross have?", java.util.Set.of("medications:10")));
         // Sophia Jackson takes nothing: the next kind that has rows is asked instead
-        assertThat(followUps.get(1)).isEqualTo(new ConversationQuestions.Draft("follow-up", "And the diagnoses?",
+        assertThat(followUps.get(1)).isEqualTo(new ConversationQuestions.Draft("follow-up", "And the conditions?",
                 "Which medications does Sophia Jackson take?", java.util.Set.of("conditions:2")));
     }
 
