@@ -27,7 +27,9 @@ record RecordSentences(String recordType, String patient, List<Sentence> sentenc
     private static final java.util.Set<String> HEADER_FIELDS = java.util.Set.of("record", "patient");
     private static final Pattern FIELD = Pattern.compile("^([a-z][a-z0-9 ]{0,40}): ?(.*)$");
     private static final Pattern HEADING = Pattern.compile("^[A-Z][A-Z0-9 /&,()-]{2,60}:?$");
-    private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[\\p{Lu}\\d\"(])");
+    /** A sentence ends at . ! or ? before a capital, a digit or an opening; not after a title (Mr., Dr.) or an initial. */
+    private static final Pattern SENTENCE_END = Pattern.compile(
+            "(?<!\\b(?:Mr|Mrs|Ms|Dr|St|vs|No)\\.)(?<!\\b\\p{Lu}\\.)(?<=[.!?])\\s+(?=[\\p{Lu}\\d\"(])");
     /** Fields of this many characters or fewer are quoted whole, longer ones sentence by sentence. */
     private static final int SHORT_FIELD_CHARS = 160;
 
@@ -78,8 +80,10 @@ record RecordSentences(String recordType, String patient, List<Sentence> sentenc
                 continue;
             }
             for (String s : SENTENCE_END.split(p)) {
-                if (!s.isBlank()) {
-                    into.add(new Sentence(section, s.strip()));
+                Sentence sentence = new Sentence(section, s.strip());
+                // notes repeat short lines ("Hypertension.") under several headings: one of them is enough
+                if (!s.isBlank() && into.stream().noneMatch(q -> q.text().equals(sentence.text()))) {
+                    into.add(sentence);
                 }
             }
         }
