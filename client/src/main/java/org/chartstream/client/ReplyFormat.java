@@ -42,6 +42,11 @@ public final class ReplyFormat {
             n.put("source_position", c.getSourcePosition());
             n.put("score", c.getScore());
         }
+        if (!last.getCandidates().isEmpty()) {
+            ArrayNode candidates = o.putArray("candidates");
+            last.getCandidates().forEach(c -> candidates.addObject().put("name", c.getName())
+                    .put("patient_number", c.getPatientNumber()).put("birth_year", c.getBirthYear()));
+        }
         return o.toString();
     }
 

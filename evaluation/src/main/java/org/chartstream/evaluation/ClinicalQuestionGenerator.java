@@ -37,6 +37,8 @@ import org.chartstream.datasets.PatientRow;
  *       word, or every condition row with the code (scored by cohort recall and precision over patients too);</li>
  *   <li><b>misspelled drug</b>: a drug name one or two edits off ("lisinoprl"), checked to appear nowhere in the data;
  *       the medication rows of the drug meant.</li>
+ *   <li>follow-ups of every other kind of reference, names several patients share and accented names:
+ *       {@link ConversationQuestions}.</li>
  * </ul>
  * Unanswerable questions (no judgments) name things the data does not hold, each checked against the data: a person
  * who is not a patient, a drug nobody takes or mentions, an ICD-10 code nobody has, or something outside health
@@ -140,6 +142,7 @@ public final class ClinicalQuestionGenerator {
         OUTSIDE_THE_RECORDS.forEach(text -> b.add("outside the records", text, null, Set.of()));
         cohorts(data, b);
         misspelledDrugs(data, b);
+        ConversationQuestions.of(data).forEach(d -> b.add(d.kind(), d.text(), d.previous(), d.rows()));
         return new ClinicalQuestionSet(data, b.questions);
     }
 

@@ -40,14 +40,20 @@ public record ClinicalQuestionSet(ClinicalDataset dataset, List<ClinicalQuestion
         return questions.stream().filter(ClinicalQuestion::followUp).toList();
     }
 
+    /** Questions the records cannot answer (names several patients share excluded: they expect a clarification). */
     public List<ClinicalQuestion> unanswerable() {
-        return questions.stream().filter(q -> !q.answerable()).toList();
+        return questions.stream().filter(q -> !q.answerable() && !q.expectsClarification()).toList();
     }
 
-    /** Every question with judgments (follow-ups asked as they stand), with its kind. */
+    /** Names several patients share: the reply must ask which patient. */
+    public List<ClinicalQuestion> ambiguousNames() {
+        return questions.stream().filter(ClinicalQuestion::expectsClarification).toList();
+    }
+
+    /** Every question with judgments, with its kind; a follow-up carries its previous turn's question. */
     public List<RetrievalEvaluation.JudgedQuery> judged() {
         return questions.stream().filter(ClinicalQuestion::answerable)
-                .map(q -> new RetrievalEvaluation.JudgedQuery(q.id(), q.text(), q.kind(), q.judgments())).toList();
+                .map(q -> new RetrievalEvaluation.JudgedQuery(q.id(), q.text(), q.kind(), q.judgments(), q.previous())).toList();
     }
 
     /** Writes corpus.jsonl, queries.jsonl, qrels/test.tsv and manifest.json into {@code dir}. */
@@ -73,6 +79,9 @@ public record ClinicalQuestionSet(ClinicalDataset dataset, List<ClinicalQuestion
                 if (q.previous() != null) {
                     line.put("previous", q.previous());
                 }
+                if (q.expectsClarification()) {
+                    line.put("expected", "clarification");
+                }
                 w.write(JSON.writeValueAsString(line));
                 w.write('\n');
             }
@@ -93,6 +102,7 @@ public record ClinicalQuestionSet(ClinicalDataset dataset, List<ClinicalQuestion
         manifest.put("answerable", answerable().size());
         manifest.put("follow_ups", followUps().size());
         manifest.put("unanswerable", unanswerable().size());
+        manifest.put("ambiguous_names", ambiguousNames().size());
         JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("manifest.json").toFile(), manifest);
     }
 

@@ -90,10 +90,11 @@ public final class EvaluationRuntime implements AutoCloseable {
         opened.add(search::shutdownNow);
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(runtime.model()), CachingQueryEmbedder.DEFAULT_CAPACITY);
         QueryPipeline.Stages standard = StandardStages.of(embedder, runtime.store(), search, settings, scorer,
-                runtime.model().tokenizer()::countTokens, null);
+                runtime.model().tokenizer()::countTokens, null, QueryWiring.patients(config, runtime.store()));
         RerankStage rerank = mode == EvalMode.HYBRID_RERANK ? new PrefixRerankStage(scorer) : standard.reranker();
         return new QueryPipeline(new QueryPipeline.Stages(standard.rewriter(), standard.embedder(), standard.searcher(),
-                rerank, standard.gate(), standard.context(), standard.generator(), standard.cohort()), settings);
+                rerank, standard.gate(), standard.context(), standard.generator(), standard.cohort(),
+                standard.patients()), settings);
     }
 
     /** The bi-encoder scorer shared by this run's pipelines. */

@@ -8,14 +8,22 @@ import java.util.function.Function;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.datasets.beir.BeirDataset;
 import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.rewrite.ConversationHistory;
 
 /**
- * Sends every judged query through a query pipeline and scores the rankings it returns. Progress lines carry counts
+ * Sends every judged query through a query pipeline and scores the rankings it returns; a follow-up is asked after
+ * its previous turn, with that turn as the conversation so far (as the query topology's memory hands it on). Progress lines carry counts
  * and ids only, never question or record text.
  */
 public final class RetrievalEvaluation {
-    /** A judged query: its id, its text, its kind (for per-kind figures; may be empty) and its judgments. */
-    public record JudgedQuery(String id, String text, String kind, Map<String, Integer> judgments) {
+    /**
+     * A judged query: its id, its text, its kind (for per-kind figures; may be empty), its judgments and, for a
+     * follow-up, the question of the turn before it (asked first, in the same conversation); else null.
+     */
+    public record JudgedQuery(String id, String text, String kind, Map<String, Integer> judgments, String previous) {
+        public JudgedQuery(String id, String text, String kind, Map<String, Integer> judgments) {
+            this(id, text, kind, judgments, null);
+        }
     }
 
     /** The figures of one mode: over all queries and per kind. */
@@ -49,8 +57,10 @@ public final class RetrievalEvaluation {
         long lastReport = System.nanoTime();
         for (int i = 0; i < queries.size(); i++) {
             JudgedQuery q = queries.get(i);
+            ConversationHistory history = q.previous() == null ? ConversationHistory.EMPTY
+                    : Conversations.after(pipeline.run(q.previous(), mode.searchMode(), depth, null), q.previous());
             long start = System.nanoTime();
-            QueryPipeline.Result result = pipeline.run(q.text(), mode.searchMode(), depth, null);
+            QueryPipeline.Result result = pipeline.run(q.text(), mode.searchMode(), depth, null, history, QueryPipeline.Listener.NONE);
             double ms = (System.nanoTime() - start) / 1e6;
             perQuery.accept(q, result);
             List<String> fused = DocumentRanking.fused(result, documentId);

@@ -22,11 +22,13 @@ import org.chartstream.query.QueryTopology;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.request.ReplyTopicPolicy;
 import org.chartstream.query.request.RequestIntegrity;
+import org.chartstream.query.scope.IndexedPatientDirectory;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.QuerySettings;
 import org.chartstream.retrieval.StandardStages;
 import org.chartstream.retrieval.embed.CachingQueryEmbedder;
 import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.retrieval.scope.PatientDirectory;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
 
@@ -62,7 +64,7 @@ public final class QueryWiring implements AutoCloseable {
         Reranker reranker = reranker(config, model);
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(model), CachingQueryEmbedder.DEFAULT_CAPACITY);
         QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, store, search, settings, reranker,
-                model.tokenizer()::countTokens, chatModel(config)), settings);
+                model.tokenizer()::countTokens, chatModel(config), patients(config, store)), settings);
         return new QueryWiring(search, workers, reranker, pipeline, settings, integrity(config));
     }
 
@@ -80,6 +82,11 @@ public final class QueryWiring implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw config.invalid("query.reply-topics", e.getMessage());
         }
+    }
+
+    /** The patients questions can name: the configured patient table's rows in the index. */
+    public static PatientDirectory patients(ChartstreamConfig config, HybridStore store) {
+        return new IndexedPatientDirectory(store, config.string("source.patient-table"));
     }
 
     public static QuerySettings settings(ChartstreamConfig config) {

@@ -30,6 +30,7 @@ import org.chartstream.query.run.Emission;
 import org.chartstream.query.run.PipelineRuns;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.QuerySettings;
+import org.chartstream.retrieval.scope.TurnPatients;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.PendingRequest;
 import org.chartstream.schemas.QueryRequest;
@@ -214,7 +215,8 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
             ConversationMemory memory = memories.get(r.getConversationId());
             memories.put(r.getConversationId(), ConversationMemories.append(
                     memory == null ? ConversationMemories.empty(r.getConversationId(), r.getUserId()) : memory,
-                    r.getQuestion(), result.answer(), System.currentTimeMillis(), ConversationMemories.DEFAULT_MAX_TURNS));
+                    r.getQuestion(), result.answer(), TurnPatients.of(result), System.currentTimeMillis(),
+                    ConversationMemories.DEFAULT_MAX_TURNS));
             LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", r.getRequestId(),
                     result.outcome(), result.passages().size(), result.gateDescription(), result.stageMs().get("total"));
         }

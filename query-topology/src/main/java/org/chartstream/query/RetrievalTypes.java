@@ -77,7 +77,7 @@ public final class RetrievalTypes {
             return ConversationHistory.EMPTY;
         }
         return new ConversationHistory(memory.getSummary(),
-                memory.getTurns().stream().map(t -> new RecentTurn(t.getQuestion(), t.getAnswer())).toList());
+                memory.getTurns().stream().map(t -> new RecentTurn(t.getQuestion(), t.getAnswer(), t.getPatientKeys())).toList());
     }
 
     public static RetrievalFilter filter(RetrievalFilterSpec spec) {

@@ -36,6 +36,7 @@ import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.models.rerank.BiEncoderReranker;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.scope.IndexedPatientDirectory;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.QuerySettings;
 import org.chartstream.retrieval.StandardStages;
@@ -133,7 +134,8 @@ final class QueryTopologyFixture implements AutoCloseable {
         admission = new AdmissionControl(ADMISSION_LIMIT);
         QuerySettings settings = QuerySettings.defaults();
         QueryPipeline pipeline = new QueryPipeline(StandardStages.of(QueryEmbedder.of(model), store, searchExecutor, settings,
-                new BiEncoderReranker(model), model.tokenizer()::countTokens, chatModel), settings);
+                new BiEncoderReranker(model), model.tokenizer()::countTokens, chatModel,
+                new IndexedPatientDirectory(store, "patients")), settings);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");

@@ -31,16 +31,21 @@ import org.chartstream.retrieval.rewrite.ConversationHistory;
 import org.chartstream.retrieval.rewrite.ExactTerms;
 import org.chartstream.retrieval.rewrite.QueryRewriter;
 import org.chartstream.retrieval.rewrite.RewriteResult;
+import org.chartstream.retrieval.scope.PatientDirectory;
+import org.chartstream.retrieval.scope.ScopeDecision;
+import org.chartstream.retrieval.scope.ScopeResolver;
 import org.chartstream.retrieval.search.HybridSearcher;
 import org.chartstream.retrieval.search.SideResults;
 
 /**
- * The retrieval stages for one question, free of Kafka (DESIGN.md §5): a cohort question (every patient or record
+ * The retrieval stages for one question, free of Kafka (DESIGN.md §5): patient scope (the patient the question
+ * names or a follow-up inherits, or a clarification asking which) → a cohort question (every patient or record
  * holding one exact code, drug or condition) is answered by exact term lookup and nothing else runs
  * ({@link CohortStage}); any other question goes rewrite with memory and expansion → one embedding batch → vector and
  * lexical search per variant, concurrently, with exact terms on the lexical side → row dedupe (one chunk per row) →
  * fusion (normalised scores by default, or RRF) → adaptive rerank prefix → reranker → tail trim → only passages that
- * mention the question's anchors ({@link AnchoredPassages}) → gate (pointed or broad) → context budget with parent-row expansion → grounded generation (or the
+ * mention the question's anchors ({@link AnchoredPassages}) → gate (pointed or broad) → context budget with
+ * parent-row expansion → grounded generation (or the
  * extractive answer) with checked citations. One {@link Candidate} per row travels from the dedupe to the context.
  */
 public final class QueryPipeline {
@@ -48,9 +53,14 @@ public final class QueryPipeline {
     private final QuerySettings settings;
     private final List<RunObserver> observers = new CopyOnWriteArrayList<>();
 
-    /** One implementation per stage (each a small interface with a default implementation). */
+    /**
+     * One implementation per stage (each a small interface with a default implementation).
+     *
+     * @param patients the patients questions can name, for the patient scope ({@link PatientDirectory#NONE}: none)
+     */
     public record Stages(QueryRewriter rewriter, QueryEmbedder embedder, HybridSearcher searcher, RerankStage reranker,
-                         ScopedEvidenceGate gate, ContextBuilder context, Generator generator, CohortStage cohort) {
+                         ScopedEvidenceGate gate, ContextBuilder context, Generator generator, CohortStage cohort,
+                         PatientDirectory patients) {
     }
 
     /** Told as the run progresses, so replies can stream: citations first, then answer tokens. */
@@ -137,11 +147,20 @@ public final class QueryPipeline {
         long start = System.nanoTime();
         long t = start;
 
+        before("scope", deadlineMs);
+        ScopeDecision scope = new ScopeResolver(stages.patients()).resolve(question, filter, history);
+        t = lap(stageMs, "scope", t);
+        if (scope.clarify()) {
+            stageMs.put("total", (System.nanoTime() - start) / 1_000_000);
+            return finished(clarification(question, scope, stageMs));
+        }
+        filter = scope.filter();
+
         before("cohort", deadlineMs);
         CohortPlan cohort = stages.cohort().plan(question, filter);
         if (!(cohort instanceof CohortPlan.Ranked)) {
             lap(stageMs, "cohort", t);
-            return finished(cohortResult(cohort, filter, listener, stageMs, start));
+            return finished(cohortResult(cohort, scope.scope(), listener, stageMs, start));
         }
 
         before("rewrite", deadlineMs);
@@ -214,8 +233,16 @@ public final class QueryPipeline {
                 rewrite.reason(), sides, fused, reranked.ranked(), reranked.reranker(), reranked.prefix().reason(),
                 gate.toGateDecision(), gate.describe(), generation == null ? stages.generator().name() : generation.generator(),
                 generation == null ? List.of() : generation.citations().outOfRange(), stageMs,
-                outcome == Outcome.ANSWER ? rankedCompleteness(question) : null, requestScope(filter));
+                outcome == Outcome.ANSWER ? rankedCompleteness(question) : null, scope.scope());
         return finished(result);
+    }
+
+    /** The run's reply when the question does not say which patient: nothing searched, nothing cited. */
+    private Result clarification(String question, ScopeDecision scope, Map<String, Long> stageMs) {
+        return new Result(Outcome.CLARIFY, scope.clarification(), false, List.of(), List.of(question),
+                "not run: the question does not say which patient", List.of(), List.of(), List.of(), null, null, null,
+                "not run: clarification asked (" + scope.scope().describe() + ")", stages.generator().name(), List.of(),
+                stageMs, null, scope.scope());
     }
 
     private Result finished(Result result) {
@@ -229,10 +256,6 @@ public final class QueryPipeline {
         return result;
     }
 
-    private static PatientScope requestScope(RetrievalFilter filter) {
-        return filter == null || filter.patient() == null ? PatientScope.NONE
-                : new PatientScope(PatientScope.Source.REQUEST, filter.patient(), List.of());
-    }
 
     /**
      * A ranked answer lists the most relevant records; when the question asked for every matching record but named
@@ -247,7 +270,7 @@ public final class QueryPipeline {
     }
 
     /** The answer (or refusal) of a question the cohort step decided: no ranked search ran. */
-    private Result cohortResult(CohortPlan plan, RetrievalFilter filter, Listener listener, Map<String, Long> stageMs,
+    private Result cohortResult(CohortPlan plan, PatientScope scope, Listener listener, Map<String, Long> stageMs,
                                 long start) {
         stageMs.put("total", (System.nanoTime() - start) / 1_000_000);
         String name = "cohort (exact term lookup)";
@@ -255,7 +278,7 @@ public final class QueryPipeline {
             GateDecision gate = new GateDecision(false, "exact-term", 0, 1, refused.reason());
             return new Result(Outcome.REFUSED, "No answer: the indexed records do not support an answer to this question ("
                     + refused.reason() + ").", false, List.of(), List.of(), "cohort question: no rewrite", List.of(), List.of(),
-                    List.of(), name, "none", gate, gate.describe(), name, List.of(), stageMs, null, requestScope(filter));
+                    List.of(), name, "none", gate, gate.describe(), name, List.of(), stageMs, null, scope);
         }
         Cohort cohort = ((CohortPlan.Listed) plan).cohort();
         CohortAnswer answer = CohortAnswer.of(cohort, settings.maxPassageChars());
@@ -267,7 +290,7 @@ public final class QueryPipeline {
         GateDecision gate = new GateDecision(true, "exact-term", 1, 1, "every listed row holds the question's anchor");
         return new Result(Outcome.ANSWER, answer.text(), true, answer.passages(), List.of(), "cohort question: no rewrite",
                 List.of(), rows, rows, name, "none", gate, gate.describe(), name, List.of(), stageMs, cohort.completeness(),
-                requestScope(filter));
+                scope);
     }
 
     private Fusion fusion() {

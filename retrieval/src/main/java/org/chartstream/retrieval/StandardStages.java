@@ -9,6 +9,7 @@ import org.chartstream.retrieval.cohort.CohortStage;
 import org.chartstream.retrieval.context.BudgetedContextBuilder;
 import org.chartstream.retrieval.context.ContextBudget;
 import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.retrieval.generate.EmbeddingSentenceScorer;
 import org.chartstream.retrieval.generate.ExtractiveGenerator;
 import org.chartstream.retrieval.generate.GenerationSettings;
 import org.chartstream.retrieval.generate.LlmGroundedGenerator;
@@ -17,6 +18,7 @@ import org.chartstream.retrieval.rerank.StoredVectorRerankStage;
 import org.chartstream.retrieval.rewrite.LlmQueryRewriter;
 import org.chartstream.retrieval.rewrite.NoEndpointRewriter;
 import org.chartstream.retrieval.rewrite.RewriteSettings;
+import org.chartstream.retrieval.scope.PatientDirectory;
 import org.chartstream.retrieval.search.HybridSearcher;
 
 /**
@@ -31,9 +33,11 @@ public final class StandardStages {
     /**
      * @param chatModel the local OpenAI-compatible endpoint, or null when none is configured (then: no rewrite and
      *                  an extractive answer)
+     * @param patients  the patients questions can name (built from the index by the wiring)
      */
     public static QueryPipeline.Stages of(QueryEmbedder embedder, HybridStore store, ExecutorService searchExecutor,
-                                          QuerySettings settings, Reranker reranker, TokenCounter tokens, ChatModel chatModel) {
+                                          QuerySettings settings, Reranker reranker, TokenCounter tokens, ChatModel chatModel,
+                                          PatientDirectory patients) {
         return new QueryPipeline.Stages(
                 chatModel == null ? new NoEndpointRewriter() : new LlmQueryRewriter(chatModel, RewriteSettings.defaults()),
                 embedder,
@@ -42,8 +46,9 @@ public final class StandardStages {
                         : new StoredVectorRerankStage(embedder, reranker),
                 settings.gateFor(reranker.scorer()),
                 new BudgetedContextBuilder(tokens, ContextBudget.defaults(), store::rowChunks),
-                chatModel == null ? new ExtractiveGenerator(settings.maxPassageChars())
+                chatModel == null ? new ExtractiveGenerator(new EmbeddingSentenceScorer(embedder), settings.maxPassageChars())
                         : new LlmGroundedGenerator(chatModel, GenerationSettings.defaults()),
-                new CohortStage(store.termIndex().orElse(null), () -> store.activeGenerations().keySet(), settings.cohortCap()));
+                new CohortStage(store.termIndex().orElse(null), () -> store.activeGenerations().keySet(), settings.cohortCap()),
+                patients);
     }
 }

@@ -154,6 +154,33 @@ class AvroSerdeTest {
     }
 
     @Test
+    void readsVersionOneConversationMemoriesWhoseTurnsHaveNoPatients() throws Exception {
+        Schema v1 = history("ConversationMemory-v1.avsc");
+        Schema turnV1 = v1.getField("turns").schema().getElementType();
+        assertThat(turnV1.getField("patient_keys")).isNull();
+        GenericRecord turn = new org.apache.avro.generic.GenericRecordBuilder(turnV1).set("question", "q").set("answer", "a")
+                .set("ts_ms", 4L).build();
+        GenericRecord old = new org.apache.avro.generic.GenericRecordBuilder(v1).set("conversation_id", "c").set("user_id", "u")
+                .set("turns", List.of(turn)).build();
+
+        ConversationMemory read = AvroSerde.of(ConversationMemory.class).deserialize("memory", encode(v1, old));
+
+        assertThat(read.getTurns()).hasSize(1);
+        assertThat(read.getTurns().get(0).getQuestion()).isEqualTo("q");
+        assertThat(read.getTurns().get(0).getPatientKeys()).isEmpty();
+    }
+
+    @Test
+    void aConversationTurnKeepsItsPatients() {
+        ConversationMemory memory = ConversationMemory.newBuilder().setConversationId("c").setUserId("u")
+                .setTurns(List.of(ConversationTurn.newBuilder().setQuestion("q").setAnswer("a").setTsMs(1L)
+                        .setPatientKeys(List.of("MRN-000007")).build())).build();
+        AvroSerde<ConversationMemory> serde = AvroSerde.of(ConversationMemory.class);
+
+        assertThat(serde.deserialize("t", serde.serialize("t", memory))).isEqualTo(memory);
+    }
+
+    @Test
     void aClarificationAndACompleteCohortAnswerRoundTrip() throws Exception {
         ReplyEvent clarify = ReplyEvent.newBuilder().setRequestId("r").setSeq(1).setType(ReplyType.CLARIFY).setTsMs(3L)
                 .setCandidates(java.util.List.of(PatientCandidate.newBuilder().setPatientKey("p1").setName("A B")

@@ -15,6 +15,7 @@ import org.chartstream.datasets.ClinicalDataset;
 import org.chartstream.evaluation.ClinicalQuestion;
 import org.chartstream.evaluation.ClinicalQuestionGenerator;
 import org.chartstream.evaluation.ClinicalQuestionSet;
+import org.chartstream.evaluation.Conversations;
 import org.chartstream.evaluation.DocumentRanking;
 import org.chartstream.evaluation.EvaluationRuntime;
 import org.chartstream.evaluation.GateCalibration;
@@ -77,12 +78,16 @@ public final class CalibrateCommand implements Callable<Integer> {
         double configured;
         try (EvaluationRuntime eval = EvalCommand.startClinical(config, dataset)) {
             QueryPipeline pipeline = eval.pipeline(org.chartstream.evaluation.EvalMode.HYBRID, (int) config.integer("query.per-side"));
-            List<ClinicalQuestion> questions = set.questions();
+            // a name several patients share expects a clarification, neither an answer nor a refusal
+            List<ClinicalQuestion> questions = set.questions().stream().filter(q -> !q.expectsClarification()).toList();
             String lastScorer = "";
             String lastReranker = "";
             for (int i = 0; i < questions.size(); i++) {
                 ClinicalQuestion q = questions.get(i);
-                QueryPipeline.Result result = pipeline.run(q.text(), SearchMode.HYBRID, topK, null);
+                QueryPipeline.Result result = q.followUp()
+                        ? pipeline.run(q.text(), SearchMode.HYBRID, topK, null, Conversations.after(
+                                pipeline.run(q.previous(), SearchMode.HYBRID, topK, null), q.previous()), QueryPipeline.Listener.NONE)
+                        : pipeline.run(q.text(), SearchMode.HYBRID, topK, null);
                 List<Candidate> top = result.reranked().subList(0, Math.min(topK, result.reranked().size()));
                 double best = top.stream().mapToDouble(Candidate::rerankScore).max().orElse(Double.NEGATIVE_INFINITY);
                 boolean pointed = QuestionScopeClassifier.classify(q.text()).scope() == QuestionScope.POINTED;
@@ -97,7 +102,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                         && top.stream().anyMatch(c -> q.judgments().containsKey(DocumentRanking.tableAndRowKey(c.chunk().row())))) {
                     answerableWithAnsweringRowInTopK++;
                 }
-                lastScorer = result.gate().scorer();
+                lastScorer = result.gate() == null ? lastScorer : result.gate().scorer();
                 lastReranker = result.reranker();
                 if ((i + 1) % 25 == 0 || i + 1 == questions.size()) {
                     RunCommand.progress(String.format("calibrate: %d/%d questions", i + 1, questions.size()));
@@ -164,7 +169,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         out.append(String.format(Locale.ROOT, "%nrecommended threshold %.2f (%s)%n", r.threshold(), GateCalibration.RULE));
         out.append(String.format(Locale.ROOT, "  false refusals on answerable: %d/%d (%.1f %%); false answers on unanswerable: %d/%d (%.1f %%)%n",
                 r.falseRefusals(), r.answerable(), 100 * r.falseRefusalRate(), r.falseAnswers(), r.unanswerable(), 100 * r.falseAnswerRate()));
-        out.append(String.format(Locale.ROOT, "  follow-ups (searched as asked, no rewrite): %d/%d refused%n", followUps.falseRefusals(), followUps.answerable()));
+        out.append(String.format(Locale.ROOT, "  follow-ups (after their first turn): %d/%d refused%n", followUps.falseRefusals(), followUps.answerable()));
         out.append(String.format(Locale.ROOT, "configured threshold %.2f: false refusals %d/%d, false answers %d/%d%n", atConfigured.threshold(),
                 atConfigured.falseRefusals(), atConfigured.answerable(), atConfigured.falseAnswers(), atConfigured.unanswerable()));
         return out.toString();

@@ -32,8 +32,8 @@ import picocli.CommandLine.ParentCommand;
 /** Starts everything embedded, loads synthetic records, waits until searchable and asks a few kinds of question. */
 @Command(name = "demo", description = {"Run the whole pipeline on this machine: in-process Kafka (KRaft), embedded PostgreSQL",
         "filled with synthetic patients (Synthea + aci-bench notes), Debezium CDC, ingest and query topologies, Lucene.",
-        "Waits until the data is searchable, asks six kinds of question (one a cohort: every patient on a drug, counted)",
-        "and prints each answer with its citations.",
+        "Waits until the data is searchable, asks six kinds of question (one a cohort: every patient on a drug, counted),",
+        "a follow-up and a name several patients share, and prints each answer with its citations.",
         "Starts from scratch under <data.dir>/demo each time (the generated dataset is cached under <data.dir>/cache)."})
 public final class DemoCommand implements Callable<Integer> {
     @ParentCommand
@@ -56,6 +56,7 @@ public final class DemoCommand implements Callable<Integer> {
         deleteRecursively(dir);
         ClinicalDataset dataset = generator(config).generate(spec(config));
         List<DemoQuestions.Question> questions = DemoQuestions.from(dataset);
+        List<DemoConversations.Exchange> conversations = DemoConversations.from(dataset);
         int cited = 0;
         try (Operations ops = operations(config);
              PipelineRuntime runtime = PipelineRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), RunCommand::progress)) {
@@ -80,11 +81,38 @@ public final class DemoCommand implements Callable<Integer> {
                         System.out.println();
                     }
                 }
+                for (DemoConversations.Exchange x : conversations) {
+                    cited += exchange(client, x, (int) config.integer("query.top-k")) ? 1 : 0;
+                }
             }
         }
         RunCommand.progress(String.format("demo finished in %.1f s: %d of %d questions answered as expected",
-                (System.nanoTime() - start) / 1e9, cited, questions.size()));
+                (System.nanoTime() - start) / 1e9, cited, questions.size() + conversations.size()));
         return 0;
+    }
+
+    /** Asks an exchange (its first turn, then its question, in one conversation), prints it, says whether it was as expected. */
+    private boolean exchange(QueryClient client, DemoConversations.Exchange x, int topK) {
+        String conversation = UUID.randomUUID().toString();
+        List<ReplyEvent> events = null;
+        for (String text : x.firstTurn() == null ? List.of(x.text()) : List.of(x.firstTurn(), x.text())) {
+            QueryRequest request = QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString())
+                    .setConversationId(conversation).setUserId("demo").setQuestion(text).setTopK(topK).build();
+            events = client.ask(request, Duration.ofSeconds(60), e -> { });
+        }
+        boolean expected = x.met(ReplyFormat.finalEvent(events));
+        if (json) {
+            System.out.println(ReplyFormat.json(x.text(), events));
+        } else {
+            System.out.println("=== " + x.kind() + " ===");
+            if (x.firstTurn() != null) {
+                System.out.println("(after, in the same conversation: " + x.firstTurn() + ")");
+            }
+            System.out.print(ReplyFormat.text(x.text(), events));
+            System.out.println(expected ? "(as expected: " + x.expectation() + ")" : "(expected " + x.expectation() + ")");
+            System.out.println();
+        }
+        return expected;
     }
 
     /** The demo serves the operations endpoint too, but a busy port (a `run` next to it) does not stop it. */

@@ -25,6 +25,7 @@ import org.chartstream.evaluation.EvalMode;
 import org.chartstream.evaluation.EvaluationRuntime;
 import org.chartstream.evaluation.ModeMetrics;
 import org.chartstream.evaluation.RetrievalEvaluation;
+import org.chartstream.evaluation.ScopeEvaluation;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import picocli.CommandLine.ArgGroup;
@@ -93,8 +94,9 @@ public final class EvalCommand implements Callable<Integer> {
         if (corpus.exportClinical != null) {
             ClinicalQuestionSet set = ClinicalQuestionGenerator.generate(clinicalDataset(config));
             set.write(corpus.exportClinical);
-            RunCommand.progress(String.format("clinical question set written to %s: %d answerable, %d follow-ups, %d unanswerable",
-                    corpus.exportClinical, set.answerable().size(), set.followUps().size(), set.unanswerable().size()));
+            RunCommand.progress(String.format("clinical question set written to %s: %d answerable, %d follow-ups, %d unanswerable, %d ambiguous names",
+                    corpus.exportClinical, set.answerable().size(), set.followUps().size(), set.unanswerable().size(),
+                    set.ambiguousNames().size()));
             return 0;
         }
         if (rankings != null) {
@@ -128,9 +130,21 @@ public final class EvalCommand implements Callable<Integer> {
         RunCommand.progress(String.format("clinical question set: %d judged questions (%d follow-ups), %d rows", set.judged().size(),
                 set.followUps().size(), documents));
         try (EvaluationRuntime eval = startClinical(config, dataset)) {
-            return evaluate(eval, "clinical", documents, set.judged(), evalModes, DocumentRanking::tableAndRowKey,
-                    set.patientOfRow()::get);
+            Map<String, Object> report = evaluate(eval, "clinical", documents, set.judged(), evalModes,
+                    DocumentRanking::tableAndRowKey, set.patientOfRow()::get);
+            report.put("patient_scope", patientScope(eval, set, evalModes));
+            return report;
         }
+    }
+
+    /** Per mode: follow-ups' inherited patients and foreign citations, and how names several patients share are answered. */
+    private Map<String, Object> patientScope(EvaluationRuntime eval, ClinicalQuestionSet set, List<EvalMode> evalModes) {
+        Map<String, Object> byMode = new LinkedHashMap<>();
+        for (EvalMode mode : evalModes) {
+            byMode.put(mode.label(), ScopeEvaluation.run(eval.pipeline(mode, perSide), mode.searchMode(), DEPTH, set).figures());
+            RunCommand.progress(mode.label() + ": patient scope checked");
+        }
+        return byMode;
     }
 
     private Map<String, Object> evaluate(EvaluationRuntime eval, String name, int documents, List<RetrievalEvaluation.JudgedQuery> queries,
@@ -231,6 +245,11 @@ public final class EvalCommand implements Callable<Integer> {
                 out.append(String.format("%nkind: %s%n", kind));
                 appendModes(out, (Map<String, Object>) modes, "");
             });
+        }
+        Map<String, Object> scope = (Map<String, Object>) report.get("patient_scope");
+        if (scope != null) {
+            out.append(String.format("%npatient scope (follow-ups after their first turn; names several patients share)%n"));
+            scope.forEach((mode, figures) -> out.append(String.format("%-14s %s%n", mode, figures)));
         }
         return out.toString();
     }

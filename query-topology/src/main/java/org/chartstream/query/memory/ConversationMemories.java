@@ -27,9 +27,18 @@ public final class ConversationMemories {
         return memory != null && !memory.getUserId().equals(userId);
     }
 
+    /** A turn about no patient. */
     public static ConversationMemory append(ConversationMemory memory, String question, String answer, long now, int maxTurns) {
+        return append(memory, question, answer, List.of(), now, maxTurns);
+    }
+
+    /**
+     * @param patientKeys the patients the turn was about ({@code TurnPatients}), which a follow-up inherits
+     */
+    public static ConversationMemory append(ConversationMemory memory, String question, String answer,
+                                            List<String> patientKeys, long now, int maxTurns) {
         List<ConversationTurn> turns = new ArrayList<>(memory.getTurns());
-        turns.add(new ConversationTurn(question, truncate(answer, MAX_STORED_ANSWER_CHARS), now));
+        turns.add(new ConversationTurn(question, truncate(answer, MAX_STORED_ANSWER_CHARS), now, List.copyOf(patientKeys)));
         StringBuilder summary = new StringBuilder(memory.getSummary());
         while (turns.size() > maxTurns) {
             ConversationTurn oldest = turns.remove(0);

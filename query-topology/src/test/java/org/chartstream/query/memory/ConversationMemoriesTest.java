@@ -30,6 +30,19 @@ class ConversationMemoriesTest {
     }
 
     @Test
+    void eachTurnKeepsItsPatientsForTheNextTurnsFollowUp() {
+        ConversationMemory m = ConversationMemories.empty("c", "u");
+        m = ConversationMemories.append(m, "What conditions does Elizabeth Ross have?", "…", java.util.List.of("MRN-000007"), 1, 8);
+        m = ConversationMemories.append(m, "Which patients take lisinopril?", "…", 2, 8);
+
+        assertThat(m.getTurns()).extracting(ConversationTurn::getPatientKeys)
+                .containsExactly(java.util.List.of("MRN-000007"), java.util.List.of());
+        assertThat(org.chartstream.query.RetrievalTypes.history(m).recentTurns())
+                .extracting(org.chartstream.retrieval.rewrite.RecentTurn::patientKeys)
+                .containsExactly(java.util.List.of("MRN-000007"), java.util.List.of());
+    }
+
+    @Test
     void memoryOfAnotherUserIsNotTheirs() {
         ConversationMemory m = ConversationMemories.empty("c", "alice");
         assertThat(ConversationMemories.ownedByAnother(m, "bob")).isTrue();

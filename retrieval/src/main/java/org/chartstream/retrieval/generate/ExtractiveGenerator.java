@@ -1,23 +1,39 @@
 package org.chartstream.retrieval.generate;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.chartstream.retrieval.context.ContextPassage;
 
 /**
- * The generator when no generation model is configured: the context passages quoted under
- * {@link ExtractiveAnswer#LABEL}, each cited by its number, so nobody mistakes them for a generated answer. Only for
- * "no endpoint configured"; a configured endpoint that fails gives {@link GenerationResult.Outcome#UNAVAILABLE}.
+ * The generator when no generation model is configured: from each context passage, the sentences or fields that
+ * best answer the question, scored against it by a {@link SentenceScorer} (the embedding model), quoted in the
+ * record's own order, each followed by its citation number, grouped by patient, under {@link ExtractiveAnswer#LABEL}
+ * so nobody mistakes them for a generated answer. Only for "no endpoint configured"; a configured endpoint that
+ * fails gives {@link GenerationResult.Outcome#UNAVAILABLE}.
+ *
+ * <p>Each passage quotes at most {@link #SENTENCES_PER_PASSAGE} pieces and {@code maxCharsPerPassage} characters
+ * (a piece longer than that is cut at a word), so the answer stays within the context's token budget. A passage
+ * always quotes its best piece.
  */
 public final class ExtractiveGenerator implements Generator {
     public static final String NAME = "extractive (no generation model configured)";
+    /** Pieces quoted per record: a note's plan or a finding is one to three sentences (aci-bench notes, 50 patients). */
+    static final int SENTENCES_PER_PASSAGE = 3;
 
+    private final SentenceScorer scorer;
     private final int maxCharsPerPassage;
 
-    public ExtractiveGenerator(int maxCharsPerPassage) {
+    public ExtractiveGenerator(SentenceScorer scorer, int maxCharsPerPassage) {
         if (maxCharsPerPassage < 1) {
             throw new IllegalArgumentException("maxCharsPerPassage must be positive, was " + maxCharsPerPassage);
         }
+        this.scorer = Objects.requireNonNull(scorer, "scorer");
         this.maxCharsPerPassage = maxCharsPerPassage;
     }
 
@@ -32,16 +48,71 @@ public final class ExtractiveGenerator implements Generator {
             return new GenerationResult(GenerationResult.Outcome.REFUSED, GroundedPrompt.REFUSAL,
                     CitationMarkers.check("", 0), NAME, "no passages to quote", null, 0);
         }
-        StringBuilder answer = new StringBuilder(ExtractiveAnswer.LABEL);
-        for (ContextPassage p : passages) {
-            String text = p.text().replaceAll("\\s+", " ").strip();
-            if (text.length() > maxCharsPerPassage) {
-                text = text.substring(0, maxCharsPerPassage).stripTrailing() + " …";
-            }
-            answer.append("\n[").append(p.index()).append("] ").append(text);
+        List<RecordSentences> records = passages.stream().map(p -> RecordSentences.of(p.text())).toList();
+        List<String> scored = records.stream().flatMap(r -> r.sentences().stream()).map(RecordSentences.Sentence::scored).toList();
+        double[] scores = scorer.relevance(question, scored);
+
+        Map<String, List<String>> byPatient = new LinkedHashMap<>();
+        int offset = 0;
+        int quoted = 0;
+        for (int i = 0; i < passages.size(); i++) {
+            ContextPassage p = passages.get(i);
+            RecordSentences record = records.get(i);
+            List<RecordSentences.Sentence> sentences = record.sentences();
+            String line = quote(p.index(), record, selected(scores, offset, sentences));
+            offset += sentences.size();
+            quoted += sentences.isEmpty() ? 0 : 1;
+            byPatient.computeIfAbsent(record.patient().isEmpty() ? "" : record.patient(), k -> new ArrayList<>()).add(line);
         }
+        StringBuilder answer = new StringBuilder(ExtractiveAnswer.LABEL);
+        byPatient.forEach((patient, lines) -> {
+            answer.append('\n').append(patient.isEmpty() ? "Records without a patient" : patient).append(':');
+            lines.forEach(l -> answer.append("\n  ").append(l));
+        });
         String text = answer.toString();
         return new GenerationResult(GenerationResult.Outcome.EXTRACTIVE, text, CitationMarkers.check(text, passages.size()),
-                NAME, "no generation model configured: " + passages.size() + " passages quoted", null, 0);
+                NAME, "no generation model configured: sentences of " + quoted + " of " + passages.size()
+                + " passages quoted", null, 0);
+    }
+
+    /** The best pieces of one record (positions within it), in the record's order. */
+    private static List<Integer> selected(double[] scores, int offset, List<RecordSentences.Sentence> sentences) {
+        return IntStream.range(0, sentences.size()).boxed()
+                .sorted(Comparator.comparingDouble((Integer s) -> -scores[offset + s]).thenComparingInt(s -> s))
+                .limit(SENTENCES_PER_PASSAGE).sorted().toList();
+    }
+
+    private String quote(int index, RecordSentences record, List<Integer> picked) {
+        StringBuilder line = new StringBuilder(record.recordType().isEmpty() ? "record" : record.recordType()).append(':');
+        String marker = " [" + index + "]";
+        int budget = maxCharsPerPassage;
+        String section = "";
+        boolean first = true;
+        for (int s : picked) {
+            RecordSentences.Sentence sentence = record.sentences().get(s);
+            String text = sentence.text().replaceAll("\\s+", " ");
+            if (!sentence.section().isEmpty() && !sentence.section().equals(section)) {
+                text = sentence.section() + ": " + text;
+                section = sentence.section();
+            }
+            if (!first && text.length() > budget) {
+                break;
+            }
+            line.append(' ').append(cut(text, budget)).append(marker);
+            budget -= text.length();
+            first = false;
+        }
+        if (picked.isEmpty()) {
+            line.append(marker);
+        }
+        return line.toString();
+    }
+
+    private static String cut(String text, int maxChars) {
+        if (text.length() <= maxChars) {
+            return text;
+        }
+        int space = text.lastIndexOf(' ', maxChars);
+        return text.substring(0, space > 0 ? space : maxChars).stripTrailing() + " …";
     }
 }

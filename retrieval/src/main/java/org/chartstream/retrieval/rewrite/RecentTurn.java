@@ -1,17 +1,30 @@
 package org.chartstream.retrieval.rewrite;
 
+import java.util.List;
 import java.util.Objects;
 
-/** One earlier question of the conversation and the answer it got, verbatim. */
-public record RecentTurn(String question, String answer) {
+/**
+ * One earlier question of the conversation and the answer it got, verbatim, with the patients the turn was about.
+ *
+ * @param patientKeys the patient the turn was restricted to, or else the distinct patients its answer cited (or, on a
+ *                    clarification, the candidates it listed); empty when it was about no patient
+ */
+public record RecentTurn(String question, String answer, List<String> patientKeys) {
     public RecentTurn {
         Objects.requireNonNull(question, "question");
         answer = answer == null ? "" : answer;
+        patientKeys = patientKeys == null ? List.of() : List.copyOf(patientKeys);
+    }
+
+    /** A turn about no patient. */
+    public RecentTurn(String question, String answer) {
+        this(question, answer, List.of());
     }
 
     /** Sizes only: turns are patient data. */
     @Override
     public String toString() {
-        return "RecentTurn[question " + question.length() + " chars, answer " + answer.length() + " chars]";
+        return "RecentTurn[question " + question.length() + " chars, answer " + answer.length() + " chars, "
+                + patientKeys.size() + " patients]";
     }
 }

@@ -1,7 +1,7 @@
 package org.chartstream.retrieval.generate;
 
 class ExtractiveGeneratorContractTest extends GeneratorContract {
-    private final ExtractiveGenerator generator = new ExtractiveGenerator(600);
+    private final ExtractiveGenerator generator = new ExtractiveGenerator(ExtractiveGeneratorTest.WORD_OVERLAP, 600);
 
     @Override
     Generator generator() {
