@@ -182,7 +182,7 @@ class ScopedPipelineTest {
         QueryPipeline.Stages standard = standard();
         QueryPipeline pipeline = pipeline(new QueryPipeline.Stages(new LlmQueryRewriter(llm, RewriteSettings.defaults()),
                 standard.embedder(), standard.searcher(), standard.reranker(), standard.gate(), standard.context(),
-                standard.generator(), standard.patients()));
+                standard.generator(), standard.cohort(), standard.patients()));
         ConversationHistory history = new ConversationHistory("", List.of(new RecentTurn(
                 "What conditions does Elizabeth Ross have?", "Essential hypertension [1]", List.of("MRN-7"))));
 
