@@ -132,6 +132,9 @@ class CohortTopologyTest {
         assertThat(reply.getCompleteness()).isEqualTo(AnswerCompleteness.COMPLETE);
         assertThat(reply.getCitations()).extracting(Citation::getRowKey).containsExactlyInAnyOrder("c1", "c2");
         assertThat(reply.getCohort().getPatients()).isEqualTo(2);
+        ReplyEvent bare = ask("k2b", "E11.9", conditions);
+        assertThat(bare.getCompleteness()).isEqualTo(AnswerCompleteness.COMPLETE);
+        assertThat(bare.getCitations()).extracting(Citation::getRowKey).containsExactlyInAnyOrder("c1", "c2");
     }
 
     @Test

@@ -890,6 +890,8 @@ public abstract class HybridStoreContract {
     assertThat(terms.similarWords("metformin", 2, 5)).as("the word itself is no suggestion")
         .doesNotContain("Metformin", "metformin", "metforman");
     assertThat(terms.similarWords("zolmitriptan", 2, 5)).isEmpty();
+    assertThat(terms.similarWords("lisinoprill", 2, 5)).as("a word no record writes, however the store stems it")
+        .first().isEqualTo("Lisinopril");
     assertThatThrownBy(() -> terms.similarWords("x", 3, 5)).isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -9,7 +9,8 @@ import org.chartstream.retrieval.gate.QuestionAnchors;
  * A question that asks for every patient or record holding one exact anchor: "Which patients take lisinopril?",
  * "Which patients have a condition with ICD-10 code E11.9?", "Is anyone on metformin?". It asks for all (which or what
  * patients or records, who, list, find, how many, is anyone, is there a patient), names exactly one code or one drug
- * or condition word in an anchor position ({@link QuestionAnchors#term}), and names no patient.
+ * or condition word in an anchor position ({@link QuestionAnchors#term}), and names no patient; or it is a code and
+ * nothing else ("E11.9").
  *
  * @param anchor the code or word as the question writes it
  * @param kind   what the anchor is
@@ -23,6 +24,9 @@ public record CohortQuestion(String anchor, Kind kind) {
             + "|how\\s+many\\b|(?:is|are)\\s+(?:there|any(?:one|body)?|some(?:one|body))\\b|does\\s+any(?:one|body)\\b"
             + "|(?:any|every)(?:one|body)\\b)", Pattern.CASE_INSENSITIVE);
 
+    /** A question that is nothing but one code ("E11.9"): the records holding it are what is asked for. */
+    private static final Pattern BARE_CODE = Pattern.compile("^\\W*\\S+?[?.!]*\\s*$");
+
     /** Whether the question asks for every patient or record of a kind (with or without an exact anchor). */
     public static boolean asksForAll(String question) {
         return ASKS_FOR_ALL.matcher(question).find();
@@ -30,10 +34,13 @@ public record CohortQuestion(String anchor, Kind kind) {
 
     /** The cohort {@code question} asks for, if it is one. */
     public static Optional<CohortQuestion> of(String question) {
+        List<QuestionAnchors.Anchor> codes = QuestionAnchors.codes(question);
+        if (codes.size() == 1 && BARE_CODE.matcher(question).matches()) {
+            return Optional.of(new CohortQuestion(codes.get(0).text(), Kind.CODE));
+        }
         if (!asksForAll(question) || !QuestionAnchors.names(question).isEmpty()) {
             return Optional.empty();
         }
-        List<QuestionAnchors.Anchor> codes = QuestionAnchors.codes(question);
         if (codes.size() == 1) {
             return Optional.of(new CohortQuestion(codes.get(0).text(), Kind.CODE));
         }

@@ -58,7 +58,7 @@ public final class CohortStage {
         RetrievalFilter within = filter == null ? RetrievalFilter.NONE : filter;
         String anchor = cohort.anchor();
         String misspelt = null;
-        if (!terms.holds(anchor)) {
+        if (!heldAsWritten(anchor)) {
             int edits = cohort.kind() == CohortQuestion.Kind.CODE ? 0 : maxEdits(anchor);
             List<String> similar = edits == 0 ? List.of() : terms.similarWords(anchor, edits, 1);
             if (similar.isEmpty()) {
@@ -72,14 +72,23 @@ public final class CohortStage {
         List<String> narrowed = within.tables().isEmpty() ? narrowedTables(cohort.kind(), anchor, within) : List.of();
         RetrievalFilter scope = narrowed.isEmpty() ? within : within.withTables(narrowed);
         TermIndex.TermRows found = terms.rowsWithTerm(anchor, scope, cap);
-        // the store matches analysed (stemmed) terms: a row must hold the word itself
-        List<QuestionAnchors.Anchor> word = List.of(new QuestionAnchors.Anchor(anchor, List.of(QuestionAnchors.fold(anchor).split("\\s+"))));
-        List<StoredChunk> rows = found.rows().stream().filter(r -> QuestionAnchors.mentionsAll(word, r.text())).toList();
+        List<StoredChunk> rows = writing(anchor, found.rows());
         if (rows.isEmpty()) {
             return new CohortPlan.Refused("no record within the request's filter holds the term the question names");
         }
         long total = found.total() - (found.rows().size() - rows.size());
         return new CohortPlan.Listed(new Cohort(anchor, misspelt, narrowed, rows, total, cap));
+    }
+
+    /** Whether a record writes the word itself, not only a word the store analyses alike ("lisinoprill" is stemmed to "lisinopril"). */
+    private boolean heldAsWritten(String anchor) {
+        return !writing(anchor, terms.rowsWithTerm(anchor, RetrievalFilter.NONE, cap).rows()).isEmpty();
+    }
+
+    /** The rows that write {@code anchor} as a whole word (the store matches analysed, stemmed terms). */
+    private static List<StoredChunk> writing(String anchor, List<StoredChunk> rows) {
+        List<QuestionAnchors.Anchor> word = List.of(new QuestionAnchors.Anchor(anchor, List.of(QuestionAnchors.fold(anchor).split("\\s+"))));
+        return rows.stream().filter(r -> QuestionAnchors.mentionsAll(word, r.text())).toList();
     }
 
     /** Edits allowed for a suggestion, by word length: none up to 3 letters, one up to 5, two beyond (Elasticsearch's "AUTO" fuzziness). */

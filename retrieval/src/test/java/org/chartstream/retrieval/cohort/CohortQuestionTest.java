@@ -12,7 +12,9 @@ class CohortQuestionTest {
                 .contains(new CohortQuestion("lisinopril", CohortQuestion.Kind.DRUG));
         assertThat(CohortQuestion.of("Which patients have a condition with ICD-10 code E11.9?"))
                 .contains(new CohortQuestion("E11.9", CohortQuestion.Kind.CODE));
-        assertThat(CohortQuestion.of("E11.9")).isEmpty();
+        assertThat(CohortQuestion.of("E11.9")).contains(new CohortQuestion("E11.9", CohortQuestion.Kind.CODE));
+        assertThat(CohortQuestion.of(" E11.9? ")).contains(new CohortQuestion("E11.9", CohortQuestion.Kind.CODE));
+        assertThat(CohortQuestion.of("E11.9 I10")).isEmpty();
         assertThat(CohortQuestion.of("Who has been prescribed simvastatin?"))
                 .contains(new CohortQuestion("simvastatin", CohortQuestion.Kind.DRUG));
         assertThat(CohortQuestion.of("Is anyone on metformin?")).contains(new CohortQuestion("metformin", CohortQuestion.Kind.DRUG));

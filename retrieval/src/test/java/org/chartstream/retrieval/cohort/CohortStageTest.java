@@ -106,6 +106,30 @@ class CohortStageTest {
     }
 
     @Test
+    void aWordTheStoreOnlyMatchesByItsStemIsNotHeldAndIsSearchedAsTheWordRecordsWrite() {
+        MemoryTerms words = new MemoryTerms(ROWS, List.of("Lisinopril"));
+        // a stemming store: "lisinoprill" is analysed to "lisinopril"
+        TermIndex stemming = new TermIndex() {
+            @Override
+            public TermRows rowsWithTerm(String term, RetrievalFilter filter, int cap) {
+                return words.rowsWithTerm(term.replaceAll("ll$", "l"), filter, cap);
+            }
+
+            @Override
+            public List<String> similarWords(String word, int maxEdits, int max) {
+                return words.similarWords(word, maxEdits, max);
+            }
+        };
+        CohortPlan plan = new CohortStage(stemming, CohortStageTest::tables, 500).plan("Which patients take lisinoprill?",
+                RetrievalFilter.NONE);
+
+        assertThat(plan).isInstanceOfSatisfying(CohortPlan.Listed.class, listed -> {
+            assertThat(listed.cohort().asked()).isEqualTo("lisinoprill");
+            assertThat(listed.cohort().rows()).hasSize(6);
+        });
+    }
+
+    @Test
     void otherQuestionsAndStoresWithoutTermLookupsTakeTheRankedPath() {
         assertThat(stage(List.of(), 500).plan("What brought Patient Nine to the clinic?", RetrievalFilter.NONE))
                 .isInstanceOf(CohortPlan.Ranked.class);

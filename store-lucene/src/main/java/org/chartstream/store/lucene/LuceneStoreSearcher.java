@@ -286,9 +286,6 @@ final class LuceneStoreSearcher {
           new FuzzyTermsEnum(terms, new Term(F_ROW_TEXT, target), maxEdits, 0, true);
       for (BytesRef t = fuzzy.next(); t != null; t = fuzzy.next()) {
         String term = t.utf8ToString();
-        if (term.equals(target)) {
-          continue;
-        }
         // the dictionary also holds superseded generations' and deleted rows' terms
         int rows = s.searcher().count(new BooleanQuery.Builder()
             .add(new TermQuery(new Term(F_ROW_TEXT, term)), BooleanClause.Occur.FILTER)
@@ -301,10 +298,13 @@ final class LuceneStoreSearcher {
       }
       similar.sort(Comparator.comparingInt(Similar::edits).thenComparing(Comparator.comparingInt(Similar::rows).reversed())
           .thenComparing(Similar::term));
+      // the word's own stem is a suggestion when no record writes the word itself ("lisinoprill" → "lisinopril")
+      String asked = analyzer.normalize(F_TEXT, word).utf8ToString();
       List<String> out = new ArrayList<>();
-      for (Similar sim : similar.subList(0, Math.min(max, similar.size()))) {
+      for (Similar sim : similar) {
         String written = writtenForm(s, sim.term(), restriction);
-        if (!out.contains(written)) {
+        if (out.size() < max && !out.contains(written)
+            && !analyzer.normalize(F_TEXT, written).utf8ToString().equals(asked)) {
           out.add(written);
         }
       }
