@@ -76,7 +76,9 @@ class GroundedAnswerTopologyTest {
         ReplyEvent answer = events.get(events.size() - 1);
         assertThat(answer.getType()).isEqualTo(ReplyType.ANSWER);
         assertThat(answer.getExtractive()).isFalse();
-        assertThat(answer.getText()).isEqualTo("Martha Collins takes metformin [1].");
+        // the final text says, after the streamed answer, that a ranked answer lists the most relevant records
+        assertThat(answer.getText()).isEqualTo("Martha Collins takes metformin [1].\n\n"
+                + "(lists the most relevant records, not every matching one.)");
         assertThat(answer.getFlaggedCitations()).isEmpty();
         assertThat(answer.getCitations().get(0).getRowKey()).isEqualTo("m1");
         assertThat(events).extracting(ReplyEvent::getSeq).isSorted().doesNotHaveDuplicates();

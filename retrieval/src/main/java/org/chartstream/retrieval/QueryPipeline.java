@@ -49,6 +49,9 @@ import org.chartstream.retrieval.search.SideResults;
  * extractive answer) with checked citations. One {@link Candidate} per row travels from the dedupe to the context.
  */
 public final class QueryPipeline {
+    /** The gate "scorer" of a run the cohort step decided (exact term lookup; no passage was scored). */
+    public static final String EXACT_TERM_SCORER = "exact-term";
+
     private final Stages stages;
     private final QuerySettings settings;
     private final List<RunObserver> observers = new CopyOnWriteArrayList<>();
@@ -275,7 +278,7 @@ public final class QueryPipeline {
         stageMs.put("total", (System.nanoTime() - start) / 1_000_000);
         String name = "cohort (exact term lookup)";
         if (plan instanceof CohortPlan.Refused refused) {
-            GateDecision gate = new GateDecision(false, "exact-term", 0, 1, refused.reason());
+            GateDecision gate = new GateDecision(false, EXACT_TERM_SCORER, 0, 1, refused.reason());
             return new Result(Outcome.REFUSED, "No answer: the indexed records do not support an answer to this question ("
                     + refused.reason() + ").", false, List.of(), List.of(), "cohort question: no rewrite", List.of(), List.of(),
                     List.of(), name, "none", gate, gate.describe(), name, List.of(), stageMs, null, scope);
@@ -287,7 +290,7 @@ public final class QueryPipeline {
             rows.add(Candidate.lexicalHit(p.chunk(), 1.0, p.index()).withFused(1.0, p.index()).withRerankScore(1.0));
         }
         listener.onCitations(answer.passages());
-        GateDecision gate = new GateDecision(true, "exact-term", 1, 1, "every listed row holds the question's anchor");
+        GateDecision gate = new GateDecision(true, EXACT_TERM_SCORER, 1, 1, "every listed row holds the question's anchor");
         return new Result(Outcome.ANSWER, answer.text(), true, answer.passages(), List.of(), "cohort question: no rewrite",
                 List.of(), rows, rows, name, "none", gate, gate.describe(), name, List.of(), stageMs, cohort.completeness(),
                 scope);

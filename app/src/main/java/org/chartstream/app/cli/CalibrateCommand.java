@@ -62,6 +62,21 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--step", description = "step of the sweep (default: ${DEFAULT-VALUE})", defaultValue = "0.01")
     double step;
 
+    /**
+     * What the gate would see of one run: its top_k's best rerank score, scope, passages and unmentioned anchors. A
+     * cohort question is decided by its exact term lookup, not by the gate: answered with its rows (scored 1) or
+     * refused with none, whatever the question's anchors.
+     */
+    static GateCalibration.Observation observation(String question, boolean answerable, QueryPipeline.Result result, int topK) {
+        List<Candidate> top = result.reranked().subList(0, Math.min(topK, result.reranked().size()));
+        double best = top.stream().mapToDouble(Candidate::rerankScore).max().orElse(Double.NEGATIVE_INFINITY);
+        boolean pointed = QuestionScopeClassifier.classify(question).scope() == QuestionScope.POINTED;
+        boolean byCohort = result.gate() != null && QueryPipeline.EXACT_TERM_SCORER.equals(result.gate().scorer());
+        boolean unmentioned = !byCohort && !QuestionAnchors.unmentioned(QuestionAnchors.of(question),
+                top.stream().map(c -> c.chunk().text()).toList()).isEmpty();
+        return new GateCalibration.Observation(answerable, pointed, top.size(), best, unmentioned);
+    }
+
     @Override
     public Integer call() throws Exception {
         OnnxRuntimeGuard.check();
@@ -89,11 +104,8 @@ public final class CalibrateCommand implements Callable<Integer> {
                                 pipeline.run(q.previous(), SearchMode.HYBRID, topK, null), q.previous()), QueryPipeline.Listener.NONE)
                         : pipeline.run(q.text(), SearchMode.HYBRID, topK, null);
                 List<Candidate> top = result.reranked().subList(0, Math.min(topK, result.reranked().size()));
-                double best = top.stream().mapToDouble(Candidate::rerankScore).max().orElse(Double.NEGATIVE_INFINITY);
-                boolean pointed = QuestionScopeClassifier.classify(q.text()).scope() == QuestionScope.POINTED;
-                boolean unmentioned = !QuestionAnchors.unmentioned(QuestionAnchors.of(q.text()),
-                        top.stream().map(c -> c.chunk().text()).toList()).isEmpty();
-                GateCalibration.Observation o = new GateCalibration.Observation(q.answerable(), pointed, top.size(), best, unmentioned);
+                boolean byCohort = result.gate() != null && QueryPipeline.EXACT_TERM_SCORER.equals(result.gate().scorer());
+                GateCalibration.Observation o = observation(q.text(), q.answerable(), result, topK);
                 (q.followUp() ? followUps : singleTurn).add(o);
                 if (!q.followUp()) {
                     singleTurnKinds.add(q.kind());
@@ -102,8 +114,10 @@ public final class CalibrateCommand implements Callable<Integer> {
                         && top.stream().anyMatch(c -> q.judgments().containsKey(DocumentRanking.tableAndRowKey(c.chunk().row())))) {
                     answerableWithAnsweringRowInTopK++;
                 }
-                lastScorer = result.gate() == null ? lastScorer : result.gate().scorer();
-                lastReranker = result.reranker();
+                if (!byCohort && result.gate() != null) {
+                    lastScorer = result.gate().scorer();
+                    lastReranker = result.reranker();
+                }
                 if ((i + 1) % 25 == 0 || i + 1 == questions.size()) {
                     RunCommand.progress(String.format("calibrate: %d/%d questions", i + 1, questions.size()));
                 }
