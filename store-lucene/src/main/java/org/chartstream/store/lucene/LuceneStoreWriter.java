@@ -224,13 +224,7 @@ final class LuceneStoreWriter {
     try {
       ensureOpen();
       Map<String, String> cp = checkpoint == null ? committedCheckpoint : copyCheckpoint(checkpoint);
-      Map<String, String> data = new HashMap<>();
-      data.put(META_FORMAT, FORMAT_VERSION);
-      if (dimension.get() != 0) {
-        data.put(META_DIMENSION, Integer.toString(dimension.get()));
-      }
-      pendingActive.forEach((t, g) -> data.put(LuceneSchema.generationKey(t), Long.toString(g)));
-      cp.forEach((k, v) -> data.put(CHECKPOINT_PREFIX + k, v));
+      Map<String, String> data = commitData(cp);
       writer.setLiveCommitData(data.entrySet(), true);
       // searches move to the new state before the commit's fsyncs (about 120 ms of a one-row commit on this
       // machine's disk, docs/PERFORMANCE.md): a crash in between loses no data, since the materializer replays the
@@ -243,6 +237,31 @@ final class LuceneStoreWriter {
     } finally {
       writeLock.writeLock().unlock();
     }
+  }
+
+  /** Searches move to the writes so far and the pending generation switches; the checkpoint stays the last commit's. */
+  void refresh() {
+    writeLock.writeLock().lock();
+    try {
+      ensureOpen();
+      snapshots.refreshTo(CommittedState.of(commitData(committedCheckpoint).entrySet()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("refresh failed at " + path, e);
+    } finally {
+      writeLock.writeLock().unlock();
+    }
+  }
+
+  /** The user data of a commit: format, dimension, active generations (pending switches included), checkpoint. */
+  private Map<String, String> commitData(Map<String, String> checkpoint) {
+    Map<String, String> data = new HashMap<>();
+    data.put(META_FORMAT, FORMAT_VERSION);
+    if (dimension.get() != 0) {
+      data.put(META_DIMENSION, Integer.toString(dimension.get()));
+    }
+    pendingActive.forEach((t, g) -> data.put(LuceneSchema.generationKey(t), Long.toString(g)));
+    checkpoint.forEach((k, v) -> data.put(CHECKPOINT_PREFIX + k, v));
+    return data;
   }
 
   private static Map<String, String> copyCheckpoint(Map<String, String> checkpoint) {
