@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -182,7 +183,7 @@ public final class IndexMaterializer implements AutoCloseable {
                     }
                     rebuild = done ? null : rebuild;
                 }
-                StoreStep step = StoreStep.after(uncommitted, unrefreshed, records.isEmpty(),
+                StoreStep step = StoreStep.after(uncommitted, unrefreshed, records.isEmpty() || atLogEnd(partitions),
                         Duration.ofNanos(System.nanoTime() - firstUncommitted), maxCommitDelay);
                 if (step == StoreStep.COMMIT) {
                     commit(partitions, applier);
@@ -206,6 +207,20 @@ public final class IndexMaterializer implements AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    /**
+     * True when the last fetch left nothing more to read on any partition: the events just applied are the newest,
+     * so they are made searchable now rather than after the next poll has waited for its timeout in vain.
+     */
+    private boolean atLogEnd(List<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            OptionalLong lag = consumer.currentLag(tp);
+            if (lag.isEmpty() || lag.getAsLong() > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Commits the applied events with the log offsets reached and the markers still waiting. */

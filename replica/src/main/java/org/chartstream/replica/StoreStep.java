@@ -14,7 +14,7 @@ enum StoreStep {
     /**
      * @param uncommitted      events were applied since the last commit
      * @param unrefreshed      events were applied since the last refresh or commit
-     * @param caughtUp         the poll returned nothing: the log holds no more for now
+     * @param caughtUp         the log holds no more events for now (the last fetch reached its end)
      * @param uncommittedFor   how long ago the oldest uncommitted event was applied
      * @param maxCommitDelay   longest time an applied event waits to be durable
      */
