@@ -253,6 +253,9 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
             serverConfig.put("max_replication_slots", "10");
             serverConfig.put("max_wal_senders", "10");
             serverConfig.put("listen_addresses", HOST);
+            // zonky turns it off; PostgreSQL's default (on) flushes the WAL at each commit, which is also when the
+            // walsender passes the change on: off leaves it to the WAL writer's 200 ms rounds (docs/PERFORMANCE.md)
+            serverConfig.put("synchronous_commit", "on");
         }
 
         /** Fixed port; 0 (default) picks a free one. */

@@ -17,6 +17,7 @@ import org.chartstream.core.model.TextChunker;
 import org.chartstream.ingest.chunk.RowChunker;
 import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.embed.EmbeddingBuffer;
+import org.chartstream.ingest.embed.FlushRule;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.normalize.TableScanCompleted;
@@ -44,9 +45,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Row change → generation plan → projected text → chunks ({@link RowChunker}) → pending index events
  * ({@link EmbeddingBuffer}), embedded a batch at a time and forwarded to the index log in their original order once
- * a batch is full or the linger time passes. Each linger period also lets the {@link ReindexDriver} rebuild
- * re-indexed tables from the kept row images, while streaming changes keep flowing to both the active and the
- * staged generation.
+ * a batch is full, the input has been quiet for a moment or the linger time passes ({@link FlushRule}, checked every
+ * quiet period); each flush asks Kafka Streams to commit at once, so a lone change does not wait for the commit
+ * interval either. Each linger period also lets the {@link ReindexDriver} rebuild re-indexed tables from the kept row
+ * images, while streaming changes keep flowing to both the active and the staged generation.
  *
  * <p>The latest image of every indexed row is kept (without excluded fields): what a re-index rebuilds from and what
  * keeps each table's row and chunk counts exact. A row whose allowed fields are all NULL is not indexed (and leaves
@@ -73,8 +75,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private final TextChunker textChunker;
     private final PassageEmbedder embedder;
     private final IndexEvents events;
-    private final int batchChunks;
-    private final Duration linger;
+    private final FlushRule flushRule;
     private final int maxRecordBytes;
 
     private ProcessorContext<String, Object> context;
@@ -88,14 +89,13 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private ReindexDriver reindex;
 
     IndexingProcessor(Map<String, SourceRegistration> sources, TextChunker chunker, PassageEmbedder embedder,
-                      int batchChunks, Duration linger, int maxRecordBytes) {
+                      FlushRule flushRule, int maxRecordBytes) {
         this.maxRecordBytes = maxRecordBytes;
         this.sources = sources;
         this.textChunker = chunker;
         this.embedder = embedder;
         this.events = new IndexEvents(embedder);
-        this.batchChunks = batchChunks;
-        this.linger = linger;
+        this.flushRule = flushRule;
     }
 
     @Override
@@ -105,15 +105,20 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         this.rows = context.getStateStore(ROWS_STORE);
         this.columns = context.getStateStore(COLUMNS_STORE);
         this.patients = new PatientIdentities(context.getStateStore(PATIENTS_STORE));
-        this.buffer = new EmbeddingBuffer(context.getStateStore(BUFFER_STORE), embedder, batchChunks);
+        this.buffer = new EmbeddingBuffer(context.getStateStore(BUFFER_STORE), embedder, flushRule, context::currentSystemTimeMs);
         this.statuses = new TableStatuses(context.getStateStore(STATUS_STORE));
         this.chunker = new RowChunker(textChunker, patients);
         this.reindex = new ReindexDriver(sources, context.getStateStore(REINDEX_STORE), generations, rows, statuses,
                 chunker, buffer, events);
-        context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, now -> {
-            flush();
-            reindex.advance(linger, this::flush);
+        context.schedule(flushRule.quiet(), PunctuationType.WALL_CLOCK_TIME, now -> {
+            if (buffer.flushDue()) {
+                flush();
+            } else if (buffer.empty()) {
+                announceStatuses(System.currentTimeMillis());
+            }
         });
+        Duration linger = flushRule.linger();
+        context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, now -> reindex.advance(linger, this::flush));
     }
 
     @Override
@@ -305,10 +310,21 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         return status.withCounts(status.rows() - gone.size(), status.chunks() - chunks);
     }
 
-    /** Embeds and forwards the pending index events, then announces the status of every table they touched. */
+    /**
+     * Embeds and forwards the pending index events, then announces the status of every table they touched, and asks
+     * for a commit: under exactly-once the index log's readers see the events only once the transaction commits.
+     */
     private void flush() {
         long now = System.currentTimeMillis();
+        boolean pending = !buffer.empty();
         buffer.flush(event -> context.forward(new Record<String, Object>(IndexEvents.key(event), event, now), INDEX_CHILD));
+        announceStatuses(now);
+        if (pending) {
+            context.commit();
+        }
+    }
+
+    private void announceStatuses(long now) {
         statuses.announce(now, tableKey -> TableGenerations.decode(generations.get(tableKey)),
                 (tableKey, status) -> context.forward(new Record<String, Object>(tableKey, status.encode(), now), STATUS_CHILD));
     }

@@ -2,12 +2,15 @@ package org.chartstream.ingest;
 
 import java.time.Duration;
 import java.util.List;
+import org.chartstream.ingest.embed.FlushRule;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.schemas.Topics;
 
 /**
  * @param batchChunks  chunks per embedding call (a batch is embedded when this many are pending)
  * @param linger       longest time a pending chunk waits for its batch to fill
+ * @param quiet        how long the input stays silent before a partial batch is embedded ({@link FlushRule}); also
+ *                     the period at which the topology checks that
  * @param controlTopic operator requests (re-index a table); one partition, read by the task that owns the tables
  * @param statusTopic  per-table ingest status (compacted, key {@code source:table}), for {@code chartstream status}
  * @param maxFieldBytes the most UTF-8 bytes a field of a change keeps ({@code ingest.max-field-bytes}); longer values
@@ -16,7 +19,7 @@ import org.chartstream.schemas.Topics;
  *                       record would be larger is not indexed in that version (dead letter) instead of failing the
  *                       transaction
  */
-public record IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
+public record IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger, Duration quiet,
                              String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic,
                              int maxFieldBytes, int maxRecordBytes) {
     /** The default {@code ingest.max-field-bytes}: 1 MiB. */
@@ -25,12 +28,12 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
     public static final int DEFAULT_MAX_RECORD_BYTES = 16 << 20;
     public static final String CONTROL_TOPIC = "chartstream.ingest.control";
     public static final String STATUS_TOPIC = "chartstream.ingest.status";
+    /** The default {@code ingest.quiet-ms}. */
+    public static final Duration DEFAULT_QUIET = Duration.ofMillis(10);
 
     public IngestSettings {
         sources = List.copyOf(sources);
-        if (batchChunks < 1) {
-            throw new IllegalArgumentException("ingest batch size must be at least 1, got " + batchChunks);
-        }
+        new FlushRule(batchChunks, quiet, linger); // validates them
         if (maxFieldBytes < 1 || maxRecordBytes <= maxFieldBytes) {
             throw new IllegalArgumentException("need 0 < field cap < record limit, got " + maxFieldBytes + " and " + maxRecordBytes);
         }
@@ -38,14 +41,25 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
 
     public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
                           String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic) {
-        this(sources, batchChunks, linger, indexTopic, deadLetterTopic, controlTopic, statusTopic, DEFAULT_MAX_FIELD_BYTES,
-                DEFAULT_MAX_RECORD_BYTES);
+        this(sources, batchChunks, linger, DEFAULT_QUIET, indexTopic, deadLetterTopic, controlTopic, statusTopic,
+                DEFAULT_MAX_FIELD_BYTES, DEFAULT_MAX_RECORD_BYTES);
     }
 
     /** The same settings with another field cap and record limit. */
     public IngestSettings withLimits(int fieldBytes, int recordBytes) {
-        return new IngestSettings(sources, batchChunks, linger, indexTopic, deadLetterTopic, controlTopic, statusTopic,
+        return new IngestSettings(sources, batchChunks, linger, quiet, indexTopic, deadLetterTopic, controlTopic, statusTopic,
                 fieldBytes, recordBytes);
+    }
+
+    /** The same settings with another quiet time. */
+    public IngestSettings withQuiet(Duration newQuiet) {
+        return new IngestSettings(sources, batchChunks, linger, newQuiet, indexTopic, deadLetterTopic, controlTopic, statusTopic,
+                maxFieldBytes, maxRecordBytes);
+    }
+
+    /** When the embedding buffer's pending events go out. */
+    public FlushRule flushRule() {
+        return new FlushRule(batchChunks, quiet, linger);
     }
 
     public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,

@@ -49,8 +49,7 @@ public final class IngestTopology {
                         new FieldCap(settings.maxFieldBytes())), "debezium-changes");
         topology.addProcessor("control-requests", ControlRequestParser::new, "ingest-control");
         topology.addProcessor("index-rows",
-                () -> new IndexingProcessor(sources, chunker, embedder, settings.batchChunks(), settings.linger(),
-                        settings.maxRecordBytes()),
+                () -> new IndexingProcessor(sources, chunker, embedder, settings.flushRule(), settings.maxRecordBytes()),
                 "normalize", "control-requests");
         for (String store : List.of(IndexingProcessor.PATIENTS_STORE, IndexingProcessor.GENERATIONS_STORE,
                 IndexingProcessor.ROWS_STORE, IndexingProcessor.STATUS_STORE, IndexingProcessor.REINDEX_STORE,

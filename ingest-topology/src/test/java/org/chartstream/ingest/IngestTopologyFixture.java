@@ -70,6 +70,11 @@ final class IngestTopologyFixture implements AutoCloseable {
         driver.advanceWallClockTime(LINGER);
     }
 
+    /** Lets {@code time} of wall-clock time pass (punctuations that fall due run once). */
+    void timePasses(Duration time) {
+        driver.advanceWallClockTime(time);
+    }
+
     /** The newest status announced for {@code source:table} (reads the status topic). */
     TableStatus latestStatus(String tableKey) {
         return TableStatus.decode(status.readKeyValuesToMap().get(tableKey));

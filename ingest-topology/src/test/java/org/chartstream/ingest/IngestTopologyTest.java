@@ -109,6 +109,37 @@ class IngestTopologyTest {
     }
 
     @Test
+    void aLoneChangeIsEmbeddedOnceTheInputIsQuietNotAfterTheLinger() {
+        snapshotTwoPatientsAndTheirNotes();
+        index.readValuesToList();
+
+        notes.pipeInput("{\"note_id\":3}", change("c", "false",
+                "{\"note_id\":3,\"patient_id\":\"p1\",\"note_text\":\"Started lisinopril.\"}", 11));
+        assertThat(index.isEmpty()).isTrue();
+        ingest.timePasses(IngestSettings.DEFAULT_QUIET);
+
+        assertThat(index.readValuesToList()).extracting(IndexEvent::getRowKey).containsExactly("3");
+    }
+
+    @Test
+    void changesArrivingCloserThanTheQuietTimeGoOutTogether() {
+        snapshotTwoPatientsAndTheirNotes();
+        index.readValuesToList();
+        Duration step = IngestSettings.DEFAULT_QUIET.dividedBy(2);
+
+        notes.pipeInput("{\"note_id\":3}", change("c", "false",
+                "{\"note_id\":3,\"patient_id\":\"p1\",\"note_text\":\"Started lisinopril.\"}", 11));
+        ingest.timePasses(step);
+        notes.pipeInput("{\"note_id\":4}", change("c", "false",
+                "{\"note_id\":4,\"patient_id\":\"p2\",\"note_text\":\"Knee pain improved.\"}", 12));
+        ingest.timePasses(step);
+        assertThat(index.isEmpty()).as("the batch is still filling").isTrue();
+        ingest.timePasses(IngestSettings.DEFAULT_QUIET);
+
+        assertThat(index.readValuesToList()).extracting(IndexEvent::getRowKey).containsExactly("3", "4");
+    }
+
+    @Test
     void aSnapshotBecomesEmbeddedRowsFollowedByAPublishMarkerPerTable() {
         snapshotTwoPatientsAndTheirNotes();
 

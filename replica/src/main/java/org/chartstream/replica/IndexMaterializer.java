@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,10 +25,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Materialises the index log the ingest role writes into a {@link HybridStore}: the query role's store (and the
- * audit's private replica). Each polled batch is applied and committed to the store together with the log offsets it
- * reached (and the generation markers still waiting for other partitions, see {@link IndexLogApplier}), so a restart
- * resumes exactly where the store's last commit left off. Store writes are idempotent by id, so replaying the log
- * rebuilds the same index.
+ * audit's private replica). Polled events are applied to the store and made searchable as soon as the log is caught
+ * up ({@link HybridStore#refresh}); they are committed, durably, together with the log offsets reached (and the
+ * generation markers still waiting for other partitions, see {@link IndexLogApplier}) at most {@code maxCommitDelay}
+ * after the first of them was applied, so a restart resumes exactly where the store's last commit left off. Store
+ * writes are idempotent by id, so replaying the log rebuilds the same index.
  *
  * <p>A record it cannot read (not an {@code IndexEvent}, or one whose parts do not fit, see {@link IndexLogRecords})
  * goes to its {@link UnreadableRecords} (the runtime dead-letters and counts it) and is skipped: the position past
@@ -58,7 +60,7 @@ public final class IndexMaterializer implements AutoCloseable {
         this(bootstrapServers, topic, store, Duration.ofSeconds(1));
     }
 
-    /** @param maxCommitDelay longest time applied events wait for a store commit while the log is busy */
+    /** @param maxCommitDelay longest time applied events wait for a durable store commit */
     public IndexMaterializer(String bootstrapServers, String topic, HybridStore store, Duration maxCommitDelay) {
         this(bootstrapServers, Map.of(), topic, store, maxCommitDelay);
     }
@@ -102,6 +104,7 @@ public final class IndexMaterializer implements AutoCloseable {
         return appliedEvents.get();
     }
 
+    /** Durable store commits since it started. */
     public long commits() {
         return commits.get();
     }
@@ -140,12 +143,21 @@ public final class IndexMaterializer implements AutoCloseable {
                     consumer.seek(tp, Long.parseLong(offset));
                 }
             }
-            long lastCommit = System.nanoTime();
-            boolean dirty = false;
+            long firstUncommitted = 0;
+            boolean uncommitted = false;
+            boolean unrefreshed = false;
             RebuildProgress rebuild = store.rebuildReason().map(reason -> startRebuild(reason, partitions)).orElse(null);
             long lastProgress = System.nanoTime();
             while (running) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+                ConsumerRecords<byte[], byte[]> records;
+                try {
+                    records = consumer.poll(Duration.ofMillis(100));
+                } catch (WakeupException e) {
+                    if (running) {
+                        throw e;
+                    }
+                    break;
+                }
                 for (ConsumerRecord<byte[], byte[]> r : records) {
                     String problem = apply(applier, r);
                     if (problem == null) {
@@ -155,7 +167,11 @@ public final class IndexMaterializer implements AutoCloseable {
                                 CONSUMER_NAME, problem));
                         skippedRecords.incrementAndGet();
                     }
-                    dirty = true; // a skipped record's offset is committed too, so a restart does not read it again
+                    if (!uncommitted) {
+                        firstUncommitted = System.nanoTime();
+                    }
+                    uncommitted = true; // a skipped record's offset is committed too, so a restart does not read it again
+                    unrefreshed = true;
                 }
                 boolean progressDue = System.nanoTime() - lastProgress > PROGRESS_EVERY_NANOS;
                 if (rebuild != null && (records.isEmpty() || progressDue)) {
@@ -167,24 +183,19 @@ public final class IndexMaterializer implements AutoCloseable {
                     }
                     rebuild = done ? null : rebuild;
                 }
-                // commit when caught up (fresh results at once) or at least every maxCommitDelay under load:
-                // every Lucene commit flushes a segment, and merging many tiny HNSW segments costs more than embedding
-                boolean caughtUp = records.isEmpty();
-                if (dirty && (caughtUp || System.nanoTime() - lastCommit > maxCommitDelay.toNanos())) {
-                    Map<String, String> next = new HashMap<>();
-                    Map<Integer, Long> positions = new HashMap<>();
-                    for (TopicPartition tp : partitions) {
-                        long position = consumer.position(tp);
-                        positions.put(tp.partition(), position);
-                        next.put(OFFSET_KEY + tp.topic() + "." + tp.partition(), Long.toString(position));
-                    }
-                    next.putAll(applier.pendingMarkerCheckpoint());
-                    store.commit(next);
-                    committedPositions.set(Map.copyOf(positions));
-                    commits.incrementAndGet();
-                    lastCommit = System.nanoTime();
-                    dirty = false;
+                StoreStep step = StoreStep.after(uncommitted, unrefreshed, records.isEmpty() || atLogEnd(partitions),
+                        Duration.ofNanos(System.nanoTime() - firstUncommitted), maxCommitDelay);
+                if (step == StoreStep.COMMIT) {
+                    commit(partitions, applier);
+                    uncommitted = false;
+                    unrefreshed = false;
+                } else if (step == StoreStep.REFRESH) {
+                    store.refresh();
+                    unrefreshed = false;
                 }
+            }
+            if (uncommitted) {
+                commit(partitions, applier); // a clean stop leaves nothing to replay
             }
         } catch (WakeupException e) {
             if (running) {
@@ -196,6 +207,35 @@ public final class IndexMaterializer implements AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    /**
+     * True when the last fetch left nothing more to read on any partition: the events just applied are the newest,
+     * so they are made searchable now rather than after the next poll has waited for its timeout in vain.
+     */
+    private boolean atLogEnd(List<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            OptionalLong lag = consumer.currentLag(tp);
+            if (lag.isEmpty() || lag.getAsLong() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Commits the applied events with the log offsets reached and the markers still waiting. */
+    private void commit(List<TopicPartition> partitions, IndexLogApplier applier) {
+        Map<String, String> next = new HashMap<>();
+        Map<Integer, Long> positions = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            long position = consumer.position(tp);
+            positions.put(tp.partition(), position);
+            next.put(OFFSET_KEY + tp.topic() + "." + tp.partition(), Long.toString(position));
+        }
+        next.putAll(applier.pendingMarkerCheckpoint());
+        store.commit(next);
+        committedPositions.set(Map.copyOf(positions));
+        commits.incrementAndGet();
     }
 
     /**

@@ -72,7 +72,7 @@ class OperationsIT {
                 ops.attach(runtime);
                 runtime.createTopics(Map.of(REPLY_TOPIC, 1));
 
-                // the embedding batch lingers 500 ms, so the snapshot cannot be published yet
+                // Debezium needs more than a second to read its first snapshot row, so nothing can be published yet
                 HttpResponse<String> indexing = get(base + "/ready");
                 assertThat(indexing.statusCode()).isEqualTo(503);
                 assertThat(failing(indexing)).contains("indexes").doesNotContain("store", "models");

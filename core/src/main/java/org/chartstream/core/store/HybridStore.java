@@ -46,6 +46,16 @@ public interface HybridStore extends AutoCloseable {
    */
   void commit(Map<String, String> checkpoint);
 
+  /**
+   * Makes every write since the last commit visible at once, as {@link #commit} would, without waiting for it to be
+   * durable: the next commit makes it durable, with that commit's checkpoint (a crash before then loses it, and the
+   * materialiser replays it from the log, whose position the last commit's checkpoint holds). Readers still see all
+   * of it or none of it. The default commits, keeping the checkpoint.
+   */
+  default void refresh() {
+    commit(null);
+  }
+
   /** The checkpoint of the last commit (also after a reopen); empty if none. */
   Map<String, String> checkpoint();
 

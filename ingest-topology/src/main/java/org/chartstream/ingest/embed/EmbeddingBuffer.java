@@ -3,6 +3,7 @@ package org.chartstream.ingest.embed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -14,43 +15,71 @@ import org.slf4j.LoggerFactory;
  * Index events waiting for their vectors, in append order, in a changelogged store: a crash loses none, and the
  * events a previous run left pending are flushed by this one. A flush embeds every pending chunk with one model call
  * ({@link EmbeddingBatch}) and hands the events on in the order they were appended; the owner flushes when
- * {@link #full()} and once per linger period.
+ * {@link #full()} and whenever {@link #flushDue()} says the {@link FlushRule} is met.
  */
 public final class EmbeddingBuffer {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddingBuffer.class);
 
     private final KeyValueStore<Long, IndexEvent> store;
     private final PassageEmbedder embedder;
-    private final int batchChunks;
+    private final FlushRule rule;
+    private final LongSupplier clockMs;
     private long nextSeq;
+    private int pendingEvents;
     private int pendingChunks;
+    private long firstPendingMs;
+    private long lastAppendMs;
 
-    /** @param batchChunks chunks per embedding call */
-    public EmbeddingBuffer(KeyValueStore<Long, IndexEvent> store, PassageEmbedder embedder, int batchChunks) {
+    /**
+     * @param rule    when pending events go out
+     * @param clockMs wall clock in ms (events a previous run left pending count as appended when this buffer opens)
+     */
+    public EmbeddingBuffer(KeyValueStore<Long, IndexEvent> store, PassageEmbedder embedder, FlushRule rule, LongSupplier clockMs) {
         this.store = store;
         this.embedder = embedder;
-        this.batchChunks = batchChunks;
+        this.rule = rule;
+        this.clockMs = clockMs;
+        this.firstPendingMs = clockMs.getAsLong();
+        this.lastAppendMs = firstPendingMs;
         try (KeyValueIterator<Long, IndexEvent> it = store.all()) {
             while (it.hasNext()) {
                 KeyValue<Long, IndexEvent> kv = it.next();
                 nextSeq = Math.max(nextSeq, kv.key + 1);
+                pendingEvents++;
                 pendingChunks += EmbeddingBatch.pendingChunks(kv.value);
             }
         }
     }
 
     public int batchChunks() {
-        return batchChunks;
+        return rule.batchChunks();
     }
 
     public void append(IndexEvent event) {
+        long now = clockMs.getAsLong();
+        if (pendingEvents == 0) {
+            firstPendingMs = now;
+        }
+        lastAppendMs = now;
         store.put(nextSeq++, event);
+        pendingEvents++;
         pendingChunks += EmbeddingBatch.pendingChunks(event);
     }
 
     /** True once a batch's worth of chunks is pending. */
     public boolean full() {
-        return pendingChunks >= batchChunks;
+        return rule.full(pendingChunks);
+    }
+
+    /** True when nothing is pending. */
+    public boolean empty() {
+        return pendingEvents == 0;
+    }
+
+    /** True when the pending events should go out now ({@link FlushRule#due}). */
+    public boolean flushDue() {
+        long now = clockMs.getAsLong();
+        return rule.due(pendingEvents, pendingChunks, now - firstPendingMs, now - lastAppendMs);
     }
 
     /** Embeds the pending chunks and passes every pending event, in append order, to {@code forward}. */
@@ -70,6 +99,7 @@ public final class EmbeddingBuffer {
             forward.accept(kv.value);
             store.delete(kv.key);
         }
+        pendingEvents = 0;
         pendingChunks = 0;
     }
 }

@@ -2,6 +2,7 @@ package org.chartstream.ingest.embed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
@@ -41,6 +42,11 @@ class EmbeddingBufferTest {
         }
     };
     private KeyValueStore<Long, IndexEvent> store;
+    private long nowMs = 1_000;
+
+    private EmbeddingBuffer buffer(int batchChunks) {
+        return new EmbeddingBuffer(store, model, new FlushRule(batchChunks, Duration.ofMillis(10), Duration.ofMillis(500)), () -> nowMs);
+    }
 
     @BeforeEach
     void openStore() {
@@ -63,7 +69,7 @@ class EmbeddingBufferTest {
 
     @Test
     void itIsFullOnceABatchOfChunksIsPending() {
-        EmbeddingBuffer buffer = new EmbeddingBuffer(store, model, 3);
+        EmbeddingBuffer buffer = buffer(3);
         buffer.append(upsert("n1", "a", "b"));
         assertThat(buffer.full()).isFalse();
         buffer.append(upsert("n2", "c"));
@@ -72,7 +78,7 @@ class EmbeddingBufferTest {
 
     @Test
     void aFlushEmbedsEveryPendingChunkInOneCallAndForwardsTheEventsInAppendOrder() {
-        EmbeddingBuffer buffer = new EmbeddingBuffer(store, model, 8);
+        EmbeddingBuffer buffer = buffer(8);
         buffer.append(upsert("n2", "second row"));
         buffer.append(IndexEvent.newBuilder().setKind(IndexEventKind.DELETE_ROW).setSourceId("ehr").setTableName("notes")
                 .setRowKey("n9").setGeneration(0).build());
@@ -90,15 +96,54 @@ class EmbeddingBufferTest {
 
     @Test
     void aBufferOverEventsARunLeftPendingCountsTheirChunksAndAppendsAfterThem() {
-        EmbeddingBuffer before = new EmbeddingBuffer(store, model, 3);
+        EmbeddingBuffer before = buffer(3);
         before.append(upsert("n1", "a", "b"));
 
-        EmbeddingBuffer after = new EmbeddingBuffer(store, model, 3);
+        EmbeddingBuffer after = buffer(3);
         assertThat(after.full()).isFalse();
         after.append(upsert("n2", "c"));
         assertThat(after.full()).isTrue();
         List<IndexEvent> forwarded = new ArrayList<>();
         after.flush(forwarded::add);
         assertThat(forwarded).extracting(IndexEvent::getRowKey).containsExactly("n1", "n2");
+    }
+
+    @Test
+    void aFlushIsDueOnceAppendsStopForTheQuietTime() {
+        EmbeddingBuffer buffer = buffer(8);
+        assertThat(buffer.empty()).isTrue();
+        assertThat(buffer.flushDue()).isFalse();
+        buffer.append(upsert("n1", "a"));
+        nowMs += 6;
+        buffer.append(upsert("n2", "b"));
+        nowMs += 6;
+        assertThat(buffer.flushDue()).as("6 ms after the last append").isFalse();
+        nowMs += 4;
+        assertThat(buffer.flushDue()).isTrue();
+        buffer.flush(e -> { });
+        assertThat(buffer.empty()).isTrue();
+        assertThat(buffer.flushDue()).isFalse();
+    }
+
+    @Test
+    void aBatchFilledWithoutPauseIsDueAtTheLingerCountedFromItsFirstEvent() {
+        EmbeddingBuffer buffer = buffer(1_000);
+        for (int i = 0; i < 100; i++) {
+            buffer.append(upsert("n" + i, "t"));
+            assertThat(buffer.flushDue()).as("after %d ms", nowMs - 1_000).isFalse();
+            nowMs += 5;
+        }
+        assertThat(buffer.flushDue()).as("500 ms after the first append, 5 ms after the last").isTrue();
+    }
+
+    @Test
+    void eventsARunLeftPendingAreDueOnceTheBufferHasBeenOpenForTheQuietTime() {
+        buffer(8).append(upsert("n1", "a"));
+        nowMs += 1_000;
+        EmbeddingBuffer reopened = buffer(8);
+        assertThat(reopened.empty()).isFalse();
+        assertThat(reopened.flushDue()).isFalse();
+        nowMs += 10;
+        assertThat(reopened.flushDue()).isTrue();
     }
 }

@@ -220,6 +220,12 @@ public final class LuceneHybridStore implements HybridStore {
     writer.commit(checkpoint);
   }
 
+  /** A near-real-time reader over the writes, without a Lucene commit: no fsync. */
+  @Override
+  public void refresh() {
+    writer.refresh();
+  }
+
   /**
    * Blocks until the writer's background merges have finished. The merged segments become searchable at the next
    * {@link #commit}. For bulk loads and benchmarks: searches over fewer segments are faster, and a measurement taken

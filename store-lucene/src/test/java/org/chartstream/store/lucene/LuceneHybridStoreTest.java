@@ -71,6 +71,28 @@ class LuceneHybridStoreTest extends HybridStoreContract {
   }
 
   @Test
+  void aRefreshMakesWritesAndAGenerationSwitchSearchableButOnlyACommitMakesThemDurable() throws Exception {
+    RowRef a = new RowRef(NOTES, "a");
+    store.publish(NOTES, 1);
+    store.upsertRow(a, 1, chunks(a, 1, null, 1, "committed sinusitis"));
+    store.commit(Map.of("offset", "1"));
+    RowRef b = new RowRef(NOTES, "b");
+    store.upsertRow(b, 2, chunks(b, 2, null, 1, "refreshed sinusitis"));
+    store.publish(NOTES, 2);
+
+    store.refresh();
+
+    assertThat(store.lexicalSearch("sinusitis", 10, RetrievalFilter.NONE)).extracting(h -> h.chunk().row()).containsExactly(b);
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 2L));
+    assertThat(store.checkpoint()).containsExactly(Map.entry("offset", "1"));
+
+    reopen();
+    assertThat(store.checkpoint()).containsExactly(Map.entry("offset", "1"));
+    assertThat(store.activeGenerations()).containsExactly(Map.entry(NOTES, 1L));
+    assertThat(store.lexicalSearch("sinusitis", 10, RetrievalFilter.NONE)).extracting(h -> h.chunk().row()).containsExactly(a);
+  }
+
+  @Test
   void reopenAfterTheWritingProcessWasHaltedShowsTheLastCommitOnly() throws Exception {
     store.close();
     store = null;
