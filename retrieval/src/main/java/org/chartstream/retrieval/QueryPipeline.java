@@ -202,9 +202,11 @@ public final class QueryPipeline {
     }
 
     private Fusion fusion() {
-        return settings.fusion() == QuerySettings.Fusion.RRF
-                ? Fusion.reciprocalRank(settings.rrfK())
-                : Fusion.normalisedScore(settings.vectorWeight());
+        return switch (settings.fusion()) {
+            case ADAPTIVE -> Fusion.adaptive();
+            case RRF -> Fusion.reciprocalRank(settings.rrfK());
+            case SCORE -> Fusion.normalisedScore(settings.vectorWeight());
+        };
     }
 
     private static void before(String stage, long deadlineMs) {

@@ -93,8 +93,8 @@ public final class ChartstreamConfig {
         k.put("ingest.max-field-bytes", new String[] {"1048576", "most UTF-8 bytes one field value of a change keeps; a longer value is truncated before it is written to Kafka (dead letter naming table, row key and field; the row is still indexed)"});
         k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
-        k.put("query.fusion", new String[] {"score", "score: min-max normalised scores, weighted (default; see docs/EVALUATION.md) | rrf: reciprocal rank fusion"});
-        k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in score fusion (lexical gets the rest)"});
+        k.put("query.fusion", new String[] {"adaptive", "adaptive: min-max normalised scores, the vector weight chosen per query from the two lists (default; see docs/EVALUATION.md) | score: the same with the fixed query.vector-weight | rrf: reciprocal rank fusion"});
+        k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in query.fusion=score (lexical gets the rest)"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
         k.put("query.top-k", new String[] {"6", "passages cited by default"});
         k.put("gate.threshold.bi-encoder", new String[] {"0.43", "refuse a pointed question when the best bi-encoder cosine is lower (the scorer when no cross-encoder is configured; calibrated for all-minilm-l6-v2 by `chartstream calibrate`, docs/EVALUATION.md)"});
@@ -208,8 +208,8 @@ public final class ChartstreamConfig {
         positive("query.max-question-chars");
         positive("query.admission-limit");
         positive("query.workers");
-        if (!List.of("score", "rrf").contains(string("query.fusion"))) {
-            throw bad("query.fusion", "must be score or rrf");
+        if (!List.of("adaptive", "score", "rrf").contains(string("query.fusion"))) {
+            throw bad("query.fusion", "must be adaptive, score or rrf");
         }
         double weight = decimal("query.vector-weight");
         if (weight < 0 || weight > 1) {

@@ -22,6 +22,11 @@ public interface Fusion {
         return (vector, lexical) -> ReciprocalRankFusion.fuseAll(vector, lexical, k);
     }
 
+    /** {@link AdaptiveFusion}: normalised scores, the vector weight chosen per query from the two lists. */
+    static Fusion adaptive() {
+        return AdaptiveFusion::fuseAll;
+    }
+
     /** {@link NormalizedScoreFusion} with the vector side's weight. */
     static Fusion normalisedScore(double vectorWeight) {
         return (vector, lexical) -> NormalizedScoreFusion.fuseAll(vector, lexical, vectorWeight);

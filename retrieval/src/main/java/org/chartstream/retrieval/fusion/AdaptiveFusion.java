@@ -1,0 +1,65 @@
+package org.chartstream.retrieval.fusion;
+
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+import org.chartstream.retrieval.Candidate;
+
+/**
+ * {@link NormalizedScoreFusion} with the vector weight chosen per query from the two lists themselves: each side's
+ * weight follows how far its first hit stands out from the rest of its list. A side whose best hit is far ahead of its
+ * next ones (an exact code or name that BM25 finds in a few rows; a passage the embedding matches much better than
+ * anything else) carries evidence; a side whose first places score alike (the embedding of a code question, which
+ * rates every row of that kind the same; BM25 of lay words that half the rows share) does not.
+ *
+ * <p>stand-out(side) = 1 − mean of the side's min-max normalised scores at places 2 to {@value #DEPTH} (0 for an
+ * empty list or one whose scores are all equal, 1 for a single hit), and
+ * <pre>  w = (1 − {@value #BLEND}) · {@value #PRIOR_VECTOR_WEIGHT} + {@value #BLEND} · s_v^γ / (s_v^γ + s_l^γ),  γ = {@value #SHARPNESS}</pre>
+ * (the prior alone when neither side stands out). With several query variants the weight is read off the first
+ * (the question as asked, or its standalone rewrite) and applies to every variant's lists.
+ */
+public final class AdaptiveFusion {
+    static final int DEPTH = 20;
+    static final double PRIOR_VECTOR_WEIGHT = 0.4;
+    static final double BLEND = 1.0;
+    static final double SHARPNESS = 1.0;
+
+    private AdaptiveFusion() {
+    }
+
+    /** Fuses every side of every query variant with the weight {@link #vectorWeight} reads off the first variant. */
+    public static List<Candidate> fuseAll(List<List<Candidate>> vectorLists, List<List<Candidate>> lexicalLists) {
+        double w = vectorWeight(vectorLists.isEmpty() ? List.of() : vectorLists.get(0),
+                lexicalLists.isEmpty() ? List.of() : lexicalLists.get(0));
+        return NormalizedScoreFusion.fuseAll(vectorLists, lexicalLists, w);
+    }
+
+    /** The vector side's weight for one query's two lists (best first, one candidate per row). */
+    public static double vectorWeight(List<Candidate> vector, List<Candidate> lexical) {
+        double v = Math.pow(standOut(vector, Candidate::vectorScore), SHARPNESS);
+        double l = Math.pow(standOut(lexical, Candidate::lexicalScore), SHARPNESS);
+        double evidence = v + l > 0 ? v / (v + l) : PRIOR_VECTOR_WEIGHT;
+        return (1 - BLEND) * PRIOR_VECTOR_WEIGHT + BLEND * evidence;
+    }
+
+    /** How far a list's first hit stands out from its next places, in [0, 1]. */
+    static double standOut(List<Candidate> side, ToDoubleFunction<Candidate> score) {
+        if (side.size() < 2) {
+            return side.size();
+        }
+        double max = Double.NEGATIVE_INFINITY;
+        double min = Double.POSITIVE_INFINITY;
+        for (Candidate c : side) {
+            max = Math.max(max, score.applyAsDouble(c));
+            min = Math.min(min, score.applyAsDouble(c));
+        }
+        if (!(max > min)) {
+            return 0;
+        }
+        int places = Math.min(DEPTH, side.size()) - 1;
+        double sum = 0;
+        for (int i = 1; i <= places; i++) {
+            sum += (score.applyAsDouble(side.get(i)) - min) / (max - min);
+        }
+        return 1 - sum / places;
+    }
+}
