@@ -140,7 +140,7 @@ public final class QueryPipeline {
         t = lap(stageMs, "search", t);
 
         RowDedupe.PerRow perRow = RowDedupe.perRow(sides);
-        List<Candidate> fused = fusion().fuse(perRow.vector(), perRow.lexical());
+        List<Candidate> fused = fusion(rewrite.primary()).fuse(perRow.vector(), perRow.lexical());
         t = lap(stageMs, "fuse", t);
 
         before("rerank", deadlineMs);
@@ -201,9 +201,9 @@ public final class QueryPipeline {
         return result;
     }
 
-    private Fusion fusion() {
+    private Fusion fusion(String question) {
         return switch (settings.fusion()) {
-            case ADAPTIVE -> Fusion.adaptive();
+            case ADAPTIVE -> Fusion.adaptive(question);
             case RRF -> Fusion.reciprocalRank(settings.rrfK());
             case SCORE -> Fusion.normalisedScore(settings.vectorWeight());
         };

@@ -3,6 +3,7 @@ package org.chartstream.retrieval.fusion;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 import org.chartstream.retrieval.Candidate;
+import org.chartstream.retrieval.gate.QuestionAnchors;
 
 /**
  * {@link NormalizedScoreFusion} with the vector weight chosen per query from the two lists themselves: each side's
@@ -14,23 +15,36 @@ import org.chartstream.retrieval.Candidate;
  * <p>stand-out(side) = 1 − mean of the side's min-max normalised scores at places 2 to {@value #DEPTH} (0 for an
  * empty list or one whose scores are all equal, 1 for a single hit), and
  * <pre>  w = (1 − {@value #BLEND}) · {@value #PRIOR_VECTOR_WEIGHT} + {@value #BLEND} · s_v^γ / (s_v^γ + s_l^γ),  γ = {@value #SHARPNESS}</pre>
- * (the prior alone when neither side stands out). With several query variants the weight is read off the first
- * (the question as asked, or its standalone rewrite) and applies to every variant's lists.
+ * (the prior alone when neither side stands out). A question that names one particular thing, a code or a full
+ * name ({@link QuestionAnchors}), is what BM25 matches exactly and an embedding does not tell apart from its
+ * neighbours (every patient's rows look alike to it): its vector weight is multiplied by {@value #ANCHORED_FACTOR}.
+ * With several query variants the weight is read off the first variant's lists and applies to every variant.
+ *
+ * <p>Tuned (DEPTH, SHARPNESS, BLEND, ANCHORED_FACTOR) on the rankings of liveqa-med-clean, eval/clinical,
+ * eval/aci-patient-words and eval/aci-visit-summary with all-MiniLM-L6-v2 (docs/EVALUATION.md, "Fusion"); the
+ * prior 0.4 is the earlier fixed weight, chosen on liveqa-med-clean and eval/clinical.
  */
 public final class AdaptiveFusion {
     static final int DEPTH = 20;
     static final double PRIOR_VECTOR_WEIGHT = 0.4;
     static final double BLEND = 1.0;
     static final double SHARPNESS = 1.0;
+    static final double ANCHORED_FACTOR = 0.25;
 
     private AdaptiveFusion() {
     }
 
-    /** Fuses every side of every query variant with the weight {@link #vectorWeight} reads off the first variant. */
-    public static List<Candidate> fuseAll(List<List<Candidate>> vectorLists, List<List<Candidate>> lexicalLists) {
+    /**
+     * Fuses every side of every query variant with the weight {@link #vectorWeight} reads off the first variant.
+     *
+     * @param question the question the lists answer (its anchors lower the vector weight)
+     */
+    public static List<Candidate> fuseAll(String question, List<List<Candidate>> vectorLists,
+                                          List<List<Candidate>> lexicalLists) {
         double w = vectorWeight(vectorLists.isEmpty() ? List.of() : vectorLists.get(0),
                 lexicalLists.isEmpty() ? List.of() : lexicalLists.get(0));
-        return NormalizedScoreFusion.fuseAll(vectorLists, lexicalLists, w);
+        boolean anchored = !QuestionAnchors.of(question).isEmpty();
+        return NormalizedScoreFusion.fuseAll(vectorLists, lexicalLists, anchored ? w * ANCHORED_FACTOR : w);
     }
 
     /** The vector side's weight for one query's two lists (best first, one candidate per row). */

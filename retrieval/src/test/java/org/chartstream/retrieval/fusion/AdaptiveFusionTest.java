@@ -36,13 +36,13 @@ class AdaptiveFusionTest {
     void anExactMatchFarAheadOnTheLexicalSideMovesTheWeightToLexical() {
         double w = AdaptiveFusion.vectorWeight(FLAT_VECTOR, CODE_LEXICAL);
         assertThat(w).isLessThan(0.3);
-        assertThat(TestCandidates.rowKey(AdaptiveFusion.fuseAll(List.of(FLAT_VECTOR), List.of(CODE_LEXICAL)).get(0))).isEqualTo("coded");
+        assertThat(TestCandidates.rowKey(AdaptiveFusion.fuseAll("which row?", List.of(FLAT_VECTOR), List.of(CODE_LEXICAL)).get(0))).isEqualTo("coded");
     }
 
     @Test
     void aParaphraseTheEmbeddingSingledOutWinsWhereTheFixedWeightLetsFlatLexicalScoresDecide() {
         assertThat(AdaptiveFusion.vectorWeight(PEAKED_VECTOR, FLAT_LEXICAL)).isGreaterThan(0.6);
-        assertThat(TestCandidates.rowKey(AdaptiveFusion.fuseAll(List.of(PEAKED_VECTOR), List.of(FLAT_LEXICAL)).get(0))).isEqualTo("meant");
+        assertThat(TestCandidates.rowKey(AdaptiveFusion.fuseAll("which row?", List.of(PEAKED_VECTOR), List.of(FLAT_LEXICAL)).get(0))).isEqualTo("meant");
         // fixed 0.4: lay1 0.4 · 0.22 + 0.6 · 1 = 0.688 beats meant 0.4 · 1 = 0.4
         assertThat(TestCandidates.rowKey(NormalizedScoreFusion.fuse(PEAKED_VECTOR, FLAT_LEXICAL, 0.4).get(0))).isEqualTo("lay1");
     }
@@ -60,16 +60,30 @@ class AdaptiveFusionTest {
     void withoutLexicalHitsTheVectorSideDecidesAndWithNeitherThePriorStands() {
         assertThat(AdaptiveFusion.vectorWeight(PEAKED_VECTOR, List.of())).isEqualTo(1.0);
         assertThat(AdaptiveFusion.vectorWeight(List.of(), List.of())).isEqualTo(AdaptiveFusion.PRIOR_VECTOR_WEIGHT);
-        assertThat(AdaptiveFusion.fuseAll(List.of(PEAKED_VECTOR), List.of(List.of())))
+        assertThat(AdaptiveFusion.fuseAll("which row?", List.of(PEAKED_VECTOR), List.of(List.of())))
                 .extracting(TestCandidates::rowKey).containsExactly("meant", "lay1", "lay2", "lay3", "far");
     }
 
     @Test
     void theFirstVariantSetsTheWeightForEveryVariant() {
-        List<Candidate> fused = AdaptiveFusion.fuseAll(List.of(FLAT_VECTOR, PEAKED_VECTOR), List.of(CODE_LEXICAL, FLAT_LEXICAL));
+        List<Candidate> fused = AdaptiveFusion.fuseAll("which row?", List.of(FLAT_VECTOR, PEAKED_VECTOR), List.of(CODE_LEXICAL, FLAT_LEXICAL));
         double w = AdaptiveFusion.vectorWeight(FLAT_VECTOR, CODE_LEXICAL);
         assertThat(fused).extracting(Candidate::fusedScore).containsExactlyElementsOf(
                 NormalizedScoreFusion.fuseAll(List.of(FLAT_VECTOR, PEAKED_VECTOR), List.of(CODE_LEXICAL, FLAT_LEXICAL), w)
                         .stream().map(Candidate::fusedScore).toList());
+    }
+
+    @Test
+    void aQuestionNamingACodeOrAPersonQuartersTheVectorWeight() {
+        List<Candidate> vector = vectorList(List.of("other", "named"), 0.9, 0.3);
+        List<Candidate> lexical = lexicalList(List.of("named", "other"), 9.0, 1.0);
+        // both sides stand out alike: w = 0.5 (a tie at 0.5 without an anchor); anchored w = 0.125: named 0.875
+        assertThat(AdaptiveFusion.vectorWeight(vector, lexical)).isCloseTo(0.5, within(1e-12));
+        assertThat(AdaptiveFusion.fuseAll("What brought Anna Lopez in?", List.of(vector), List.of(lexical)))
+                .extracting(TestCandidates::rowKey).containsExactly("named", "other");
+        assertThat(AdaptiveFusion.fuseAll("Who has ICD-10 code E11.9?", List.of(vector), List.of(lexical)).get(0).fusedScore())
+                .isCloseTo(1 - 0.125, within(1e-12));
+        assertThat(AdaptiveFusion.fuseAll("what brought her in?", List.of(vector), List.of(lexical)).get(0).fusedScore())
+                .isCloseTo(0.5, within(1e-12));
     }
 }
