@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Re-fuses the side lists of `eval --rankings` files offline, as the query pipeline fuses them (one hit per row and
 side, min-max normalised side scores, convex combination; a side that did not return a row gives it 0; ties by row
-id), and prints nDCG@10 per dataset for fixed vector weights (the per-dataset oracle) and for the query-adaptive
-fusion (`AdaptiveFusion` in retrieval.fusion, re-implemented here). Ids and scores only.
+id), and prints nDCG@10 per dataset for fixed vector weights 0, 0.05, ..., 1 and the best of them (the per-dataset
+oracle that the query-adaptive fusion is compared with). Ids and scores only.
 
 Usage: eval/fusion-sweep.py NAME=RANKINGS.jsonl ...   (lines of mode "hybrid" are used)
 """
