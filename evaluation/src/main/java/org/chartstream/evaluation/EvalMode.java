@@ -6,16 +6,18 @@ import java.util.Locale;
 import org.chartstream.retrieval.SearchMode;
 
 /**
- * What an evaluation run asks the query pipeline for. {@link #HYBRID_RERANK} is hybrid search whose rerank prefix is
- * really reordered by the scorer in use (the bi-encoder cosine when no cross-encoder is configured), where the shipped
- * wiring keeps the fused order for a bi-encoder. {@link #HYBRID_RRF} is hybrid search with reciprocal rank fusion
- * ({@code query.fusion=rrf}) whatever the configured fusion: the two fusions side by side.
+ * What an evaluation run asks the query pipeline for. {@link #HYBRID_RERANK} is hybrid search through the rerank stage
+ * the query topology wires: the cross-encoder's order when {@code rerank.model-dir} is configured, else the fused order
+ * kept (a bi-encoder reorder only repeats the vector side and lost on every set measured, docs/EVALUATION.md).
+ * {@link #HYBRID_FIXED} and {@link #HYBRID_RRF} are hybrid search with {@code query.fusion=score} (the fixed
+ * {@code query.vector-weight}) and {@code query.fusion=rrf} whatever the configured fusion: the fusions side by side.
  */
 public enum EvalMode {
     LEXICAL("lexical", SearchMode.LEXICAL),
     VECTOR("vector", SearchMode.VECTOR),
     HYBRID("hybrid", SearchMode.HYBRID),
     HYBRID_RERANK("hybrid+rerank", SearchMode.HYBRID),
+    HYBRID_FIXED("hybrid+fixed", SearchMode.HYBRID),
     HYBRID_RRF("hybrid+rrf", SearchMode.HYBRID);
 
     private final String label;
@@ -40,7 +42,7 @@ public enum EvalMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+rrf");
+        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf");
     }
 
     /** A comma list of labels, in the order given. */

@@ -15,8 +15,6 @@ import org.chartstream.retrieval.QuerySettings;
 import org.chartstream.retrieval.StandardStages;
 import org.chartstream.retrieval.embed.CachingQueryEmbedder;
 import org.chartstream.retrieval.embed.QueryEmbedder;
-import org.chartstream.retrieval.rerank.PrefixRerankStage;
-import org.chartstream.retrieval.rerank.RerankStage;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.QueryWiring;
 import org.chartstream.runtime.config.ChartstreamConfig;
@@ -67,14 +65,16 @@ public final class EvaluationRuntime implements AutoCloseable {
     /**
      * The pipeline for an evaluation mode, built from the configuration as the query topology builds it (without an
      * LLM endpoint: questions are searched as asked). With a cross-encoder configured it is the query topology's own
-     * wiring. Otherwise the scorer is the bi-encoder cosine with passage embeddings memoised for the run (see
-     * {@link MemoisedBiEncoderScorer}); for {@link EvalMode#HYBRID_RERANK} it really reorders the rerank prefix,
-     * where the shipped wiring keeps the fused order.
+     * wiring. Otherwise the rerank stage keeps the fused order and scores the prefix with the stored bi-encoder
+     * vectors, as shipped; a passage without a stored vector is scored by the bi-encoder with passage embeddings
+     * memoised for the run (see {@link MemoisedBiEncoderScorer}).
      */
     public QueryPipeline pipeline(EvalMode mode, int perSide) {
         ChartstreamConfig withDepth = config.with("query.per-side", Integer.toString(perSide));
         if (mode == EvalMode.HYBRID_RRF) {
             withDepth = withDepth.with("query.fusion", "rrf");
+        } else if (mode == EvalMode.HYBRID_FIXED) {
+            withDepth = withDepth.with("query.fusion", "score");
         }
         if (!config.string("rerank.model-dir").isEmpty()) {
             QueryWiring wiring = QueryWiring.create(withDepth, runtime.model(), runtime.store());
@@ -89,12 +89,8 @@ public final class EvaluationRuntime implements AutoCloseable {
         });
         opened.add(search::shutdownNow);
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(runtime.model()), CachingQueryEmbedder.DEFAULT_CAPACITY);
-        QueryPipeline.Stages standard = StandardStages.of(embedder, runtime.store(), search, settings, scorer,
-                runtime.model().tokenizer()::countTokens, null, QueryWiring.patients(config, runtime.store()));
-        RerankStage rerank = mode == EvalMode.HYBRID_RERANK ? new PrefixRerankStage(scorer) : standard.reranker();
-        return new QueryPipeline(new QueryPipeline.Stages(standard.rewriter(), standard.embedder(), standard.searcher(),
-                rerank, standard.gate(), standard.context(), standard.generator(), standard.cohort(),
-                standard.patients()), settings);
+        return new QueryPipeline(StandardStages.of(embedder, runtime.store(), search, settings, scorer,
+                runtime.model().tokenizer()::countTokens, null, QueryWiring.patients(config, runtime.store())), settings);
     }
 
     /** The bi-encoder scorer shared by this run's pipelines. */

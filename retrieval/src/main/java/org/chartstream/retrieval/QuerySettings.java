@@ -28,16 +28,18 @@ public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold
 
     /**
      * {@code RRF}: reciprocal rank fusion (k = {@code rrfK}), ranks only. {@code SCORE}: min-max normalised scores,
-     * weighted; keeps how far ahead an exact lexical match is, which ranks alone lose (docs/EVALUATION.md).
+     * weighted by {@code vectorWeight}; keeps how far ahead an exact lexical match is, which ranks alone lose.
+     * {@code ADAPTIVE}: the same with the weight chosen per query from the two lists ({@code AdaptiveFusion};
+     * docs/EVALUATION.md).
      */
-    public enum Fusion { RRF, SCORE }
+    public enum Fusion { RRF, SCORE, ADAPTIVE }
 
     /** The documented maximum of a request's top_k: the rerank prefix's ceiling (DESIGN.md §5). */
     public static final int MAX_TOP_K = 30;
 
     public static QuerySettings defaults() {
         return new QuerySettings(50, 60, 0.43, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, MAX_TOP_K, 32, 2,
-                Fusion.SCORE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT, CohortStage.DEFAULT_CAP);
+                Fusion.ADAPTIVE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT, CohortStage.DEFAULT_CAP);
     }
 
     /** The gate for the scorer actually in use: thresholds live on the scorer's own scale. */

@@ -16,6 +16,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.models.ModelDescriptor;
+import org.chartstream.replica.IndexContract;
 import org.chartstream.replica.IndexMaterializer;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.StoreSelection;
@@ -48,8 +49,9 @@ public final class CurrentIndex implements AutoCloseable {
         Path dir = Files.createTempDirectory("chartstream-audit-replica");
         LuceneHybridStore replica = LuceneHybridStore.open(dir);
         try {
-            // the model's dimension, so that an event of other vectors in the log is skipped instead of fixing the replica's
-            materialize(replica, ModelDescriptor.byId(config.string("embedding.model")).dimension(), bootstrapServers, clientOverrides, progress);
+            // the model's dimension and id, so that an event of other vectors in the log is skipped instead of fixing the replica's
+            ModelDescriptor model = ModelDescriptor.byId(config.string("embedding.model"));
+            materialize(replica, new IndexContract(model.dimension(), model.id()), bootstrapServers, clientOverrides, progress);
             return new CurrentIndex(replica, dir);
         } catch (RuntimeException e) {
             replica.close();
@@ -58,13 +60,13 @@ public final class CurrentIndex implements AutoCloseable {
         }
     }
 
-    private static void materialize(HybridStore replica, int dimension, String bootstrapServers, Map<String, ?> clientOverrides, Consumer<String> progress) {
+    private static void materialize(HybridStore replica, IndexContract contract, String bootstrapServers, Map<String, ?> clientOverrides, Consumer<String> progress) {
         Map<TopicPartition, Long> end = endOffsets(bootstrapServers, clientOverrides);
         long events = end.values().stream().mapToLong(Long::longValue).sum();
         progress.accept("materializing a replica of " + Topics.INDEX + " (" + events + " log records) to compare against");
         long start = System.nanoTime();
         try (IndexMaterializer materializer = new IndexMaterializer(bootstrapServers, clientOverrides, Topics.INDEX, replica, Duration.ofSeconds(1),
-                dimension, r -> progress.accept(r.describe())).start()) {
+                contract, r -> progress.accept(r.describe())).start()) {
             long lastReport = System.nanoTime();
             long deadline = System.nanoTime() + REPLICA_TIMEOUT.toNanos();
             while (!caughtUp(materializer.committedPositions(), end)) {

@@ -85,7 +85,7 @@ public final class ChartstreamConfig {
         k.put("store.documentdb.database", new String[] {"chartstream", "database holding the chunk collections"});
         k.put("store.documentdb.username", new String[] {"", "DocumentDB user (added to the connection string)"});
         k.put("store.documentdb.password", new String[] {"", "DocumentDB password (never printed)"});
-        k.put("embedding.model", new String[] {"all-minilm-l6-v2", "embedding model id (index contract: a new model means a new generation)"});
+        k.put("embedding.model", new String[] {"all-minilm-l6-v2", "embedding model id (ModelDescriptor: all-minilm-l6-v2, e5-small-v2, bge-small-en-v1.5, each also -q for int8; bge-m3 from files); an index committed for another model is refused"});
         k.put("embedding.threads", new String[] {"2", "ONNX Runtime intra-op threads"});
         k.put("chunk.window-tokens", new String[] {"0", "tokens per chunk window; 0 = the model's maximum minus special tokens"});
         k.put("chunk.overlap-tokens", new String[] {"32", "tokens shared by consecutive windows"});
@@ -98,8 +98,8 @@ public final class ChartstreamConfig {
         k.put("ingest.max-field-bytes", new String[] {"1048576", "most UTF-8 bytes one field value of a change keeps; a longer value is truncated before it is written to Kafka (dead letter naming table, row key and field; the row is still indexed)"});
         k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
-        k.put("query.fusion", new String[] {"score", "score: min-max normalised scores, weighted (default; see docs/EVALUATION.md) | rrf: reciprocal rank fusion"});
-        k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in score fusion (lexical gets the rest)"});
+        k.put("query.fusion", new String[] {"adaptive", "adaptive: min-max normalised scores, the vector weight chosen per query from the two lists (default; see docs/EVALUATION.md) | score: the same with the fixed query.vector-weight | rrf: reciprocal rank fusion"});
+        k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in query.fusion=score (lexical gets the rest)"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
         k.put("query.top-k", new String[] {"6", "passages cited by default"});
         k.put("query.cohort-cap", new String[] {"500", "most rows a cohort answer lists (a question for every patient or record with one exact code, drug or condition); more matching rows make the answer partial, said in the reply"});
@@ -220,8 +220,8 @@ public final class ChartstreamConfig {
         positive("query.max-question-chars");
         positive("query.admission-limit");
         positive("query.workers");
-        if (!List.of("score", "rrf").contains(string("query.fusion"))) {
-            throw bad("query.fusion", "must be score or rrf");
+        if (!List.of("adaptive", "score", "rrf").contains(string("query.fusion"))) {
+            throw bad("query.fusion", "must be adaptive, score or rrf");
         }
         double weight = decimal("query.vector-weight");
         if (weight < 0 || weight > 1) {

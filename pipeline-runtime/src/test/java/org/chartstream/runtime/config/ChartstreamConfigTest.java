@@ -15,6 +15,7 @@ class ChartstreamConfigTest {
     void defaultsMatchTheDesign() {
         ChartstreamConfig c = ChartstreamConfig.defaults();
         assertThat(c.integer("query.rrf-k")).isEqualTo(60);
+        assertThat(c.string("query.fusion")).isEqualTo("adaptive");
         assertThat(c.integer("query.per-side")).isEqualTo(50);
         assertThat(c.integer("query.top-k")).isEqualTo(6);
         assertThat(c.integer("query.cohort-cap")).isEqualTo(500);
@@ -41,6 +42,15 @@ class ChartstreamConfigTest {
         assertThat(c.integer("query.top-k")).isEqualTo(3);
         assertThat(c.integer("ingest.batch-chunks")).isEqualTo(16);
         assertThat(c.describe().get("query.top-k")).contains("environment CHARTSTREAM_QUERY_TOP_K");
+    }
+
+    @Test
+    void fusionIsAdaptiveScoreOrRrf() {
+        for (String fusion : new String[] {"adaptive", "score", "rrf"}) {
+            assertThat(ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_FUSION", fusion)).string("query.fusion")).isEqualTo(fusion);
+        }
+        assertThatThrownBy(() -> ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_FUSION", "mean")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("query.fusion").hasMessageContaining("adaptive, score or rrf");
     }
 
     @Test

@@ -22,6 +22,14 @@ public interface Fusion {
         return (vector, lexical) -> ReciprocalRankFusion.fuseAll(vector, lexical, k);
     }
 
+    /**
+     * {@link AdaptiveFusion}: normalised scores, the vector weight chosen per query from the two lists and the
+     * question's anchors.
+     */
+    static Fusion adaptive(String question) {
+        return (vector, lexical) -> AdaptiveFusion.fuseAll(question, vector, lexical);
+    }
+
     /** {@link NormalizedScoreFusion} with the vector side's weight. */
     static Fusion normalisedScore(double vectorWeight) {
         return (vector, lexical) -> NormalizedScoreFusion.fuseAll(vector, lexical, vectorWeight);
