@@ -150,7 +150,7 @@ public final class PipelineRuntime implements AutoCloseable {
         }
         if (role.answers()) {
             queryWiring = QueryWiring.create(config, model, store);
-            query = streams(QUERY_APPLICATION_ID, queryWiring.topology());
+            query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config));
             startStatusWriter();
         }
 
@@ -222,7 +222,13 @@ public final class PipelineRuntime implements AutoCloseable {
     }
 
     private KafkaStreams streams(String applicationId, Topology topology) throws IOException {
+        return streams(applicationId, topology, Map.of());
+    }
+
+    /** @param overrides the topology's own Streams settings, over the shared {@link #streamsProperties} */
+    private KafkaStreams streams(String applicationId, Topology topology, Map<String, String> overrides) throws IOException {
         Properties p = streamsProperties(applicationId, bootstrapServers(), kafkaClientProperties(), Files.createDirectories(dir.resolve("streams")));
+        p.putAll(overrides);
         // a row image or an index event of a row near the field cap is larger than Kafka's 1 MB defaults
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(maxRecordBytes()));
         p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(PipelineTopics.maxMessageBytes(maxRecordBytes())));
