@@ -6,7 +6,9 @@ package org.chartstream.query.admission;
  * request costs when nothing queues in front of it); a sample more than {@link #TOLERANCE} times the baseline means
  * requests are queueing behind each other, and the limit shrinks by {@link #BACKOFF}. A sample within it grows the
  * limit by one per limit's worth of samples (as TCP's congestion window does), but only while the limit is in use:
- * an idle instance keeps its limit where it is. The limit stays within [min, max]. Pure, no clock, no threads.
+ * an idle instance keeps its limit where it is. The limit stays within [min, max] and starts at max: until requests
+ * have been measured it admits as many as configured (what the fixed limit did), then backs off to what the
+ * measurements allow. Pure, no clock, no threads.
  */
 public final class AimdLimit {
     /**
@@ -36,7 +38,7 @@ public final class AimdLimit {
         }
         this.min = min;
         this.max = max;
-        this.limit = min;
+        this.limit = max;
     }
 
     /** Requests that may be in flight now. */

@@ -7,14 +7,25 @@ import static org.assertj.core.api.Assertions.within;
 import org.junit.jupiter.api.Test;
 
 class AimdLimitTest {
+    /** A limit driven down to its lower bound: a 25 ms baseline, then requests that took 20 times as long. */
+    private static AimdLimit backedOff(int min, int max) {
+        AimdLimit limit = new AimdLimit(min, max);
+        limit.onSample(25, 1);
+        for (int i = 0; i < 40; i++) {
+            limit.onSample(500, 1);
+        }
+        assertThat(limit.limit()).isEqualTo(min);
+        return limit;
+    }
+
     @Test
-    void startsAtTheLowerBound() {
-        assertThat(new AimdLimit(2, 32).limit()).isEqualTo(2);
+    void startsAtTheUpperBoundUntilMeasurementsSayOtherwise() {
+        assertThat(new AimdLimit(2, 32).limit()).isEqualTo(32);
     }
 
     @Test
     void growsWhileLatencyStaysNearTheBaselineAndTheLimitIsInUse() {
-        AimdLimit limit = new AimdLimit(2, 32);
+        AimdLimit limit = backedOff(2, 32);
         for (int i = 0; i < 40; i++) {
             limit.onSample(25, limit.limit());
         }
@@ -23,7 +34,7 @@ class AimdLimitTest {
 
     @Test
     void doesNotGrowWhenFarFewerRequestsAreInFlightThanItAllows() {
-        AimdLimit limit = new AimdLimit(2, 32);
+        AimdLimit limit = backedOff(2, 32);
         for (int i = 0; i < 100; i++) {
             limit.onSample(25, 1);
         }
@@ -47,7 +58,7 @@ class AimdLimitTest {
 
     @Test
     void neverGrowsPastTheUpperBound() {
-        AimdLimit limit = new AimdLimit(2, 5);
+        AimdLimit limit = backedOff(2, 5);
         for (int i = 0; i < 1_000; i++) {
             limit.onSample(25, 5);
         }
@@ -56,7 +67,7 @@ class AimdLimitTest {
 
     @Test
     void latencyWithinTwiceTheBaselineIsNotABackOff() {
-        AimdLimit limit = new AimdLimit(2, 32);
+        AimdLimit limit = backedOff(2, 32);
         for (int i = 0; i < 20; i++) {
             limit.onSample(25, limit.limit());
         }
