@@ -82,8 +82,9 @@ public final class QueryWiring implements AutoCloseable {
 
     /**
      * The query topology's own Kafka Streams settings. Replies leave outside the transaction, so the commit interval
-     * only bounds how much a crash re-runs ({@code query.commit-interval-ms}); {@code poll.ms} is how long the stream
-     * thread waits for requests before it looks for finished answers to send ({@code query.poll-ms}).
+     * only bounds how much a crash re-runs, while each commit blocks the stream thread ({@code query.commit-interval-ms});
+     * {@code poll.ms} is how long the stream thread waits for requests before it looks for finished answers to send
+     * ({@code query.poll-ms}).
      */
     public static Map<String, String> streamsSettings(ChartstreamConfig config) {
         long commitMs = config.integer("query.commit-interval-ms");

@@ -13,7 +13,7 @@ class QueryWiringTest {
     void theQueryTopologyPollsBrieflyAndKeepsItsTransactionTimeoutAboveALongCommitInterval() {
         assertThat(QueryWiring.streamsSettings(ChartstreamConfig.defaults()))
                 .containsEntry(StreamsConfig.POLL_MS_CONFIG, "5")
-                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100")
+                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "1000")
                 .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), "10000");
         assertThat(QueryWiring.streamsSettings(ChartstreamConfig.defaults().with("query.commit-interval-ms", "30000")))
                 .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), "60000");

@@ -109,8 +109,9 @@ public final class ChartstreamConfig {
                 + " before new ones get a busy reply. The limit adapts to measured latency (AIMD) between query.admission-min-limit and this"});
         k.put("query.admission-min-limit", new String[] {"2", "lower bound of the adaptive admission limit (at most query.admission-limit;"
                 + " a larger value is read as query.admission-limit, so equal bounds or admission-limit 1 give a fixed limit)"});
-        k.put("query.commit-interval-ms", new String[] {"100", "Kafka Streams commit interval of the query topology. Replies do not wait"
-                + " for it (they leave outside the transaction); it bounds what a crash re-runs and re-sends"});
+        k.put("query.commit-interval-ms", new String[] {"1000", "Kafka Streams commit interval of the query topology. Replies do not wait"
+                + " for it (they leave outside the transaction); it bounds what a crash re-runs and re-sends, and each commit blocks the"
+                + " stream thread (1000 against 100: busy replies about 2x faster under bench load, docs/PERFORMANCE.md)"});
         k.put("query.poll-ms", new String[] {"5", "longest wait of the query topology's stream thread for new requests before it sends the"
                 + " replies of finished runs (Kafka Streams poll.ms)"});
         k.put("query.workers", new String[] {"2", "threads running the retrieval pipeline"});
