@@ -25,7 +25,8 @@ import org.chartstream.schemas.serde.AvroSerde;
 
 /**
  * What an upstream system does: posts a {@link QueryRequest} on the request topic with {@code reply-to} and
- * {@code correlation-id} headers, then reads that request's reply events until a final one arrives.
+ * {@code correlation-id} headers, then reads that request's reply events until a final one arrives, each once
+ * ({@link ReplyDeduplicator}: replies are at least once).
  */
 public final class QueryClient implements AutoCloseable {
     public static final Set<ReplyType> FINAL = EnumSet.of(ReplyType.ANSWER, ReplyType.REFUSED, ReplyType.UNAVAILABLE,
@@ -49,6 +50,8 @@ public final class QueryClient implements AutoCloseable {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "chartstream-query-client");
+        // one request at a time, waited for: batching would only add Kafka 4's default 5 ms linger to every request
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer());
         Properties c = KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides, "chartstream-reply-reader");
         // bytes, decoded here: a record on the reply topic that is not a reply event must not end the wait
@@ -87,11 +90,12 @@ public final class QueryClient implements AutoCloseable {
             throw new IllegalStateException("cannot post the request to " + Topics.REQUESTS + ": " + e.getMessage(), e);
         }
         List<ReplyEvent> events = new ArrayList<>();
+        ReplyDeduplicator dedupe = new ReplyDeduplicator();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                 ReplyEvent e = r.value() == null ? null : replies.tryDeserialize(r.value());
-                if (e != null && (id.equals(e.getRequestId()) || id.equals(e.getCorrelationId()))) {
+                if (e != null && (id.equals(e.getRequestId()) || id.equals(e.getCorrelationId())) && dedupe.isNew(e)) {
                     events.add(e);
                     onEvent.accept(e);
                     if (FINAL.contains(e.getType())) {

@@ -153,7 +153,7 @@ public final class PipelineRuntime implements AutoCloseable {
         }
         if (role.answers()) {
             queryWiring = QueryWiring.create(config, model, store);
-            query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), Map.of());
+            query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config));
             startStatusWriter();
         }
 

@@ -3,11 +3,14 @@ package org.chartstream.runtime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.chartstream.core.llm.ChatModel;
 import org.chartstream.core.model.Reranker;
@@ -38,6 +41,8 @@ import org.chartstream.runtime.config.ConfigException;
  * cached query embedder, worker threads, admission and the topology.
  */
 public final class QueryWiring implements AutoCloseable {
+    /** Kafka Streams' own transaction timeout under exactly-once. */
+    private static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000;
     private final ExecutorService searchExecutor;
     private final ExecutorService workers;
     private final Reranker reranker;
@@ -47,11 +52,11 @@ public final class QueryWiring implements AutoCloseable {
     private final RequestIntegrity integrity;
 
     private QueryWiring(ExecutorService searchExecutor, ExecutorService workers, Reranker reranker, QueryPipeline pipeline,
-                        QuerySettings settings, RequestIntegrity integrity) {
+                        QuerySettings settings, RequestIntegrity integrity, AdmissionControl admission) {
         this.searchExecutor = searchExecutor;
         this.workers = workers;
         this.reranker = reranker;
-        this.admission = new AdmissionControl(settings.admissionLimit());
+        this.admission = admission;
         this.pipeline = pipeline;
         this.settings = settings;
         this.integrity = integrity;
@@ -65,7 +70,31 @@ public final class QueryWiring implements AutoCloseable {
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(model), CachingQueryEmbedder.DEFAULT_CAPACITY);
         QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, store, search, settings, reranker,
                 model.tokenizer()::countTokens, chatModel(config), patients(config, store)), settings);
-        return new QueryWiring(search, workers, reranker, pipeline, settings, integrity(config));
+        return new QueryWiring(search, workers, reranker, pipeline, settings, integrity(config), admission(config));
+    }
+
+    /**
+     * The adaptive admission limit within [{@code query.admission-min-limit}, {@code query.admission-limit}]; a lower
+     * bound above the upper one is the upper one (so {@code query.admission-limit=1} alone is a fixed limit of 1).
+     */
+    static AdmissionControl admission(ChartstreamConfig config) {
+        int max = (int) config.integer("query.admission-limit");
+        return new AdmissionControl(Math.min((int) config.integer("query.admission-min-limit"), max), max);
+    }
+
+    /**
+     * The query topology's own Kafka Streams settings. Replies leave outside the transaction, so the commit interval
+     * only bounds how much a crash re-runs, while each commit blocks the stream thread ({@code query.commit-interval-ms});
+     * {@code poll.ms} is how long the stream thread waits for requests before it looks for finished answers to send
+     * ({@code query.poll-ms}).
+     */
+    public static Map<String, String> streamsSettings(ChartstreamConfig config) {
+        long commitMs = config.integer("query.commit-interval-ms");
+        // Kafka Streams refuses a commit interval longer than the transaction timeout (10 s by default)
+        long transactionTimeoutMs = Math.max(DEFAULT_TRANSACTION_TIMEOUT_MS, 2 * commitMs);
+        return Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitMs),
+                StreamsConfig.POLL_MS_CONFIG, Long.toString(config.integer("query.poll-ms")),
+                StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), Long.toString(transactionTimeoutMs));
     }
 
     /**

@@ -17,6 +17,7 @@ import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.audit.AuditRecords;
 import org.chartstream.query.memory.ConversationMemories;
 import org.chartstream.query.pending.PendingRequests;
+import org.chartstream.query.reply.ReplySender;
 import org.chartstream.query.reply.ReplyWriter;
 import org.chartstream.query.request.IncomingRequest;
 import org.chartstream.query.request.ReplyTopics;
@@ -41,12 +42,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Thin wiring around {@link QueryPipeline}. On the stream thread: read and validate ({@link RequestReader}), admit
- * (or answer {@code busy}), reply {@code accepted} and record the request as pending in a changelogged store
- * ({@link ReplyWriter}). On worker threads: run the pipeline ({@link PipelineRuns}). Back on the stream thread (a short
- * punctuation): forward the reply events and the audit record, update the conversation memory and drop the pending
- * entry, all in one Streams transaction. A restart re-runs whatever was still pending, so no admitted request goes
- * unanswered. Turns of one conversation run one after another, in arrival order ({@link PendingRequests}). Logs carry
- * ids and timings only.
+ * (or answer {@code busy} at once), reply {@code accepted} and record the request as pending in a changelogged store
+ * ({@link ReplyWriter}). On worker threads: run the pipeline ({@link PipelineRuns}). Back on the stream thread (a
+ * punctuation at every pass of its loop): send the reply events at once, outside the transaction ({@link ReplySender});
+ * once the broker has the final one, write the audit record, update the conversation memory and drop the pending
+ * entry, in one Streams transaction. A restart re-runs whatever was still pending, so no admitted request goes
+ * unanswered (its replies may then come twice, with the same request id and seq). Turns of one conversation run one
+ * after another, in arrival order ({@link PendingRequests}). Logs carry ids and timings only.
  *
  * <p>One answer per request id: an admitted id is remembered (changelogged store, for the request-id window) with
  * the request's fingerprint and, once answered, its final reply. A repeat with the same content gets that final reply
@@ -59,6 +61,11 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     static final String MEMORY_STORE = "conversation-memory";
     static final String REQUEST_ID_STORE = "request-ids";
     private static final Duration EXPIRY_SCAN = Duration.ofMinutes(1);
+    /**
+     * Finished runs are picked up at every pass of the stream thread's loop (a wall-clock punctuation is checked once
+     * per pass); how often the loop passes while no request arrives is the consumer's poll timeout, {@code poll.ms}.
+     */
+    private static final Duration DELIVERY_PASS = Duration.ofMillis(1);
     private static final Logger LOG = LoggerFactory.getLogger(QueryProcessor.class);
 
     private final QueryPipeline pipeline;
@@ -67,7 +74,9 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     private final AdmissionControl admission;
     private final PipelineRuns runs;
     private final Function<Map<String, Object>, ReplyTopics> replyTopicsFactory;
+    private final Function<Map<String, Object>, ReplySender> replySenderFactory;
     private ReplyTopics replyTopics;
+    private ReplySender replySender;
     private ProcessorContext<String, Object> context;
     private RequestReader reader;
     private ReplyWriter replies;
@@ -76,8 +85,10 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     private KeyValueStore<String, RequestIdEntry> requestIds;
 
     QueryProcessor(QueryPipeline pipeline, QuerySettings settings, RequestIntegrity integrity, ExecutorService workers,
-                   AdmissionControl admission, Function<Map<String, Object>, ReplyTopics> replyTopicsFactory) {
+                   AdmissionControl admission, Function<Map<String, Object>, ReplyTopics> replyTopicsFactory,
+                   Function<Map<String, Object>, ReplySender> replySenderFactory) {
         this.replyTopicsFactory = replyTopicsFactory;
+        this.replySenderFactory = replySenderFactory;
         this.pipeline = pipeline;
         this.settings = settings;
         this.integrity = integrity;
@@ -89,12 +100,13 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.replyTopics = replyTopicsFactory.apply(context.appConfigs());
+        this.replySender = replySenderFactory.apply(context.appConfigs());
         this.reader = new RequestReader(integrity.replyTopics(), replyTopics, settings.maxQuestionChars(), settings.maxTopK(),
                 pipeline::indexedTables);
         KeyValueStore<String, PendingRequest> pendingStore = context.getStateStore(PENDING_STORE);
         this.memories = context.getStateStore(MEMORY_STORE);
         this.requestIds = context.getStateStore(REQUEST_ID_STORE);
-        this.replies = new ReplyWriter(context, pendingStore, requestIds);
+        this.replies = new ReplyWriter(replySender, pendingStore, requestIds);
         this.pending = new PendingRequests(p -> runs.start(p, memories.get(p.getRequest().getConversationId())));
         List<PendingRequest> recovered = PendingRequests.recovered(pendingStore);
         for (PendingRequest p : recovered) {
@@ -104,8 +116,9 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         if (!recovered.isEmpty()) {
             LOG.info("resuming {} requests that were pending before a restart", recovered.size());
         }
-        context.schedule(Duration.ofMillis(10), PunctuationType.WALL_CLOCK_TIME, now -> {
+        context.schedule(DELIVERY_PASS, PunctuationType.WALL_CLOCK_TIME, now -> {
             runs.drain(this::deliver);
+            replies.settle();
             expireDeadlines();
         });
         context.schedule(EXPIRY_SCAN, PunctuationType.WALL_CLOCK_TIME, this::forgetExpiredRequestIds);
@@ -176,6 +189,9 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         if (replyTopics != null) {
             replyTopics.close();
         }
+        if (replySender != null) {
+            replySender.close();
+        }
     }
 
     private void deliver(Emission e) {
@@ -184,7 +200,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
             return;
         }
         PendingRequest p = e.pending();
-        if (pending.isTimedOut(p) || timeOutIfLate(p)) {
+        if (pending.isReplied(p) || timeOutIfLate(p)) {
             return; // no citations or tokens after a timeout reply
         }
         if (e instanceof Emission.Citations c) {
@@ -197,31 +213,44 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     private void complete(Emission.Completion c) {
         PendingRequest p = c.pending();
         QueryRequest r = p.getRequest();
-        if (pending.clearTimedOut(p)) {
+        long latencyMs = System.currentTimeMillis() - p.getReceivedTsMs();
+        if (pending.isReplied(p)) {
             LOG.info("request {} finished after its timeout reply; its result is dropped", r.getRequestId());
+            done(p, latencyMs);
         } else if (c.failure() instanceof QueryPipeline.DeadlinePassedException
                 || RequestCheck.pastDeadline(r, System.currentTimeMillis())) {
             timeOut(p); // the answer came too late: it is not sent
+            done(p, latencyMs);
         } else if (c.failure() != null) {
             String reason = "internal error while answering (" + c.failure().getClass().getSimpleName() + "); see the service log for the request id";
             LOG.error("request {} failed: {}", r.getRequestId(), c.failure().getClass().getSimpleName());
-            replies.error(p, reason);
-            audit(AuditRecords.rejected(r.getRequestId(), r.getConversationId(), r.getUserId(), ReplyType.ERROR,
-                    reason, pipeline.embeddingModel()));
+            replies.error(p, reason, () -> {
+                audit(AuditRecords.rejected(r.getRequestId(), r.getConversationId(), r.getUserId(), ReplyType.ERROR,
+                        reason, pipeline.embeddingModel()));
+                done(p, latencyMs);
+            });
+            pending.replied(p);
         } else {
             QueryPipeline.Result result = c.result();
-            replies.outcome(p, result);
-            audit(AuditRecords.of(r, result, pipeline.embeddingModel()));
-            ConversationMemory memory = memories.get(r.getConversationId());
-            memories.put(r.getConversationId(), ConversationMemories.append(
-                    memory == null ? ConversationMemories.empty(r.getConversationId(), r.getUserId()) : memory,
-                    r.getQuestion(), result.answer(), TurnPatients.of(result), System.currentTimeMillis(),
-                    ConversationMemories.DEFAULT_MAX_TURNS));
-            LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", r.getRequestId(),
-                    result.outcome(), result.passages().size(), result.gateDescription(), result.stageMs().get("total"));
+            replies.outcome(p, result, () -> {
+                audit(AuditRecords.of(r, result, pipeline.embeddingModel()));
+                ConversationMemory memory = memories.get(r.getConversationId());
+                memories.put(r.getConversationId(), ConversationMemories.append(
+                        memory == null ? ConversationMemories.empty(r.getConversationId(), r.getUserId()) : memory,
+                        r.getQuestion(), result.answer(), TurnPatients.of(result), System.currentTimeMillis(),
+                        ConversationMemories.DEFAULT_MAX_TURNS));
+                LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", r.getRequestId(),
+                        result.outcome(), result.passages().size(), result.gateDescription(), result.stageMs().get("total"));
+                done(p, latencyMs);
+            });
+            pending.replied(p);
         }
-        replies.forget(r.getRequestId());
-        admission.release();
+    }
+
+    /** The request's worker is done and its answer (if any) delivered: its slot is free, the next turn may start. */
+    private void done(PendingRequest p, long latencyMs) {
+        replies.forget(p.getRequest().getRequestId());
+        admission.release(latencyMs);
         pending.finished(p);
     }
 
@@ -231,16 +260,15 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
             return false;
         }
         timeOut(p);
-        pending.timedOut(p);
+        pending.replied(p);
         return true;
     }
 
-    /** The final {@code timeout} reply, its audit record, and the request leaves the pending store. */
+    /** The final {@code timeout} reply; once delivered, its audit record, and the request leaves the pending store. */
     private void timeOut(PendingRequest p) {
         QueryRequest r = p.getRequest();
-        replies.timeout(p);
-        audit(AuditRecords.rejected(r.getRequestId(), r.getConversationId(), r.getUserId(), ReplyType.TIMEOUT,
-                "deadline passed while answering", pipeline.embeddingModel()));
+        replies.timeout(p, () -> audit(AuditRecords.rejected(r.getRequestId(), r.getConversationId(), r.getUserId(),
+                ReplyType.TIMEOUT, "deadline passed while answering", pipeline.embeddingModel())));
         LOG.info("request {} timed out", r.getRequestId());
     }
 
@@ -251,14 +279,14 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     private void expireDeadlines() {
         long now = System.currentTimeMillis();
         for (PendingRequest p : pending.started()) {
-            if (!pending.isTimedOut(p) && RequestCheck.pastDeadline(p.getRequest(), now)) {
+            if (!pending.isReplied(p) && RequestCheck.pastDeadline(p.getRequest(), now)) {
                 timeOutIfLate(p);
             }
         }
         pending.dropWaitingPastDeadline(now, p -> {
             timeOut(p);
             replies.forget(p.getRequest().getRequestId());
-            admission.release();
+            admission.release(now - p.getReceivedTsMs());
         });
     }
 

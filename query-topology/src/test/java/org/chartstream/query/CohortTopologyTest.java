@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.chartstream.query.reply.RecordingReplySender;
 import org.chartstream.query.request.ReplyTopicPolicy;
 import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.schemas.AnswerAudit;
@@ -40,7 +41,7 @@ class CohortTopologyTest {
     @TempDir
     static Path dir;
     private static QueryTopologyFixture fixture;
-    private static TestOutputTopic<String, ReplyEvent> replies;
+    private static RecordingReplySender.Topic replies;
     private static TestOutputTopic<String, AnswerAudit> audit;
 
     private static String[][] rows() {
@@ -79,8 +80,8 @@ class CohortTopologyTest {
     static void configure() {
         fixture = QueryTopologyFixture.open(dir);
         fixture.index(java.util.Arrays.stream(rows()).map(r -> fixture.chunk(r[0], r[1], r[3]).patient(r[2]).build()).toList());
-        fixture.start("cohort-test", null, (pipeline, settings, workers, inFlight) -> QueryTopology.build(pipeline, settings,
-                workers, inFlight, INTEGRITY, streamsConfig -> Set.of(REPLY_TOPIC, Topics.REQUESTS)::contains));
+        fixture.start("cohort-test", null, (pipeline, settings, workers, inFlight, sender) -> QueryTopology.build(pipeline,
+                settings, workers, inFlight, INTEGRITY, streamsConfig -> Set.of(REPLY_TOPIC, Topics.REQUESTS)::contains, sender));
         replies = fixture.replies(REPLY_TOPIC);
         audit = fixture.audit();
     }

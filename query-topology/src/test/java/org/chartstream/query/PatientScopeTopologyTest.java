@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.chartstream.query.reply.RecordingReplySender;
+import org.chartstream.query.request.KafkaReplyTopics;
+import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.PatientCandidate;
 import org.chartstream.schemas.QueryRequest;
@@ -34,14 +37,15 @@ class PatientScopeTopologyTest {
     @TempDir
     static Path dir;
     private static QueryTopologyFixture fixture;
-    private static TestOutputTopic<String, ReplyEvent> replies;
+    private static RecordingReplySender.Topic replies;
     private static TestOutputTopic<String, AnswerAudit> audit;
 
     @BeforeAll
     static void configure() {
         fixture = QueryTopologyFixture.open(dir);
         fixture.index(Arrays.stream(ROWS).map(r -> fixture.chunk(r[0], r[1], r[3]).patient(r[2]).source("lsn:3", 1L).build()).toList());
-        fixture.start("scope-test", null, QueryTopology::build);
+        fixture.start("scope-test", null, (pipeline, settings, workers, admission, sender) -> QueryTopology.build(pipeline,
+                settings, workers, admission, RequestIntegrity.defaults(), KafkaReplyTopics::fromStreamsConfig, sender));
         replies = fixture.replies(REPLY_TOPIC);
         audit = fixture.audit();
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -36,6 +37,8 @@ import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.models.rerank.BiEncoderReranker;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.reply.RecordingReplySender;
+import org.chartstream.query.reply.ReplySender;
 import org.chartstream.query.scope.IndexedPatientDirectory;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.QuerySettings;
@@ -51,12 +54,14 @@ import org.chartstream.store.lucene.LuceneHybridStore;
 
 /**
  * The query topology under {@link TopologyTestDriver}, over a real Lucene store and the real ONNX model (embedder and
- * bi-encoder reranker): configure, produce requests, verify the reply events, audit records and dead letters.
+ * bi-encoder reranker): configure, produce requests, verify the reply events (sent outside the transaction, so kept by
+ * a {@link RecordingReplySender}), audit records and dead letters.
  *
  * <pre>{@code
  * QueryTopologyFixture f = QueryTopologyFixture.open(dir);
  * f.index(List.of(f.chunk("medications", "m1", "record: medications ...").patient("MRN-1").build()));
- * f.start("query-test", null, QueryTopology::build);
+ * f.start("query-test", null, (pipeline, settings, workers, admission, replies) -> QueryTopology.build(pipeline, settings,
+ *         workers, admission, RequestIntegrity.defaults(), streamsConfig -> topic -> true, replies));
  * f.produce("conv-1", QueryTopologyFixture.bytes(request), "chartstream.replies.test", "corr-1");
  * f.awaitIdle();
  * List<ReplyEvent> events = f.replies("chartstream.replies.test").readValuesToList();
@@ -68,10 +73,11 @@ final class QueryTopologyFixture implements AutoCloseable {
     static final int ADMISSION_LIMIT = 4;
     private static final AvroSerde<QueryRequest> REQUESTS = AvroSerde.of(QueryRequest.class);
 
-    /** The topology under test, given the pipeline and what runs it (e.g. {@code QueryTopology::build}). */
+    /** The topology under test, given the pipeline, what runs it and where its replies go. */
     @FunctionalInterface
     interface TopologyFactory {
-        Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission);
+        Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
+                       Function<Map<String, Object>, ReplySender> replies);
     }
 
     private final Path dir;
@@ -82,7 +88,7 @@ final class QueryTopologyFixture implements AutoCloseable {
     private AdmissionControl admission;
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> requests;
-    private final Map<String, TestOutputTopic<String, ReplyEvent>> replies = new HashMap<>();
+    private final RecordingReplySender replies = new RecordingReplySender();
     private TestOutputTopic<String, AnswerAudit> audit;
     private TestOutputTopic<String, DeadLetter> deadLetters;
 
@@ -131,7 +137,7 @@ final class QueryTopologyFixture implements AutoCloseable {
         stop();
         searchExecutor = Executors.newFixedThreadPool(2);
         workers = Executors.newFixedThreadPool(WORKERS);
-        admission = new AdmissionControl(ADMISSION_LIMIT);
+        admission = new AdmissionControl(ADMISSION_LIMIT, ADMISSION_LIMIT);
         QuerySettings settings = QuerySettings.defaults();
         QueryPipeline pipeline = new QueryPipeline(StandardStages.of(QueryEmbedder.of(model), store, searchExecutor, settings,
                 new BiEncoderReranker(model), model.tokenizer()::countTokens, chatModel,
@@ -140,9 +146,9 @@ final class QueryTopologyFixture implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
-        driver = new TopologyTestDriver(topology.build(pipeline, settings, workers, admission), props);
-        requests = driver.createInputTopic(Topics.REQUESTS, new StringSerializer(), new ByteArraySerializer());
         replies.clear();
+        driver = new TopologyTestDriver(topology.build(pipeline, settings, workers, admission, config -> replies), props);
+        requests = driver.createInputTopic(Topics.REQUESTS, new StringSerializer(), new ByteArraySerializer());
         audit = driver.createOutputTopic(Topics.AUDIT, new StringDeserializer(), AvroSerde.of(AnswerAudit.class));
         deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new StringDeserializer(), AvroSerde.of(DeadLetter.class));
     }
@@ -219,13 +225,14 @@ final class QueryTopologyFixture implements AutoCloseable {
         return admission;
     }
 
-    TestOutputTopic<String, ReplyEvent> replies(String topic) {
-        return replies.computeIfAbsent(topic, t -> driver.createOutputTopic(t, new StringDeserializer(), AvroSerde.of(ReplyEvent.class)));
+    /** The replies sent to {@code topic}. */
+    RecordingReplySender.Topic replies(String topic) {
+        return replies.topic(topic);
     }
 
-    /** Whatever is written to {@code topic}, unread: for topics nothing may be written to. */
-    TestOutputTopic<String, byte[]> raw(String topic) {
-        return driver.createOutputTopic(topic, new StringDeserializer(), new ByteArrayDeserializer());
+    /** Where the topology sends its replies (to hold or fail acknowledgements). */
+    RecordingReplySender replySender() {
+        return replies;
     }
 
     TestOutputTopic<String, AnswerAudit> audit() {
@@ -236,9 +243,9 @@ final class QueryTopologyFixture implements AutoCloseable {
         return deadLetters;
     }
 
-    /** Reads away everything on the reply topics asked for so far, the audit topic and the dead-letter topic. */
+    /** Reads away every reply sent so far, the audit topic and the dead-letter topic. */
     void drain() {
-        replies.values().forEach(TestOutputTopic::readRecordsToList);
+        replies.clear();
         audit.readRecordsToList();
         deadLetters.readRecordsToList();
     }

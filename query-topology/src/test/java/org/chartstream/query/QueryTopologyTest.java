@@ -6,6 +6,7 @@ import static org.chartstream.query.QueryTopologyFixture.bytes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -13,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.reply.RecordingReplySender;
 import org.chartstream.query.request.ReplyTopicPolicy;
 import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.schemas.AnswerAudit;
@@ -50,11 +52,11 @@ class QueryTopologyTest {
     static Path dir;
     private static QueryTopologyFixture fixture;
     private static AdmissionControl admission;
-    private static TestOutputTopic<String, ReplyEvent> replies;
-    private static TestOutputTopic<String, ReplyEvent> defaultReplies;
-    private static TestOutputTopic<String, ReplyEvent> retryReplies;
-    private static TestOutputTopic<String, byte[]> requestTopic;
-    private static TestOutputTopic<String, byte[]> indexTopic;
+    private static RecordingReplySender.Topic replies;
+    private static RecordingReplySender.Topic defaultReplies;
+    private static RecordingReplySender.Topic retryReplies;
+    private static RecordingReplySender.Topic requestTopic;
+    private static RecordingReplySender.Topic indexTopic;
     private static TestOutputTopic<String, AnswerAudit> audit;
     private static TestOutputTopic<String, DeadLetter> deadLetters;
 
@@ -62,14 +64,14 @@ class QueryTopologyTest {
     static void configure() {
         fixture = QueryTopologyFixture.open(dir);
         fixture.index(Arrays.stream(ROWS).map(r -> fixture.chunk(r[0], r[1], r[3]).patient(r[2]).source("lsn:7", 1L).build()).toList());
-        fixture.start("query-test", null, (pipeline, settings, workers, inFlight) -> QueryTopology.build(pipeline, settings,
-                workers, inFlight, INTEGRITY, streamsConfig -> EXISTING_TOPICS::contains));
+        fixture.start("query-test", null, (pipeline, settings, workers, inFlight, sender) -> QueryTopology.build(pipeline, settings,
+                workers, inFlight, INTEGRITY, streamsConfig -> EXISTING_TOPICS::contains, sender));
         admission = fixture.admission();
         replies = fixture.replies(REPLY_TOPIC);
         defaultReplies = fixture.replies(Topics.REPLIES);
         retryReplies = fixture.replies(RETRY_TOPIC);
-        requestTopic = fixture.raw(Topics.REQUESTS);
-        indexTopic = fixture.raw(Topics.INDEX);
+        requestTopic = fixture.replies(Topics.REQUESTS);
+        indexTopic = fixture.replies(Topics.INDEX);
         audit = fixture.audit();
         deadLetters = fixture.deadLetters();
     }
@@ -185,9 +187,31 @@ class QueryTopologyTest {
             assertThat(audit.readValue().getOutcome()).isEqualTo(ReplyType.BUSY);
         } finally {
             for (int i = 0; i < admission.limit(); i++) {
-                admission.release();
+                admission.release(0); // a fixed limit: the latency moves nothing
             }
         }
+    }
+
+    @Test
+    void anAnswerLeavesAtOnceWhileItsAuditMemoryAndAdmissionSlotWaitForTheBrokersAcknowledgement() {
+        fixture.replySender().holdAcknowledgements();
+        try {
+            fixture.produce("conv-12", bytes(request("r12", "hypothyroidism").build()), REPLY_TOPIC, "corr-12");
+            List<ReplyEvent> events = new ArrayList<>();
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while ((events.isEmpty() || events.get(events.size() - 1).getType() != ReplyType.ANSWER) && System.nanoTime() < deadline) {
+                fixture.advance();
+                events.addAll(replies.readValuesToList());
+            }
+            assertThat(events).extracting(ReplyEvent::getType).containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.ANSWER);
+            fixture.advance();
+            assertThat(audit.isEmpty()).as("no audit record before the reply is on the broker").isTrue();
+            assertThat(admission.inFlight()).as("the request still holds its slot").isEqualTo(1);
+        } finally {
+            fixture.replySender().acknowledgeHeld();
+        }
+        fixture.awaitIdle();
+        assertThat(audit.readValuesToList()).extracting(AnswerAudit::getRequestId).containsExactly("r12");
     }
 
     @Test
@@ -219,7 +243,7 @@ class QueryTopologyTest {
     }
 
     /** The one error reply (on the given reply topic output) and the one dead letter, both naming the problem. */
-    private static void assertRejected(TestOutputTopic<String, ReplyEvent> on, String key, String problem) {
+    private static void assertRejected(RecordingReplySender.Topic on, String key, String problem) {
         List<TestRecord<String, ReplyEvent>> errors = on.readRecordsToList();
         assertThat(errors).hasSize(1);
         assertThat(errors.get(0).key()).isEqualTo(key);

@@ -17,13 +17,16 @@ import picocli.CommandLine.Spec;
 @Command(name = "load", mixinStandardHelpOptions = true, description = {
         "Builds a Lucene index of N clustered 384-d chunks and starts the embedded",
         "broker and the query topology (no LLM: extractive answers) with the configured",
-        "admission limit (query.admission-limit). Then, for each client count C, C",
-        "clients each post R requests one after another on chartstream.requests and",
-        "wait for the final reply. A busy reply ends its request; a request without a",
-        "final reply within the timeout is lost. Per level: rps = non-busy final",
-        "replies per second, p50_ms/p99_ms = their latency, busy, lost. Progress on",
-        "stderr. Last stdout line with --json:",
-        "{\"levels\":[{\"clients\":…, \"rps\":…, \"p50_ms\":…, \"p99_ms\":…, \"busy\":…, \"lost\":…}, …]}"})
+        "adaptive admission limit (between query.admission-min-limit and",
+        "query.admission-limit). Then, for each client count C, C clients each post R",
+        "requests one after another on chartstream.requests and wait for the final",
+        "reply. A busy reply ends its request; a request without a final reply within",
+        "the timeout is lost. Per level: rps = non-busy final replies per second,",
+        "p50_ms/p99_ms = their latency, busy and busy_p50_ms/busy_p99_ms = the busy",
+        "replies and their latency, lost, admission_limit = the limit at the level's",
+        "end. Progress on stderr. Last stdout line with --json:",
+        "{\"levels\":[{\"clients\":…, \"rps\":…, \"p50_ms\":…, \"p99_ms\":…, \"busy\":…,",
+        "\"busy_p50_ms\":…, \"busy_p99_ms\":…, \"lost\":…, \"admission_limit\":…}, …]}"})
 public final class LoadBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -51,16 +54,16 @@ public final class LoadBenchCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("--chunks, --requests, --timeout-s and every --clients value must be at least 1");
             return 2;
         }
-        int admissionLimit = (int) PipelineBenchRuntime.config(spec).integer("query.admission-limit");
         PrintWriter progress = new PrintWriter(System.err, true);
-        List<LoadLevel> levels = LoadBench.run(chunks, clients, requests, admissionLimit, Duration.ofSeconds(timeoutSeconds), progress);
+        List<LoadLevel> levels = LoadBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests,
+                Duration.ofSeconds(timeoutSeconds), progress);
         if (json) {
             System.out.println(LoadLevel.levelsJson(levels));
         } else {
             for (LoadLevel l : levels) {
                 System.out.println(String.format(Locale.ROOT, "%d client(s), %d requests: %.2f answered/s, p50 %.1f ms, p99 %.1f ms,"
-                        + " %d busy (p50 %.1f ms, p99 %.1f ms), %d lost", l.clients(), l.requests(), l.rps(), l.p50Ms(), l.p99Ms(),
-                        l.busy(), l.busyP50Ms(), l.busyP99Ms(), l.lost()));
+                        + " %d busy (p50 %.1f ms, p99 %.1f ms), %d lost, admission limit %d", l.clients(), l.requests(), l.rps(),
+                        l.p50Ms(), l.p99Ms(), l.busy(), l.busyP50Ms(), l.busyP99Ms(), l.lost(), l.admissionLimit()));
             }
         }
         return 0;

@@ -6,14 +6,21 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.chartstream.evaluation.bench.QueryBench;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code chartstream bench query}: request → final reply latency through the query topology, no LLM. */
 @Command(name = "query", mixinStandardHelpOptions = true, description = {
         "Builds a Lucene index of N clustered 384-d chunks, starts the embedded broker and the query topology (no LLM:",
-        "extractive answers), and measures request -> final reply with C concurrent clients. Last stdout line with",
-        "--json: {\"chunks\":…, \"clients\":…, \"p50_ms\":…, \"p95_ms\":…, \"stages_ms\":{…}} (one line per client count)."})
+        "extractive answers), and measures request -> final reply with C concurrent clients, with the query topology's",
+        "configured settings (query.poll-ms, query.commit-interval-ms) and admission fixed at 256. Last stdout line with",
+        "--json: {\"chunks\":…, \"clients\":…, \"p50_ms\":…, \"p95_ms\":…, \"stages_ms\":{…}, \"requests_per_s\":…}; with",
+        "several client counts {\"runs\":[…]} holding one such object per count (each also on stderr as it ends)."})
 public final class QueryBenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--chunks", description = "chunks in the index (default: ${DEFAULT-VALUE})", defaultValue = "100000")
     int chunks;
 
@@ -29,8 +36,13 @@ public final class QueryBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter progress = new PrintWriter(System.err, true);
-        for (QueryBench.Result r : QueryBench.run(chunks, clients, requests, progress)) {
-            System.out.println(json ? r.toJson() : String.format(java.util.Locale.ROOT,
+        List<QueryBench.Result> results = QueryBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests, progress);
+        if (json) {
+            System.out.println(QueryBench.lastLine(results));
+            return 0;
+        }
+        for (QueryBench.Result r : results) {
+            System.out.println(String.format(java.util.Locale.ROOT,
                     "%,d chunks, %d client(s): p50 %.1f ms, p95 %.1f ms, %.2f requests/s; stage medians %s",
                     r.chunks(), r.clients(), r.p50Ms(), r.p95Ms(), r.rps(), r.stageP50Ms()));
         }

@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.chartstream.client.QueryClient;
+import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
@@ -19,26 +21,27 @@ import org.chartstream.schemas.Topics;
 
 /**
  * Load on the real query topology (the same set-up as {@link QueryBench}) at rising concurrency, with the configured
- * admission limit in force: C clients each post R requests one after another through {@code chartstream.requests}
- * and wait for each final reply. A {@code busy} reply ends that request (the client does not retry it); a request
- * with no final reply within the timeout is lost.
+ * adaptive admission limit in force ({@code query.admission-min-limit} to {@code query.admission-limit}; it carries
+ * over from one level to the next, as in a running service): C clients each post R requests one after another
+ * through {@code chartstream.requests} and wait for each final reply. A {@code busy} reply ends that request (the
+ * client does not retry it); a request with no final reply within the timeout is lost.
  */
 public final class LoadBench {
     private LoadBench() {
     }
 
-    public static List<LoadLevel> run(int chunks, List<Integer> clientCounts, int requestsPerClient, int admissionLimit,
+    public static List<LoadLevel> run(ChartstreamConfig config, int chunks, List<Integer> clientCounts, int requestsPerClient,
                                       Duration timeout, PrintWriter progress) throws IOException, InterruptedException {
-        return QueryBench.withTopology(chunks, Map.of("query.admission-limit", String.valueOf(admissionLimit)), progress,
-                (bootstrap, corpus, indexSeconds) -> {
+        return QueryBench.withTopology(config, chunks, Map.of(), progress,
+                (bootstrap, corpus, indexSeconds, admission) -> {
                     List<LoadLevel> levels = new ArrayList<>();
                     for (int clients : clientCounts) {
-                        progress.printf(Locale.ROOT, "%d client(s) x %d requests, admission limit %d...%n", clients,
-                                requestsPerClient, admissionLimit);
+                        progress.printf(Locale.ROOT, "%d client(s) x %d requests, admission limit %d (bounds %d-%d)...%n", clients,
+                                requestsPerClient, admission.limit(), config.integer("query.admission-min-limit"),
+                                config.integer("query.admission-limit"));
                         progress.flush();
-                        LoadLevel level = level(bootstrap, corpus, clients, requestsPerClient, timeout);
-                        progress.printf(Locale.ROOT, "%s (busy replies p50 %.1f ms, p99 %.1f ms)%n", level.toJson(),
-                                level.busyP50Ms(), level.busyP99Ms());
+                        LoadLevel level = level(bootstrap, corpus, clients, requestsPerClient, timeout, admission);
+                        progress.println(level.toJson());
                         progress.flush();
                         levels.add(level);
                     }
@@ -46,8 +49,8 @@ public final class LoadBench {
                 });
     }
 
-    private static LoadLevel level(String bootstrap, ClusteredCorpus corpus, int clients, int perClient, Duration timeout)
-            throws InterruptedException {
+    private static LoadLevel level(String bootstrap, ClusteredCorpus corpus, int clients, int perClient, Duration timeout,
+                                   AdmissionControl admission) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<LoadLevel.Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
         List<QueryClient> connected = Collections.synchronizedList(new ArrayList<>());
@@ -71,7 +74,7 @@ public final class LoadBench {
                 }));
             }
             await(running);
-            return LoadLevel.of(clients, outcomes, (System.nanoTime() - start) / 1e9);
+            return LoadLevel.of(clients, outcomes, (System.nanoTime() - start) / 1e9, admission.limit());
         } finally {
             connected.forEach(QueryClient::close);
             pool.shutdownNow();

@@ -16,8 +16,10 @@ import org.chartstream.evaluation.RankingMetrics;
  * @param busyP50Ms   median latency of the busy replies (how quickly a rejected client knows)
  * @param busyP99Ms   99th percentile of the same
  * @param lost        requests with no final reply within the timeout
+ * @param admissionLimit the adaptive admission limit at the end of the level
  */
-public record LoadLevel(int clients, int requests, double rps, double p50Ms, double p99Ms, int busy, double busyP50Ms, double busyP99Ms, int lost) {
+public record LoadLevel(int clients, int requests, double rps, double p50Ms, double p99Ms, int busy, double busyP50Ms, double busyP99Ms,
+                        int lost, int admissionLimit) {
 
     /** How one request ended: a final reply other than busy, a busy reply, or none within the timeout. */
     public enum Ending { ANSWERED, BUSY, LOST }
@@ -26,13 +28,13 @@ public record LoadLevel(int clients, int requests, double rps, double p50Ms, dou
     public record Outcome(Ending ending, double latencyMs) {
     }
 
-    public static LoadLevel of(int clients, List<Outcome> outcomes, double wallSeconds) {
+    public static LoadLevel of(int clients, List<Outcome> outcomes, double wallSeconds, int admissionLimit) {
         List<Double> answered = latencies(outcomes, Ending.ANSWERED);
         List<Double> busy = latencies(outcomes, Ending.BUSY);
         int lost = (int) outcomes.stream().filter(o -> o.ending() == Ending.LOST).count();
         return new LoadLevel(clients, outcomes.size(), wallSeconds <= 0 ? 0 : answered.size() / wallSeconds,
                 RankingMetrics.percentile(answered, 0.5), RankingMetrics.percentile(answered, 0.99), busy.size(),
-                RankingMetrics.percentile(busy, 0.5), RankingMetrics.percentile(busy, 0.99), lost);
+                RankingMetrics.percentile(busy, 0.5), RankingMetrics.percentile(busy, 0.99), lost, admissionLimit);
     }
 
     private static List<Double> latencies(List<Outcome> outcomes, Ending ending) {
@@ -42,8 +44,9 @@ public record LoadLevel(int clients, int requests, double rps, double p50Ms, dou
     }
 
     public String toJson() {
-        return String.format(Locale.ROOT, "{\"clients\":%d, \"rps\":%.2f, \"p50_ms\":%.1f, \"p99_ms\":%.1f, \"busy\":%d, \"lost\":%d}",
-                clients, rps, p50Ms, p99Ms, busy, lost);
+        return String.format(Locale.ROOT, "{\"clients\":%d, \"rps\":%.2f, \"p50_ms\":%.1f, \"p99_ms\":%.1f, \"busy\":%d,"
+                + " \"busy_p50_ms\":%.1f, \"busy_p99_ms\":%.1f, \"lost\":%d, \"admission_limit\":%d}",
+                clients, rps, p50Ms, p99Ms, busy, busyP50Ms, busyP99Ms, lost, admissionLimit);
     }
 
     /** The command's last line: {@code {"levels":[…]}}. */

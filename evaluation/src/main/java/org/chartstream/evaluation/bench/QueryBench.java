@@ -28,6 +28,8 @@ import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.evaluation.RankingMetrics;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.QueryWiring;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.AnswerAudit;
@@ -39,8 +41,11 @@ import org.chartstream.store.lucene.LuceneHybridStore;
 
 /**
  * Request → final reply through the real query topology on the embedded broker, with no LLM endpoint (extractive
- * answers), over a Lucene index of N clustered chunks. C clients each send requests one after another; the gate is
- * opened (threshold −1) so every request runs every stage. Per-stage times come from the audit records.
+ * answers), over a Lucene index of N clustered chunks, with the query topology's Kafka Streams settings of the
+ * runtime ({@link PipelineRuntime#streamsProperties}, {@link QueryWiring#streamsSettings}). C clients each send
+ * requests one after another; the gate is opened (threshold −1) so every request runs every stage, and admission is
+ * fixed at 256 so that none is turned away ({@code bench load} measures admission). Per-stage times come from the
+ * audit records.
  */
 public final class QueryBench {
     /** One run's figures. */
@@ -60,9 +65,19 @@ public final class QueryBench {
     private QueryBench() {
     }
 
-    public static List<Result> run(int chunks, List<Integer> clientCounts, int requestsPerClient, PrintWriter progress)
-            throws IOException, InterruptedException {
-        return withTopology(chunks, Map.of("query.admission-limit", "256"), progress, (bootstrap, corpus, indexSeconds) -> {
+    /** The command's one last JSON object: the run itself for one client count, {@code {"runs":[…]}} for several. */
+    public static String lastLine(List<Result> results) {
+        if (results.size() == 1) {
+            return results.get(0).toJson();
+        }
+        return results.stream().map(Result::toJson).collect(java.util.stream.Collectors.joining(", ", "{\"runs\":[", "]}"));
+    }
+
+    /** With {@code config}'s query settings (e.g. {@code query.poll-ms}, {@code query.commit-interval-ms}). */
+    public static List<Result> run(ChartstreamConfig config, int chunks, List<Integer> clientCounts, int requestsPerClient,
+                                   PrintWriter progress) throws IOException, InterruptedException {
+        Map<String, String> noAdmissionLimit = Map.of("query.admission-limit", "256", "query.admission-min-limit", "256");
+        return withTopology(config, chunks, noAdmissionLimit, progress, (bootstrap, corpus, indexSeconds, admission) -> {
             List<Result> results = new ArrayList<>();
             for (int clients : clientCounts) {
                 progress.printf(Locale.ROOT, "%d client(s) x %d requests...%n", clients, requestsPerClient);
@@ -77,18 +92,17 @@ public final class QueryBench {
 
     /** What runs against the started query topology. */
     interface TopologyRun<T> {
-        T run(String bootstrapServers, ClusteredCorpus corpus, double indexSeconds) throws InterruptedException;
+        T run(String bootstrapServers, ClusteredCorpus corpus, double indexSeconds, AdmissionControl admission) throws InterruptedException;
     }
 
     /**
      * Builds the clustered index, starts the embedded broker and the real query topology (no LLM endpoint, gate
      * opened) with the given configuration overrides, warms it up and runs {@code body} against it.
      */
-    static <T> T withTopology(int chunks, Map<String, String> configOverrides, PrintWriter progress, TopologyRun<T> body)
-            throws IOException, InterruptedException {
+    static <T> T withTopology(ChartstreamConfig base, int chunks, Map<String, String> configOverrides, PrintWriter progress,
+                              TopologyRun<T> body) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("chartstream-bench-query");
-        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
-                .with("gate.threshold.bi-encoder", "-1");
+        ChartstreamConfig config = base.with("data.dir", dir.toString()).with("gate.threshold.bi-encoder", "-1");
         for (Map.Entry<String, String> e : configOverrides.entrySet()) {
             config = config.with(e.getKey(), e.getValue());
         }
@@ -103,17 +117,17 @@ public final class QueryBench {
             double indexSeconds = (System.nanoTime() - t0) / 1e9;
             broker.createTopics(Map.of(Topics.REQUESTS, 1, Topics.REPLIES, 1, Topics.AUDIT, 1, Topics.DEAD_LETTER, 1));
             try (QueryWiring wiring = QueryWiring.create(config, model, store)) {
-                Properties p = new Properties();
-                p.put(StreamsConfig.APPLICATION_ID_CONFIG, "chartstream-bench-query");
-                p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-                p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-                p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
-                p.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("streams").toString());
+                Properties p = PipelineRuntime.streamsProperties("chartstream-bench-query", broker.bootstrapServers(), Map.of(),
+                        dir.resolve("streams"));
+                p.putAll(QueryWiring.streamsSettings(config));
+                progress.printf(Locale.ROOT, "query topology: %s=%s, %s=%s, %s=%s%n", StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                        p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG), StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
+                        p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG), StreamsConfig.POLL_MS_CONFIG, p.get(StreamsConfig.POLL_MS_CONFIG));
                 try (KafkaStreams streams = new KafkaStreams(wiring.topology(), p)) {
                     streams.start();
                     awaitRunning(streams);
                     warmUp(broker.bootstrapServers(), corpus);
-                    return body.run(broker.bootstrapServers(), corpus, indexSeconds);
+                    return body.run(broker.bootstrapServers(), corpus, indexSeconds, wiring.admission());
                 }
             }
         } finally {

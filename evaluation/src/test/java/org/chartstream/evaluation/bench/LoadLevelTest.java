@@ -20,7 +20,7 @@ class LoadLevelTest {
         outcomes.add(new Outcome(Ending.BUSY, 9));
         outcomes.add(new Outcome(Ending.LOST, 60_000));
 
-        LoadLevel level = LoadLevel.of(8, outcomes, 4.0);
+        LoadLevel level = LoadLevel.of(8, outcomes, 4.0, 5);
 
         assertThat(level.clients()).isEqualTo(8);
         assertThat(level.requests()).isEqualTo(103);
@@ -31,15 +31,19 @@ class LoadLevelTest {
         assertThat(level.busyP50Ms()).isEqualTo(3.0);
         assertThat(level.busyP99Ms()).isEqualTo(9.0);
         assertThat(level.lost()).isEqualTo(1);
+        assertThat(level.admissionLimit()).isEqualTo(5);
     }
 
     @Test
     void theLastLineHasExactlyTheDocumentedShape() {
-        LoadLevel one = LoadLevel.of(1, List.of(new Outcome(Ending.ANSWERED, 120.0)), 0.5);
-        LoadLevel many = LoadLevel.of(64, List.of(new Outcome(Ending.BUSY, 4.0), new Outcome(Ending.LOST, 60_000)), 2.0);
+        LoadLevel one = LoadLevel.of(1, List.of(new Outcome(Ending.ANSWERED, 120.0)), 0.5, 2);
+        LoadLevel many = LoadLevel.of(64, List.of(new Outcome(Ending.BUSY, 4.0), new Outcome(Ending.BUSY, 6.0),
+                new Outcome(Ending.LOST, 60_000)), 2.0, 7);
 
         assertThat(LoadLevel.levelsJson(List.of(one, many))).isEqualTo("{\"levels\":["
-                + "{\"clients\":1, \"rps\":2.00, \"p50_ms\":120.0, \"p99_ms\":120.0, \"busy\":0, \"lost\":0}, "
-                + "{\"clients\":64, \"rps\":0.00, \"p50_ms\":0.0, \"p99_ms\":0.0, \"busy\":1, \"lost\":1}]}");
+                + "{\"clients\":1, \"rps\":2.00, \"p50_ms\":120.0, \"p99_ms\":120.0, \"busy\":0, \"busy_p50_ms\":0.0,"
+                + " \"busy_p99_ms\":0.0, \"lost\":0, \"admission_limit\":2}, "
+                + "{\"clients\":64, \"rps\":0.00, \"p50_ms\":0.0, \"p99_ms\":0.0, \"busy\":2, \"busy_p50_ms\":4.0,"
+                + " \"busy_p99_ms\":6.0, \"lost\":1, \"admission_limit\":7}]}");
     }
 }

@@ -111,7 +111,15 @@ public final class ChartstreamConfig {
         k.put("llm.connect-timeout-ms", new String[] {"2000", "connect timeout to the endpoint"});
         k.put("llm.read-timeout-ms", new String[] {"30000", "longest silence from the endpoint"});
         k.put("llm.deadline-ms", new String[] {"120000", "longest time for one call"});
-        k.put("query.admission-limit", new String[] {"32", "requests in flight (running or waiting) before new ones get a busy reply"});
+        k.put("query.admission-limit", new String[] {"32", "upper bound of the admission limit: requests in flight (running or waiting)"
+                + " before new ones get a busy reply. The limit adapts to measured latency (AIMD) between query.admission-min-limit and this"});
+        k.put("query.admission-min-limit", new String[] {"2", "lower bound of the adaptive admission limit (at most query.admission-limit;"
+                + " a larger value is read as query.admission-limit, so equal bounds or admission-limit 1 give a fixed limit)"});
+        k.put("query.commit-interval-ms", new String[] {"1000", "Kafka Streams commit interval of the query topology. Replies do not wait"
+                + " for it (they leave outside the transaction); it bounds what a crash re-runs and re-sends, and each commit blocks the"
+                + " stream thread (1000 against 100: busy replies about 2x faster under bench load, docs/PERFORMANCE.md)"});
+        k.put("query.poll-ms", new String[] {"5", "longest wait of the query topology's stream thread for new requests before it sends the"
+                + " replies of finished runs (Kafka Streams poll.ms)"});
         k.put("query.workers", new String[] {"2", "threads running the retrieval pipeline"});
         k.put("query.max-question-chars", new String[] {"4000", "longer questions (in Unicode code points) get an error reply"});
         k.put("query.reply-topics", new String[] {"chartstream.replies,chartstream.replies.*,chartstream.replay.*", "topics a request's reply-to header may name:"
@@ -219,6 +227,9 @@ public final class ChartstreamConfig {
         positive("query.request-id-window-ms");
         positive("query.max-question-chars");
         positive("query.admission-limit");
+        positive("query.admission-min-limit");
+        positive("query.commit-interval-ms");
+        positive("query.poll-ms");
         positive("query.workers");
         if (!List.of("adaptive", "score", "rrf").contains(string("query.fusion"))) {
             throw bad("query.fusion", "must be adaptive, score or rrf");

@@ -5,24 +5,26 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Bounds the requests in flight (running or waiting for an earlier turn of their conversation). Past the limit a
- * request gets a {@code busy} reply at once instead of joining a queue that grows without bound.
+ * request gets a {@code busy} reply at once instead of joining a queue. The limit adapts to measured capacity
+ * ({@link AimdLimit}, within the configured bounds): each release reports how long its request took, so the limit
+ * settles where admitted requests stop queueing behind each other.
  */
 public final class AdmissionControl {
-    private final int limit;
+    private final AimdLimit limit;
+    private volatile int currentLimit;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong rejected = new AtomicLong();
 
-    public AdmissionControl(int limit) {
-        if (limit < 1) {
-            throw new IllegalArgumentException("admission limit must be at least 1, got " + limit);
-        }
-        this.limit = limit;
+    /** A limit that adapts within [{@code min}, {@code max}]; equal bounds make it fixed. */
+    public AdmissionControl(int min, int max) {
+        this.limit = new AimdLimit(min, max);
+        this.currentLimit = limit.limit();
     }
 
     public boolean tryAcquire() {
         while (true) {
             int n = inFlight.get();
-            if (n >= limit) {
+            if (n >= currentLimit) {
                 rejected.incrementAndGet();
                 return false;
             }
@@ -37,7 +39,12 @@ public final class AdmissionControl {
         inFlight.incrementAndGet();
     }
 
-    public void release() {
+    /** A request admitted {@code latencyMs} ago is done: its slot is free and its latency moves the limit. */
+    public void release(long latencyMs) {
+        synchronized (limit) {
+            limit.onSample(latencyMs, inFlight.get());
+            currentLimit = limit.limit();
+        }
         if (inFlight.decrementAndGet() < 0) {
             inFlight.set(0);
             throw new IllegalStateException("admission released more often than acquired");
@@ -48,8 +55,9 @@ public final class AdmissionControl {
         return inFlight.get();
     }
 
+    /** The limit in force now. */
     public int limit() {
-        return limit;
+        return currentLimit;
     }
 
     /** Requests turned away (busy) since start. */
@@ -58,6 +66,6 @@ public final class AdmissionControl {
     }
 
     public boolean hasCapacity() {
-        return inFlight.get() < limit;
+        return inFlight.get() < currentLimit;
     }
 }

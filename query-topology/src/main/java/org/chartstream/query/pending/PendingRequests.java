@@ -17,16 +17,18 @@ import org.chartstream.schemas.PendingRequest;
 
 /**
  * Admitted requests on the stream thread. Turns of one conversation start one after another, in arrival order: a
- * request whose conversation has one running waits behind it. A started request stays started until its worker is
- * done, also after a {@code timeout} reply (whatever that worker still hands back is then dropped).
+ * request whose conversation has one running waits behind it. A started request stays started until it is
+ * {@link #finished}: its worker is done and, for an answer, the broker has the reply (so the next turn reads the
+ * conversation memory with this one in it). Once its final reply is out (a {@code timeout} while its worker still runs,
+ * or the answer on its way to the broker) it is {@link #replied}: nothing more is sent for it.
  */
 public final class PendingRequests {
     private final Consumer<PendingRequest> start;
     private final Set<String> runningConversations = new HashSet<>();
-    /** Started requests by id, until their worker is done (also after a timeout reply). */
+    /** Started requests by id, until they are finished (also after a timeout reply). */
     private final Map<String, PendingRequest> started = new HashMap<>();
-    /** Started requests already answered {@code timeout}. */
-    private final Set<String> timedOut = new HashSet<>();
+    /** Started requests whose final reply is out. */
+    private final Set<String> replied = new HashSet<>();
     private final Map<String, Deque<PendingRequest>> waiting = new HashMap<>();
 
     /** @param start runs a request (on a worker); called when its turn comes */
@@ -54,9 +56,10 @@ public final class PendingRequests {
         }
     }
 
-    /** The request's worker is done: the next waiting turn of its conversation starts. */
+    /** The request is done: the next waiting turn of its conversation starts. */
     public void finished(PendingRequest p) {
         started.remove(p.getRequest().getRequestId());
+        replied.remove(p.getRequest().getRequestId());
         String conversation = p.getRequest().getConversationId();
         runningConversations.remove(conversation);
         Deque<PendingRequest> next = waiting.get(conversation);
@@ -74,18 +77,13 @@ public final class PendingRequests {
         return List.copyOf(started.values());
     }
 
-    /** Marks a started request as answered {@code timeout}. */
-    public void timedOut(PendingRequest p) {
-        timedOut.add(p.getRequest().getRequestId());
+    /** Marks a started request as given its final reply: whatever its worker still hands back is dropped. */
+    public void replied(PendingRequest p) {
+        replied.add(p.getRequest().getRequestId());
     }
 
-    public boolean isTimedOut(PendingRequest p) {
-        return timedOut.contains(p.getRequest().getRequestId());
-    }
-
-    /** Whether the request was answered {@code timeout} while it ran; forgets that it was. */
-    public boolean clearTimedOut(PendingRequest p) {
-        return timedOut.remove(p.getRequest().getRequestId());
+    public boolean isReplied(PendingRequest p) {
+        return replied.contains(p.getRequest().getRequestId());
     }
 
     /** Takes every waiting request past its deadline out of its queue and hands it to {@code expired}. */

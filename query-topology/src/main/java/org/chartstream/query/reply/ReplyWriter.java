@@ -5,13 +5,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.query.RetrievalTypes;
 import org.chartstream.query.request.RequestFingerprint;
@@ -23,41 +20,35 @@ import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.RequestIdEntry;
 import org.chartstream.schemas.Topics;
-import org.chartstream.schemas.serde.AvroSerde;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The reply events of every request, one method per kind, each keyed by the request id and sent to the reply topic
- * the request asked for. Replies given before or instead of admission ({@code accepted}, {@code busy}, a rejection's
- * {@code error}, a {@code timeout} on arrival) are seq 0; an admitted request's later replies count up from its pending
- * entry's next seq, until {@link #forget}. An admitted request's bookkeeping starts with {@link #accepted} (its pending
+ * The reply events of every request, one method per kind, each keyed by the request id and sent at once through the
+ * {@link ReplySender} to the reply topic the request asked for. Replies given before or instead of admission
+ * ({@code accepted}, {@code busy}, a rejection's {@code error}, a {@code timeout} on arrival) are seq 0; an admitted
+ * request's later replies count up from its pending entry's next seq, until {@link #forget}, so a re-run after a
+ * restart sends the same seqs again. An admitted request's bookkeeping starts with {@link #accepted} (its pending
  * entry, its request id taken) and ends with its final reply ({@link #outcome}, {@link #error}, {@link #timeout}),
- * which also goes to the addresses of repeats that arrived meanwhile, is recorded as the request id's outcome and
- * drops the pending entry: all in the Streams transaction that sends it. Stream thread only.
+ * which also goes to the addresses of repeats that arrived meanwhile and is recorded as the request id's outcome. The
+ * pending entry is dropped, and the caller's own bookkeeping runs, only once the broker has every copy of the final
+ * reply ({@link #settle}): a crash before that leaves the request pending, and the restart answers it again. Stream
+ * thread only, except the sender's delivery callbacks, which only queue work for {@link #settle}.
  */
 public final class ReplyWriter {
-    private static final String SINK = "replies";
+    private static final Logger LOG = LoggerFactory.getLogger(ReplyWriter.class);
 
-    private final ProcessorContext<String, Object> context;
+    private final ReplySender sender;
     private final KeyValueStore<String, PendingRequest> pending;
     private final KeyValueStore<String, RequestIdEntry> requestIds;
     private final Map<String, Integer> nextSeq = new HashMap<>();
+    /** Work that waited for a delivery (or a failed send to retry), queued by the sender's thread. */
+    private final ConcurrentLinkedQueue<Runnable> delivered = new ConcurrentLinkedQueue<>();
 
-    /** A reply event and the topic it goes to: the destination travels with the value, never as a record header. */
-    record AddressedReply(String topic, ReplyEvent event) {
-    }
-
-    public ReplyWriter(ProcessorContext<String, Object> context, KeyValueStore<String, PendingRequest> pending,
-                       KeyValueStore<String, RequestIdEntry> requestIds) {
-        this.context = context;
+    public ReplyWriter(ReplySender sender, KeyValueStore<String, PendingRequest> pending, KeyValueStore<String, RequestIdEntry> requestIds) {
+        this.sender = sender;
         this.pending = pending;
         this.requestIds = requestIds;
-    }
-
-    /** The sink that writes each reply the writers of {@code parent} send to the topic the reply carries. */
-    public static void addSink(Topology topology, String parent) {
-        AvroSerde<ReplyEvent> replies = AvroSerde.of(ReplyEvent.class);
-        Serializer<AddressedReply> reply = (topic, addressed) -> replies.serialize(topic, addressed.event());
-        topology.addSink(SINK, (key, addressed, ctx) -> addressed.topic(), new StringSerializer(), reply, parent);
     }
 
     /** Admitted: the request is pending (a restart answers it) and its id taken, with the request's fingerprint. */
@@ -71,25 +62,25 @@ public final class ReplyWriter {
 
     /** Not admitted: {@code limit} requests are in flight. */
     public void busy(String requestId, ReplyAddress to, int limit) {
-        send(to.getReplyTo(), event(requestId, to.getCorrelationId(), 0, ReplyType.BUSY)
+        sendFinal(to.getReplyTo(), event(requestId, to.getCorrelationId(), 0, ReplyType.BUSY)
                 .setError("busy: " + limit + " requests are in flight; retry later").build());
     }
 
     /** Not admitted: the request's deadline had passed when it arrived. */
     public void lateOnArrival(String requestId, ReplyAddress to) {
-        send(to.getReplyTo(), event(requestId, to.getCorrelationId(), 0, ReplyType.TIMEOUT)
+        sendFinal(to.getReplyTo(), event(requestId, to.getCorrelationId(), 0, ReplyType.TIMEOUT)
                 .setError("field 'deadline_ms' was already past when the request arrived; no answer was computed").build());
     }
 
     /** Not admitted: what is wrong with the request. */
     public void rejected(String key, ReplyAddress to, String problem) {
-        send(to.getReplyTo(), event(key, to.getCorrelationId(), 0, ReplyType.ERROR).setError(problem).build());
+        sendFinal(to.getReplyTo(), event(key, to.getCorrelationId(), 0, ReplyType.ERROR).setError(problem).build());
     }
 
     /** A repeat of an answered request: the recorded final reply again, under the repeat's correlation id; says its type. */
     public ReplyType again(RequestIdEntry taken, ReplyAddress to, long nowMs) {
         ReplyEvent original = ReplyEvent.newBuilder(taken.getOutcome()).setCorrelationId(to.getCorrelationId()).setTsMs(nowMs).build();
-        send(to.getReplyTo(), original);
+        sendFinal(to.getReplyTo(), original);
         return original.getType();
     }
 
@@ -114,26 +105,30 @@ public final class ReplyWriter {
         send(p.getReplyTo(), event(p, ReplyType.TOKEN).setText(token).build());
     }
 
-    /** The final reply of a pipeline run: answer, refused or unavailable, with its citations. */
-    public void outcome(PendingRequest p, QueryPipeline.Result result) {
+    /**
+     * The final reply of a pipeline run: answer, refused or unavailable, with its citations.
+     *
+     * @param afterDelivery the caller's bookkeeping of the answer, run by {@link #settle} once the broker has the reply
+     */
+    public void outcome(PendingRequest p, QueryPipeline.Result result, Runnable afterDelivery) {
         finish(p, event(p, RetrievalTypes.replyType(result.outcome())).setText(result.answer())
                 .setCitations(RetrievalTypes.citations(result.passages())).setExtractive(result.extractive())
                 .setFlaggedCitations(result.flaggedCitations())
                 .setCompleteness(RetrievalTypes.completeness(result.completeness()))
                 .setCompletenessReason(result.completeness() == null ? null : result.completeness().reason())
                 .setCohort(RetrievalTypes.cohort(result.completeness()))
-                .setCandidates(RetrievalTypes.candidates(result.scope())).build());
+                .setCandidates(RetrievalTypes.candidates(result.scope())).build(), afterDelivery);
     }
 
-    /** The final reply of a run that failed. */
-    public void error(PendingRequest p, String reason) {
-        finish(p, event(p, ReplyType.ERROR).setError(reason).build());
+    /** The final reply of a run that failed; {@code afterDelivery} as for {@link #outcome}. */
+    public void error(PendingRequest p, String reason, Runnable afterDelivery) {
+        finish(p, event(p, ReplyType.ERROR).setError(reason).build(), afterDelivery);
     }
 
-    /** The final reply of a request whose deadline passed before it was answered. */
-    public void timeout(PendingRequest p) {
+    /** The final reply of a request whose deadline passed before it was answered; {@code afterDelivery} as for {@link #outcome}. */
+    public void timeout(PendingRequest p, Runnable afterDelivery) {
         finish(p, event(p, ReplyType.TIMEOUT)
-                .setError("field 'deadline_ms' passed before the request could be answered; no answer follows").build());
+                .setError("field 'deadline_ms' passed before the request could be answered; no answer follows").build(), afterDelivery);
     }
 
     /** Drops the request's sequence numbers: its worker is done, or it never started. */
@@ -141,19 +136,54 @@ public final class ReplyWriter {
         nextSeq.remove(requestId);
     }
 
-    private void finish(PendingRequest p, ReplyEvent terminal) {
+    /**
+     * Runs what waited for the delivery of final replies (dropping their pending entries, then the callers'
+     * bookkeeping) and sends again what the broker did not take. Stream thread, from the delivery punctuation.
+     */
+    public void settle() {
+        Runnable r;
+        while ((r = delivered.poll()) != null) {
+            r.run();
+        }
+    }
+
+    private void finish(PendingRequest p, ReplyEvent terminal, Runnable afterDelivery) {
         String id = terminal.getRequestId();
-        send(p.getReplyTo(), terminal);
         RequestIdEntry taken = requestIds.get(id);
         if (taken == null) { // pending from before request ids were remembered
             taken = RequestIdEntry.newBuilder().setFingerprint(RequestFingerprint.of(p.getRequest()))
                     .setFirstSeenMs(p.getReceivedTsMs()).build();
         }
-        for (ReplyAddress retry : taken.getRetries()) {
-            send(retry.getReplyTo(), ReplyEvent.newBuilder(terminal).setCorrelationId(retry.getCorrelationId()).build());
-        }
+        List<ReplyAddress> copies = new ArrayList<>();
+        copies.add(new ReplyAddress(p.getReplyTo(), terminal.getCorrelationId()));
+        copies.addAll(taken.getRetries());
+        // recorded now: a repeat from here on gets this reply again instead of waiting for a run that is over
         requestIds.put(id, RequestIdEntry.newBuilder(taken).setOutcome(terminal).setRetries(List.of()).build());
-        pending.delete(id);
+        AtomicInteger undelivered = new AtomicInteger(copies.size());
+        Runnable settle = () -> {
+            pending.delete(id);
+            afterDelivery.run();
+        };
+        for (ReplyAddress to : copies) {
+            deliver(to.getReplyTo(), ReplyEvent.newBuilder(terminal).setCorrelationId(to.getCorrelationId()).build(), () -> {
+                if (undelivered.decrementAndGet() == 0) {
+                    delivered.add(settle);
+                }
+            });
+        }
+    }
+
+    /** Sends a final reply; once the broker has it, {@code onDelivery} runs; a failed send is sent again at the next settle. */
+    private void deliver(String topic, ReplyEvent event, Runnable onDelivery) {
+        sender.send(topic, event, headers(event), failure -> {
+            if (failure == null) {
+                onDelivery.run();
+            } else {
+                LOG.warn("final reply of request {} not delivered ({}); sending it again", event.getRequestId(),
+                        failure.getClass().getSimpleName());
+                delivered.add(() -> deliver(topic, event, onDelivery));
+            }
+        });
     }
 
     /** The next event of an admitted request. */
@@ -170,16 +200,29 @@ public final class ReplyWriter {
                 .setTsMs(System.currentTimeMillis());
     }
 
+    /** A final reply that ends no bookkeeping (busy, a rejection, a repeat's answer): sent again until the broker has it. */
+    private void sendFinal(String topic, ReplyEvent event) {
+        deliver(topic, event, () -> { });
+    }
+
+    /** A reply that is not final: a lost one costs the client a preview, never the answer, so a failure is only logged. */
+    private void send(String topic, ReplyEvent event) {
+        sender.send(topic, event, headers(event), failure -> {
+            if (failure != null) {
+                LOG.warn("{} reply of request {} not delivered ({})", event.getType(), event.getRequestId(), failure.getClass().getSimpleName());
+            }
+        });
+    }
+
     /**
      * Replies carry the correlation id as a header and nothing that routes: a {@code reply-to} copied onto a reply
      * would send whatever reads it as a request somewhere again.
      */
-    private void send(String topic, ReplyEvent event) {
+    private static Headers headers(ReplyEvent event) {
         Headers headers = new RecordHeaders();
         if (event.getCorrelationId() != null) {
             headers.add(Topics.HEADER_CORRELATION_ID, event.getCorrelationId().getBytes(StandardCharsets.UTF_8));
         }
-        context.forward(new Record<String, Object>(event.getRequestId(), new AddressedReply(topic, event),
-                System.currentTimeMillis(), headers), SINK);
+        return headers;
     }
 }

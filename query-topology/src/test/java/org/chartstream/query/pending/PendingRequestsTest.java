@@ -52,15 +52,17 @@ class PendingRequestsTest {
     }
 
     @Test
-    void aStartedRequestAnsweredTimeoutIsRememberedUntilCleared() {
+    void aStartedRequestGivenItsFinalReplyIsRememberedUntilItIsFinished() {
         PendingRequest a1 = request("a1", "a", null);
         pending.enqueue(a1);
-        assertThat(pending.isTimedOut(a1)).isFalse();
+        assertThat(pending.isReplied(a1)).isFalse();
 
-        pending.timedOut(a1);
+        pending.replied(a1);
 
-        assertThat(pending.isTimedOut(a1)).isTrue();
-        assertThat(pending.clearTimedOut(a1)).isTrue();
-        assertThat(pending.clearTimedOut(a1)).isFalse();
+        assertThat(pending.isReplied(a1)).isTrue();
+        assertThat(pending.started()).as("still started until finished").containsExactly(a1);
+        pending.finished(a1);
+        assertThat(pending.isReplied(a1)).isFalse();
+        assertThat(pending.started()).isEmpty();
     }
 }

@@ -3,6 +3,7 @@ package org.chartstream.query.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -29,6 +30,7 @@ class ReplyWriterTest {
     private MockProcessorContext<String, Object> context;
     private KeyValueStore<String, PendingRequest> pending;
     private KeyValueStore<String, RequestIdEntry> requestIds;
+    private RecordingReplySender sender;
     private ReplyWriter writer;
 
     @BeforeEach
@@ -36,7 +38,8 @@ class ReplyWriterTest {
         context = new MockProcessorContext<>();
         pending = store("pending", AvroSerde.of(PendingRequest.class));
         requestIds = store("request-ids", AvroSerde.of(RequestIdEntry.class));
-        writer = new ReplyWriter(context, pending, requestIds);
+        sender = new RecordingReplySender();
+        writer = new ReplyWriter(sender, pending, requestIds);
     }
 
     private <V extends SpecificRecord> KeyValueStore<String, V> store(String name, AvroSerde<V> serde) {
@@ -53,12 +56,9 @@ class ReplyWriterTest {
                 .setReceivedTsMs(1_000).setNextSeq(1).build();
     }
 
-    /** Every reply forwarded so far, with the topic it goes to; clears them. */
-    private List<ReplyWriter.AddressedReply> sent() {
-        List<ReplyWriter.AddressedReply> out = context.forwarded().stream()
-                .map(f -> (ReplyWriter.AddressedReply) f.record().value()).toList();
-        context.resetForwards();
-        return out;
+    /** Every reply sent so far, with the topic it goes to; clears them. */
+    private List<RecordingReplySender.Sent> sent() {
+        return sender.takeAll();
     }
 
     @Test
@@ -69,16 +69,16 @@ class ReplyWriterTest {
         writer.citations(p, List.of(passage));
         writer.token(p, "Martha ");
         writer.token(p, "Collins");
-        writer.error(p, "internal error");
+        writer.error(p, "internal error", () -> { });
 
-        assertThat(context.forwarded()).allSatisfy(f -> {
-            assertThat(f.record().key()).isEqualTo("r1");
-            assertThat(f.record().headers().toArray()).hasSize(1);
-            assertThat(new String(f.record().headers().lastHeader(Topics.HEADER_CORRELATION_ID).value(), StandardCharsets.UTF_8))
+        assertThat(sender.topic(TOPIC).readRecordsToList()).hasSize(5).allSatisfy(r -> {
+            assertThat(r.key()).isEqualTo("r1");
+            assertThat(r.headers().toArray()).hasSize(1);
+            assertThat(new String(r.headers().lastHeader(Topics.HEADER_CORRELATION_ID).value(), StandardCharsets.UTF_8))
                     .isEqualTo("corr-r1");
         });
-        List<ReplyWriter.AddressedReply> replies = sent();
-        assertThat(replies).extracting(ReplyWriter.AddressedReply::topic).containsOnly(TOPIC);
+        List<RecordingReplySender.Sent> replies = sent();
+        assertThat(replies).extracting(RecordingReplySender.Sent::topic).containsOnly(TOPIC);
         assertThat(replies).extracting(a -> a.event().getType())
                 .containsExactly(ReplyType.ACCEPTED, ReplyType.CITATIONS, ReplyType.TOKEN, ReplyType.TOKEN, ReplyType.ERROR);
         assertThat(replies).extracting(a -> a.event().getSeq()).containsExactly(0, 1, 2, 3, 4);
@@ -88,22 +88,71 @@ class ReplyWriterTest {
     }
 
     @Test
-    void acceptedRecordsTheRequestAsPendingAndTakesItsIdAndTheFinalReplyEndsBoth() {
+    void acceptedRecordsTheRequestAsPendingAndTakesItsIdAndTheFinalReplyEndsBothOnceSettled() {
         PendingRequest p = request("r2");
         writer.accepted(p, "fingerprint-2");
         assertThat(pending.get("r2")).isEqualTo(p);
         assertThat(requestIds.get("r2").getFingerprint()).isEqualTo("fingerprint-2");
         assertThat(requestIds.get("r2").getFirstSeenMs()).isEqualTo(1_000);
         assertThat(requestIds.get("r2").getOutcome()).isNull();
+        List<String> bookkeeping = new ArrayList<>();
 
-        writer.timeout(p);
+        writer.timeout(p, () -> bookkeeping.add("audit"));
 
         ReplyEvent timeout = sent().get(1).event();
         assertThat(timeout.getType()).isEqualTo(ReplyType.TIMEOUT);
         assertThat(timeout.getSeq()).isEqualTo(1);
-        assertThat(pending.get("r2")).isNull();
-        assertThat(requestIds.get("r2").getOutcome()).isEqualTo(timeout);
+        assertThat(requestIds.get("r2").getOutcome()).as("a repeat from now on gets this reply").isEqualTo(timeout);
         assertThat(requestIds.get("r2").getFingerprint()).isEqualTo("fingerprint-2");
+        assertThat(pending.get("r2")).as("pending until settled on the stream thread").isEqualTo(p);
+        assertThat(bookkeeping).isEmpty();
+
+        writer.settle();
+
+        assertThat(pending.get("r2")).isNull();
+        assertThat(bookkeeping).containsExactly("audit");
+        writer.settle();
+        assertThat(bookkeeping).as("once").containsExactly("audit");
+    }
+
+    @Test
+    void theFinalReplysBookkeepingWaitsUntilTheBrokerHasItSoACrashBeforeThatLeavesTheRequestPending() {
+        PendingRequest p = request("r8");
+        writer.accepted(p, "fingerprint-8");
+        sender.holdAcknowledgements();
+        List<String> bookkeeping = new ArrayList<>();
+
+        writer.error(p, "internal error", () -> bookkeeping.add("memory, audit, admission"));
+        writer.settle();
+
+        assertThat(sent()).extracting(s -> s.event().getType()).containsExactly(ReplyType.ACCEPTED, ReplyType.ERROR);
+        assertThat(pending.get("r8")).as("not yet on the broker: a restart re-runs it").isEqualTo(p);
+        assertThat(bookkeeping).isEmpty();
+
+        sender.acknowledgeHeld();
+        writer.settle();
+
+        assertThat(pending.get("r8")).isNull();
+        assertThat(bookkeeping).containsExactly("memory, audit, admission");
+    }
+
+    @Test
+    void aFinalReplyTheBrokerDidNotTakeIsSentAgainAtTheNextSettleAndOnlyThenSettles() {
+        PendingRequest p = request("r9");
+        writer.accepted(p, "fingerprint-9");
+        sent();
+        sender.failNext(1);
+        List<String> bookkeeping = new ArrayList<>();
+
+        writer.error(p, "internal error", () -> bookkeeping.add("done"));
+
+        assertThat(sent()).as("the failed send reached no topic").isEmpty();
+        assertThat(pending.get("r9")).isEqualTo(p);
+        assertThat(bookkeeping).isEmpty();
+        writer.settle(); // sends it again; acknowledged at once, so it settles too
+        assertThat(sent()).extracting(s -> s.event().getType()).containsExactly(ReplyType.ERROR);
+        assertThat(pending.get("r9")).isNull();
+        assertThat(bookkeeping).containsExactly("done");
     }
 
     @Test
@@ -116,10 +165,10 @@ class ReplyWriterTest {
         assertThat(requestIds.get("r3").getRetries()).containsExactly(new ReplyAddress(RETRY_TOPIC, "corr-retry"));
         sent();
 
-        writer.error(p, "internal error");
+        writer.error(p, "internal error", () -> { });
 
-        List<ReplyWriter.AddressedReply> finals = sent();
-        assertThat(finals).extracting(ReplyWriter.AddressedReply::topic).containsExactly(TOPIC, RETRY_TOPIC);
+        List<RecordingReplySender.Sent> finals = sent();
+        assertThat(finals).extracting(RecordingReplySender.Sent::topic).containsExactly(TOPIC, RETRY_TOPIC);
         assertThat(finals).extracting(a -> a.event().getCorrelationId()).containsExactly("corr-r3", "corr-retry");
         assertThat(finals).extracting(a -> a.event().getSeq()).containsOnly(1);
         assertThat(requestIds.get("r3").getRetries()).isEmpty();
@@ -129,13 +178,13 @@ class ReplyWriterTest {
     void aRepeatOfAnAnsweredRequestGetsTheRecordedFinalReplyOnItsOwnAddress() {
         PendingRequest p = request("r4");
         writer.accepted(p, "fingerprint-4");
-        writer.error(p, "internal error");
+        writer.error(p, "internal error", () -> { });
         ReplyEvent recorded = requestIds.get("r4").getOutcome();
         sent();
 
         assertThat(writer.again(requestIds.get("r4"), new ReplyAddress(RETRY_TOPIC, "corr-again"), 5_000)).isEqualTo(ReplyType.ERROR);
 
-        ReplyWriter.AddressedReply again = sent().get(0);
+        RecordingReplySender.Sent again = sent().get(0);
         assertThat(again.topic()).isEqualTo(RETRY_TOPIC);
         assertThat(again.event()).isEqualTo(ReplyEvent.newBuilder(recorded).setCorrelationId("corr-again").setTsMs(5_000).build());
     }
@@ -147,8 +196,9 @@ class ReplyWriterTest {
         writer.lateOnArrival("r6", to);
         writer.rejected("r7", to, "field 'question' is empty");
 
-        assertThat(context.forwarded()).allSatisfy(f -> assertThat(f.record().headers().toArray()).as("no correlation id, no header").isEmpty());
-        List<ReplyWriter.AddressedReply> replies = sent();
+        assertThat(sender.topic(TOPIC).readRecordsToList()).hasSize(3)
+                .allSatisfy(r -> assertThat(r.headers().toArray()).as("no correlation id, no header").isEmpty());
+        List<RecordingReplySender.Sent> replies = sent();
         assertThat(replies).extracting(a -> a.event().getType()).containsExactly(ReplyType.BUSY, ReplyType.TIMEOUT, ReplyType.ERROR);
         assertThat(replies).extracting(a -> a.event().getSeq()).containsOnly(0);
         assertThat(replies.get(0).event().getError()).isEqualTo("busy: 4 requests are in flight; retry later");

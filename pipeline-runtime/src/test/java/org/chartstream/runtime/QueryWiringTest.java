@@ -1,0 +1,35 @@
+package org.chartstream.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.junit.jupiter.api.Test;
+
+class QueryWiringTest {
+    @Test
+    void theQueryTopologyPollsBrieflyAndKeepsItsTransactionTimeoutAboveALongCommitInterval() {
+        assertThat(QueryWiring.streamsSettings(ChartstreamConfig.defaults()))
+                .containsEntry(StreamsConfig.POLL_MS_CONFIG, "5")
+                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "1000")
+                .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), "10000");
+        assertThat(QueryWiring.streamsSettings(ChartstreamConfig.defaults().with("query.commit-interval-ms", "30000")))
+                .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), "60000");
+    }
+
+    @Test
+    void admissionAdaptsBetweenItsBoundsAndALowerBoundAboveTheUpperOneIsTheUpperOne() {
+        AdmissionControl adaptive = QueryWiring.admission(ChartstreamConfig.defaults());
+        assertThat(adaptive.limit()).as("starts at the upper bound").isEqualTo(32);
+        for (int i = 0; i < 40; i++) {
+            adaptive.tryAcquire();
+            adaptive.release(i == 0 ? 20 : 2_000);
+        }
+        assertThat(adaptive.limit()).as("backed off to the lower bound").isEqualTo(2);
+        AdmissionControl one = QueryWiring.admission(ChartstreamConfig.defaults().with("query.admission-limit", "1"));
+        assertThat(one.tryAcquire()).isTrue();
+        assertThat(one.tryAcquire()).isFalse();
+    }
+}
