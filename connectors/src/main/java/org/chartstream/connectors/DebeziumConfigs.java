@@ -42,11 +42,6 @@ import java.util.stream.Collectors;
  *       TABLE} in the binlog, parsed as DDL and re-emitted as a data event) write an {@code op=t} event with a null
  *       key and no row images to the table's topic; the ingest side publishes an empty generation for it.</li>
  *   <li>JSON converters with {@code schemas.enable=false} for key and value.</li>
- *   <li>{@code poll.interval.ms=}{@value #POLL_INTERVAL_MS}: how long the connector sleeps when it found no new
- *       change, both reading the source (PostgreSQL's replication stream) and handing events to the engine. With
- *       Debezium's 500 ms default a change committed while it sleeps waits for the rest of that sleep, twice: the
- *       largest part of the time from a commit to the change topic (docs/PERFORMANCE.md, freshness). An idle wake-up
- *       costs a non-blocking socket read.</li>
  *   <li>Offsets in a file ({@code FileOffsetBackingStore}) under {@code offsetsDir}, flushed every 500 ms.
  *       {@code bootstrap.servers} is set as well: Kafka Connect 4.2+ requires it even with file offsets.</li>
  *   <li>Notifications on the {@code sink} channel, to {@link #notificationTopic(String)}. The ingest side reads
@@ -83,8 +78,6 @@ import java.util.stream.Collectors;
  */
 public final class DebeziumConfigs {
 
-    /** Debezium's {@code poll.interval.ms}: the sleep when the source had no new change, in ms. */
-    public static final String POLL_INTERVAL_MS = "10";
     /** Offsets are flushed (and so survive a crash) this often, in ms. */
     public static final String OFFSET_FLUSH_INTERVAL_MS = "500";
     /** How often the MariaDB/MySQL binlog client checks its connection and reconnects, in ms. */
@@ -126,7 +119,6 @@ public final class DebeziumConfigs {
         p.setProperty("offset.storage.file.filename", offsetsFile(offsetsDir, src.sourceId()).toString());
         p.setProperty("offset.flush.interval.ms", OFFSET_FLUSH_INTERVAL_MS);
         p.setProperty("offset.flush.timeout.ms", "5000");
-        p.setProperty("poll.interval.ms", POLL_INTERVAL_MS);
         // JSON, schemas disabled (key and value; "converter." applies to both)
         p.setProperty("converter.schemas.enable", "false");
         p.setProperty("key.converter.schemas.enable", "false");

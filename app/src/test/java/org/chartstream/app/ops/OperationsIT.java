@@ -100,7 +100,16 @@ class OperationsIT {
                     assertThat(events.get(events.size() - 1).getType()).isEqualTo(ReplyType.ANSWER);
                 }
 
+                // the query topology commits its consumed offsets every query.commit-interval-ms (replies do not wait
+                // for it): the query group's lag appears once it has committed
+                long commitDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 HttpResponse<String> scrape = get(base + "/metrics");
+                while (new PrometheusText(scrape.body()).samples("chartstream_consumer_lag_records",
+                        Map.of("group", "chartstream-query", "topic", "chartstream.requests")).isEmpty()
+                        && System.nanoTime() < commitDeadline) {
+                    Thread.sleep(250);
+                    scrape = get(base + "/metrics");
+                }
                 assertThat(scrape.statusCode()).isEqualTo(200);
                 assertThat(scrape.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
                 PrometheusText metrics = new PrometheusText(scrape.body());
