@@ -33,9 +33,9 @@ public final class FollowUpCues {
     public enum Reference {
         /** It does not. */
         NONE,
-        /** It refers to one person whatever came before. */
+        /** A pronoun of one person ("her", "his"): on any turn after the first it refers back. */
         ALWAYS,
-        /** It refers back when there is an earlier turn. */
+        /** A weaker cue ("their", "what about …"): it refers back when there is an earlier turn. */
         WITH_HISTORY
     }
 

@@ -46,9 +46,9 @@ public final class ScopeResolver {
         }
         FollowUpCues.Reference reference = FollowUpCues.of(question);
         List<RecentTurn> previous = history == null ? List.of() : history.lastTurns(1);
-        if (reference == FollowUpCues.Reference.ALWAYS
-                || (reference == FollowUpCues.Reference.WITH_HISTORY && !previous.isEmpty())) {
-            return inherited(previous.isEmpty() ? List.of() : previous.get(0).patientKeys(), filter);
+        // a first turn has nothing to refer back to: its pronouns point inside the question ("my mother ... her diet")
+        if (reference != FollowUpCues.Reference.NONE && !previous.isEmpty()) {
+            return inherited(previous.get(0).patientKeys(), filter);
         }
         return new ScopeDecision(PatientScope.NONE, filter, null);
     }

@@ -152,8 +152,9 @@ class ScopeResolverTest {
     }
 
     @Test
-    void aPronounOfOnePersonOnAFirstTurnAsksWhich() {
-        assertThat(first("Which medications is she taking?").clarify()).isTrue();
+    void aPronounOnAFirstTurnIsSearchedAsAsked() {
+        assertThat(first("Which medications is she taking?").scope()).isEqualTo(PatientScope.NONE);
+        assertThat(first("My mother has lupus; what should her diet be?").clarify()).isFalse();
     }
 
     @Test
