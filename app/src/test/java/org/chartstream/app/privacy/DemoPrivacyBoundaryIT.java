@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.chartstream.app.cli.DemoConversations;
 import org.chartstream.app.cli.DemoQuestions;
 import org.chartstream.datasets.ClinicalDataset;
 import org.chartstream.datasets.ClinicalDatasetGenerator;
@@ -55,7 +56,10 @@ class DemoPrivacyBoundaryIT {
         // the same dataset the demo generates; the child reads it from the cache this fills
         ClinicalDataset dataset = new ClinicalDatasetGenerator(dir.resolve("data").resolve("cache"), line -> { })
                 .generate(DatasetSpec.defaults().withSeed(42).withPatients(PATIENTS).withAciBenchDir(aciBench));
-        terms = SensitiveTerms.of(dataset, DemoQuestions.from(dataset).stream().map(DemoQuestions.Question::text).toList());
+        // the demo's single questions, then its conversation exchanges (a follow-up, a shared name) where the data has them
+        List<String> asked = new ArrayList<>(DemoQuestions.from(dataset).stream().map(DemoQuestions.Question::text).toList());
+        DemoConversations.from(dataset).forEach(x -> asked.add(x.text()));
+        terms = SensitiveTerms.of(dataset, asked);
 
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
