@@ -152,6 +152,23 @@ final class CrashedStoreCheck {
         }
     }
 
+    /**
+     * True when the store in {@code storeDir}, still open in a running pipeline, has durably committed the index log
+     * up to {@code positions} on every partition.
+     */
+    static boolean committedUpTo(Path storeDir, Map<Integer, Long> positions) {
+        Map<String, String> checkpoint;
+        try {
+            checkpoint = LuceneHybridStore.lastCommittedCheckpoint(storeDir);
+        } catch (java.io.UncheckedIOException e) {
+            return false; // the running writer replaced the commit while it was read: ask again
+        }
+        return positions.entrySet().stream().allMatch(p -> {
+            String committed = checkpoint.get(OFFSET_KEY + p.getKey());
+            return committed != null && Long.parseLong(committed) >= p.getValue();
+        });
+    }
+
     private static List<String> differences(LuceneHybridStore crashed, LuceneHybridStore replay, TableRef table, Set<String> keys) {
         List<String> diff = new ArrayList<>();
         Long crashedActive = crashed.activeGenerations().get(table);

@@ -107,6 +107,10 @@ class FaultMatrixIT {
         try (ChildPipeline child = startChild()) {
             index.await(() -> index.markers(1) >= 3, child, Duration.ofSeconds(180));
             log("snapshot published as generation 1");
+            // the store commits at most a second after applying an event: wait for that commit, so that the kill
+            // below tests a reopened checkpoint that holds generation 1, not one taken before its publication
+            Map<Integer, Long> published = index.positions();
+            index.await(() -> CrashedStoreCheck.committedUpTo(run.resolve("index"), published), child, Duration.ofSeconds(60));
             reindexWriter = new ChangeWriter(FaultMatrixIT::source, 1, 10_000, 100).start();
             IngestStatusReader.requestReindex(kafka.bootstrapServers(), new ReindexRequest(SOURCE, NotesTable.TABLE));
             index.await(() -> index.upserts(2) >= ROWS / 10, child, Duration.ofSeconds(120));

@@ -26,6 +26,7 @@ final class IndexLogWatcher implements AutoCloseable {
     private long upsertsAfterFirstMarker;
     private final Map<Long, Long> upsertsByGeneration = new HashMap<>();
     private final Map<Long, Long> markersByGeneration = new HashMap<>();
+    private final Map<Integer, Long> afterLastEvent = new HashMap<>();
 
     IndexLogWatcher(String bootstrap) {
         Properties p = new Properties();
@@ -41,6 +42,7 @@ final class IndexLogWatcher implements AutoCloseable {
 
     void poll() {
         for (ConsumerRecord<String, IndexEvent> r : consumer.poll(Duration.ofMillis(100))) {
+            afterLastEvent.put(r.partition(), r.offset() + 1);
             if (r.value().getKind() == IndexEventKind.MARKER) {
                 markers++;
                 markersByGeneration.merge(r.value().getGeneration(), 1L, Long::sum);
@@ -75,6 +77,11 @@ final class IndexLogWatcher implements AutoCloseable {
     /** Publication markers of {@code generation} (one per partition once published). */
     long markers(long generation) {
         return markersByGeneration.getOrDefault(generation, 0L);
+    }
+
+    /** Per partition, the offset after the last event counted so far (not after transaction markers). */
+    Map<Integer, Long> positions() {
+        return Map.copyOf(afterLastEvent);
     }
 
     /** Polls the log until {@code done}; fails if the pipeline process dies or the timeout passes. */

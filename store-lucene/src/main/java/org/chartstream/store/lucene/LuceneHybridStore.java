@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.Version;
 import org.chartstream.core.store.HybridStore;
@@ -93,6 +95,27 @@ public final class LuceneHybridStore implements HybridStore {
         return searcher.similarWords(word, maxEdits, max);
       }
     };
+  }
+
+  /**
+   * The checkpoint of the last durable commit in {@code dir}, read without opening the store: a store another
+   * process holds open is left undisturbed (for tools and tests that watch a running pipeline).
+   *
+   * @return the checkpoint, empty if {@code dir} holds no commit yet
+   * @throws UncheckedIOException if the commit cannot be read
+   */
+  public static Map<String, String> lastCommittedCheckpoint(Path dir) {
+    Objects.requireNonNull(dir, "dir");
+    try (FSDirectory directory = FSDirectory.open(dir)) {
+      if (DirectoryReader.listCommits(directory).isEmpty()) {
+        return Map.of();
+      }
+      return CommittedState.of(SegmentInfos.readLatestCommit(directory).getUserData().entrySet()).checkpoint();
+    } catch (IndexNotFoundException e) {
+      return Map.of();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the last commit in " + dir, e);
+    }
   }
 
   /**

@@ -93,6 +93,23 @@ class LuceneHybridStoreTest extends HybridStoreContract {
   }
 
   @Test
+  void theLastCommittedCheckpointIsReadWhileTheStoreIsOpenAndIgnoresWhatIsOnlyRefreshed() {
+    Path dir = tempDir.resolve("watched");
+    assertThat(LuceneHybridStore.lastCommittedCheckpoint(dir)).as("no commit yet").isEmpty();
+    try (LuceneHybridStore watched = LuceneHybridStore.open(dir)) {
+      RowRef a = new RowRef(NOTES, "a");
+      watched.upsertRow(a, 1, chunks(a, 1, null, 1, "committed sinusitis"));
+      watched.commit(Map.of("offset", "1"));
+      watched.upsertRow(a, 1, chunks(a, 1, null, 1, "refreshed sinusitis"));
+      watched.refresh();
+
+      assertThat(LuceneHybridStore.lastCommittedCheckpoint(dir)).containsExactly(Map.entry("offset", "1"));
+      watched.commit(Map.of("offset", "2"));
+      assertThat(LuceneHybridStore.lastCommittedCheckpoint(dir)).containsExactly(Map.entry("offset", "2"));
+    }
+  }
+
+  @Test
   void reopenAfterTheWritingProcessWasHaltedShowsTheLastCommitOnly() throws Exception {
     store.close();
     store = null;
