@@ -1,16 +1,18 @@
 package org.chartstream.retrieval.scope;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Whether a question with no patient of its own refers back to a patient of the conversation.
+ * Whether a question with no patient of its own refers back to a patient of the conversation. Only a turn after the
+ * first can: on a first turn these words point inside the question ("my mother ... her diet"), which the caller
+ * decides ({@link ScopeResolver}).
  *
  * <ul>
- *   <li>A personal pronoun of one person ({@code she}, {@code his}, {@code him}, ...) or {@code this/that/same patient}
- *       always refers to someone: with no earlier turn about one patient the reply must ask which.</li>
- *   <li>{@code their}/{@code they}/{@code them}, {@code the patient} and openings like {@code what about …}, {@code and the …},
- *       {@code how about …} refer back only when there is an earlier turn: on a first turn they are ordinary words.</li>
+ *   <li>A personal pronoun of one person ({@code she}, {@code his}, {@code him}, ...), {@code this/that/same patient},
+ *       {@code their}/{@code they}/{@code them}, {@code the patient} and openings like {@code what about …},
+ *       {@code and the …}, {@code how about …} refer back.</li>
  *   <li>A question about several people ({@code patients}, {@code anyone}, {@code everyone}) is a cohort question,
  *       not a follow-up; {@code who}/{@code which patient} questions are too, unless a personal pronoun of one
  *       person says otherwise ("who is her doctor?").</li>
@@ -29,34 +31,25 @@ public final class FollowUpCues {
     private static final List<List<String>> WHO = List.of(List.of("who"), List.of("whom"), List.of("whose"),
             List.of("which", "patient"), List.of("what", "patient"), List.of("any", "patient"));
 
-    /** How a question refers back. */
-    public enum Reference {
-        /** It does not. */
-        NONE,
-        /** A pronoun of one person ("her", "his"): on any turn after the first it refers back. */
-        ALWAYS,
-        /** A weaker cue ("their", "what about …"): it refers back when there is an earlier turn. */
-        WITH_HISTORY
-    }
-
     private FollowUpCues() {
     }
 
-    public static Reference of(String question) {
+    public static boolean refersBack(String question) {
         List<String> words = Words.folded(question);
         if (words.stream().anyMatch(SEVERAL_PEOPLE::contains)) {
-            return Reference.NONE;
+            return false;
         }
-        boolean onePerson = words.stream().anyMatch(ONE_PERSON::contains)
-                || THIS_PATIENT.stream().anyMatch(p -> java.util.Collections.indexOfSubList(words, p) >= 0);
-        if (onePerson) {
-            return Reference.ALWAYS;
+        if (words.stream().anyMatch(ONE_PERSON::contains) || THIS_PATIENT.stream().anyMatch(p -> contains(words, p))) {
+            return true;
         }
-        if (WHO.stream().anyMatch(p -> java.util.Collections.indexOfSubList(words, p) >= 0)) {
-            return Reference.NONE;
+        if (WHO.stream().anyMatch(p -> contains(words, p))) {
+            return false;
         }
-        boolean opening = OPENINGS.stream().anyMatch(p -> words.size() >= p.size() && words.subList(0, p.size()).equals(p));
-        return opening || words.stream().anyMatch(PLURAL::contains) || java.util.Collections.indexOfSubList(words, THE_PATIENT) >= 0
-                ? Reference.WITH_HISTORY : Reference.NONE;
+        return OPENINGS.stream().anyMatch(p -> words.size() >= p.size() && words.subList(0, p.size()).equals(p))
+                || words.stream().anyMatch(PLURAL::contains) || contains(words, THE_PATIENT);
+    }
+
+    private static boolean contains(List<String> words, List<String> phrase) {
+        return Collections.indexOfSubList(words, phrase) >= 0;
     }
 }

@@ -44,10 +44,9 @@ public final class ScopeResolver {
         if (named.evidence() != NamedPatients.Evidence.NONE) {
             return byName(named, filter);
         }
-        FollowUpCues.Reference reference = FollowUpCues.of(question);
         List<RecentTurn> previous = history == null ? List.of() : history.lastTurns(1);
         // a first turn has nothing to refer back to: its pronouns point inside the question ("my mother ... her diet")
-        if (reference != FollowUpCues.Reference.NONE && !previous.isEmpty()) {
+        if (!previous.isEmpty() && FollowUpCues.refersBack(question)) {
             return inherited(previous.get(0).patientKeys(), filter);
         }
         return new ScopeDecision(PatientScope.NONE, filter, null);
