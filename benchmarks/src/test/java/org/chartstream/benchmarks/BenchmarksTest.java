@@ -11,6 +11,7 @@ import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.context.ContextPassage;
 import org.chartstream.retrieval.dedupe.RowDedupe;
 import org.chartstream.retrieval.gate.QuestionAnchors;
+import org.chartstream.retrieval.generate.GenerationResult;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,6 +102,16 @@ class BenchmarksTest {
         List<String> chunks = model.chunkNote();
         assertThat(chunks).hasSizeGreaterThanOrEqualTo(ModelBenchmark.NOTE_TOKENS / model.windowTokens())
                 .allSatisfy(c -> assertThat(c).startsWith(model.noteHeader));
+    }
+
+    @Test
+    void extractiveAnswersQuoteTheContextEitherWay() {
+        assertThat(model.context).hasSize(6);
+        assertThat(model.context.stream().mapToInt(ContextPassage::tokens).sum()).isBetween(1600, 2400);
+        for (GenerationResult answer : List.of(model.extractiveAnswerShortlisted(), model.extractiveAnswerEveryPiece())) {
+            assertThat(answer.outcome()).isEqualTo(GenerationResult.Outcome.EXTRACTIVE);
+            assertThat(answer.citations().cited()).hasSize(6);
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.chartstream.retrieval.generate;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,13 +29,20 @@ public final class ExtractiveGenerator implements Generator {
 
     private final SentenceScorer scorer;
     private final int maxCharsPerPassage;
+    private final ScoringShortlist shortlist;
 
     public ExtractiveGenerator(SentenceScorer scorer, int maxCharsPerPassage) {
+        this(scorer, maxCharsPerPassage, ScoringShortlist.DEFAULT);
+    }
+
+    /** @param shortlist which pieces of each record the scorer sees */
+    public ExtractiveGenerator(SentenceScorer scorer, int maxCharsPerPassage, ScoringShortlist shortlist) {
         if (maxCharsPerPassage < 1) {
             throw new IllegalArgumentException("maxCharsPerPassage must be positive, was " + maxCharsPerPassage);
         }
         this.scorer = Objects.requireNonNull(scorer, "scorer");
         this.maxCharsPerPassage = maxCharsPerPassage;
+        this.shortlist = Objects.requireNonNull(shortlist, "shortlist");
     }
 
     @Override
@@ -49,8 +57,7 @@ public final class ExtractiveGenerator implements Generator {
                     CitationMarkers.check("", 0), NAME, "no passages to quote", null, 0);
         }
         List<RecordSentences> records = passages.stream().map(p -> RecordSentences.of(p.text())).toList();
-        List<String> scored = records.stream().flatMap(r -> r.sentences().stream()).map(RecordSentences.Sentence::scored).toList();
-        double[] scores = scorer.relevance(question, scored);
+        double[] scores = scores(question, records);
 
         Map<String, List<String>> byPatient = new LinkedHashMap<>();
         int offset = 0;
@@ -73,6 +80,34 @@ public final class ExtractiveGenerator implements Generator {
         return new GenerationResult(GenerationResult.Outcome.EXTRACTIVE, text, CitationMarkers.check(text, passages.size()),
                 NAME, "no generation model configured: sentences of " + quoted + " of " + passages.size()
                 + " passages quoted", null, 0);
+    }
+
+    /**
+     * Every piece's score, the pieces of all records one after another; a piece left off the shortlist scores
+     * below every scored one, so it is quoted only when its record has fewer scored pieces than it quotes.
+     */
+    private double[] scores(String question, List<RecordSentences> records) {
+        List<List<String>> pieces = records.stream()
+                .map(r -> r.sentences().stream().map(RecordSentences.Sentence::scored).toList()).toList();
+        List<List<Integer>> picked = shortlist.pick(question, pieces);
+        List<String> texts = new ArrayList<>();
+        for (int r = 0; r < pieces.size(); r++) {
+            for (int i : picked.get(r)) {
+                texts.add(shortlist.scoredText(pieces.get(r).get(i)));
+            }
+        }
+        double[] relevance = scorer.relevance(question, texts);
+        double[] scores = new double[pieces.stream().mapToInt(List::size).sum()];
+        Arrays.fill(scores, Double.NEGATIVE_INFINITY);
+        int offset = 0;
+        int next = 0;
+        for (int r = 0; r < pieces.size(); r++) {
+            for (int i : picked.get(r)) {
+                scores[offset + i] = relevance[next++];
+            }
+            offset += pieces.get(r).size();
+        }
+        return scores;
     }
 
     /** The best pieces of one record (positions within it), in the record's order. */

@@ -64,6 +64,24 @@ class ExtractiveGeneratorTest {
     }
 
     @Test
+    void aLongNoteHasOnlyItsShortlistScoredAndStillQuotesTheAnsweringSentence() {
+        List<Integer> scoredPerCall = new ArrayList<>();
+        SentenceScorer counting = (question, sentences) -> {
+            scoredPerCall.add(sentences.size());
+            return WORD_OVERLAP.relevance(question, sentences);
+        };
+        String longNote = NOTE.replace("Respiratory: denies cough.", "Respiratory: denies cough. "
+                + "Skin: denies rash. Neurological: denies numbness. Psychiatric: denies low mood. Endocrine: denies heat intolerance. "
+                + "Gastrointestinal: denies nausea. Musculoskeletal: denies joint pain. Hematologic: denies easy bruising.");
+
+        String answer = new ExtractiveGenerator(counting, 600).generate("What is the plan for lisinopril?",
+                TestPassages.of(longNote), t -> { }).answer();
+
+        assertThat(scoredPerCall).containsExactly(ScoringShortlist.DEFAULT.perRecord());
+        assertThat(answer).contains("Increase lisinopril to 20 mg daily. [1]");
+    }
+
+    @Test
     void theEmbeddingModelPicksThePlanNotTheReviewOfSystems() {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         try (OnnxEmbedder model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2)) {
