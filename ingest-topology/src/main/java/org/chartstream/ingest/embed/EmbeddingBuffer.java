@@ -1,5 +1,6 @@
 package org.chartstream.ingest.embed;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -19,11 +20,17 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddingBuffer {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddingBuffer.class);
+    /**
+     * Longest time one embedding call should take: a flush runs inside the ingest's Streams transaction, which must
+     * commit within the transaction timeout (30 s, {@code PipelineRuntime}), with room for the sends and the commit.
+     */
+    static final Duration EMBEDDING_BUDGET = Duration.ofSeconds(4);
 
     private final KeyValueStore<Long, IndexEvent> store;
     private final PassageEmbedder embedder;
     private final FlushRule rule;
     private final LongSupplier clockMs;
+    private final EmbeddingPace pace = new EmbeddingPace(EMBEDDING_BUDGET);
     private long nextSeq;
     private int pendingEvents;
     private int pendingChunks;
@@ -51,8 +58,9 @@ public final class EmbeddingBuffer {
         }
     }
 
+    /** Chunks the next flush should take at most: the rule's batch, or fewer when the model is slow. */
     public int batchChunks() {
-        return rule.batchChunks();
+        return pace.batchLimit(rule.batchChunks());
     }
 
     public void append(IndexEvent event) {
@@ -68,7 +76,7 @@ public final class EmbeddingBuffer {
 
     /** True once a batch's worth of chunks is pending. */
     public boolean full() {
-        return rule.full(pendingChunks);
+        return pendingChunks >= batchChunks();
     }
 
     /** True when nothing is pending. */
@@ -79,7 +87,7 @@ public final class EmbeddingBuffer {
     /** True when the pending events should go out now ({@link FlushRule#due}). */
     public boolean flushDue() {
         long now = clockMs.getAsLong();
-        return rule.due(pendingEvents, pendingChunks, now - firstPendingMs, now - lastAppendMs);
+        return full() || rule.due(pendingEvents, pendingChunks, now - firstPendingMs, now - lastAppendMs);
     }
 
     /** Embeds the pending chunks and passes every pending event, in append order, to {@code forward}. */
@@ -92,9 +100,11 @@ public final class EmbeddingBuffer {
             return;
         }
         List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
-        long t0 = System.nanoTime();
+        long t0 = clockMs.getAsLong();
         EmbeddingBatch.embed(events, embedder);
-        LOG.debug("embedded {} pending chunks of {} events in {} ms", pendingChunks, events.size(), (System.nanoTime() - t0) / 1_000_000);
+        long elapsedMs = clockMs.getAsLong() - t0;
+        pace.embedded(pendingChunks, elapsedMs);
+        LOG.debug("embedded {} pending chunks of {} events in {} ms", pendingChunks, events.size(), elapsedMs);
         for (KeyValue<Long, IndexEvent> kv : pending) {
             forward.accept(kv.value);
             store.delete(kv.key);

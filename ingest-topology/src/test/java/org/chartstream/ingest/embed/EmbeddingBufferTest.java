@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 class EmbeddingBufferTest {
     private final List<List<String>> calls = new ArrayList<>();
+    private long msPerChunk;
     private final PassageEmbedder model = new PassageEmbedder() {
         @Override
         public String modelId() {
@@ -34,6 +35,7 @@ class EmbeddingBufferTest {
         @Override
         public float[][] embedPassages(List<String> texts) {
             calls.add(texts);
+            nowMs += msPerChunk * texts.size();
             float[][] vectors = new float[texts.size()][];
             for (int i = 0; i < vectors.length; i++) {
                 vectors[i] = new float[] {texts.get(i).length(), i};
@@ -145,5 +147,24 @@ class EmbeddingBufferTest {
         assertThat(reopened.flushDue()).isFalse();
         nowMs += 10;
         assertThat(reopened.flushDue()).isTrue();
+    }
+
+    @Test
+    void afterASlowFlushBatchesShrinkToWhatTheModelEmbedsWithinTheBudget() {
+        EmbeddingBuffer buffer = buffer(64);
+        msPerChunk = 400; // 2.5 chunks/s: 64 chunks would hold the transaction open for 25.6 s
+        for (int i = 0; i < 40; i++) {
+            buffer.append(upsert("n" + i, "text " + i));
+        }
+        buffer.flush(e -> { });
+        assertThat(buffer.batchChunks()).isEqualTo((int) (EmbeddingBuffer.EMBEDDING_BUDGET.toMillis() / 400));
+
+        for (int i = 0; i < 9; i++) {
+            buffer.append(upsert("m" + i, "more " + i));
+        }
+        assertThat(buffer.full()).isFalse();
+        buffer.append(upsert("m9", "more 9"));
+        assertThat(buffer.full()).isTrue();
+        assertThat(buffer.flushDue()).isTrue();
     }
 }

@@ -88,7 +88,7 @@ public final class ChartstreamConfig {
         k.put("chunk.window-tokens", new String[] {"0", "tokens per chunk window; 0 = the model's maximum minus special tokens"});
         k.put("chunk.overlap-tokens", new String[] {"32", "tokens shared by consecutive windows"});
         k.put("chunk.lead-tokens", new String[] {"64", "most tokens of a long row's opening (first sentences or lines) repeated in every chunk's header; 0 = none"});
-        k.put("ingest.batch-chunks", new String[] {"64", "chunks per embedding call"});
+        k.put("ingest.batch-chunks", new String[] {"64", "chunks per embedding call (fewer when the model would take more than 4 s)"});
         k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill"});
         k.put("ingest.max-field-bytes", new String[] {"1048576", "most UTF-8 bytes one field value of a change keeps; a longer value is truncated before it is written to Kafka (dead letter naming table, row key and field; the row is still indexed)"});
         k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});

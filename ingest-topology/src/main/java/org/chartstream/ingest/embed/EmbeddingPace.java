@@ -1,0 +1,42 @@
+package org.chartstream.ingest.embed;
+
+import java.time.Duration;
+
+/**
+ * How long the model takes per chunk, from the recent flushes, and so how many chunks one embedding call may take
+ * to finish within a time budget. A flush runs inside the ingest's Streams transaction, which the broker aborts
+ * when it stays open past the transaction timeout: a batch sized for a fast, idle machine could then never finish
+ * on a slow or loaded one (the same batch is retried and aborted again, and nothing is indexed). The estimate is an
+ * exponential average over flushes (each new flush weighs {@value #WEIGHT}), so it follows the machine's load.
+ */
+final class EmbeddingPace {
+    private static final double WEIGHT = 0.5;
+
+    private final long budgetMs;
+    private double msPerChunk;
+
+    /** @param budget longest time one embedding call should take */
+    EmbeddingPace(Duration budget) {
+        if (budget.isNegative() || budget.isZero()) {
+            throw new IllegalArgumentException("budget must be positive, got " + budget);
+        }
+        this.budgetMs = budget.toMillis();
+    }
+
+    /** Records a flush that embedded {@code chunks} chunks in {@code elapsedMs}. */
+    void embedded(int chunks, long elapsedMs) {
+        if (chunks < 1) {
+            return;
+        }
+        double sample = (double) Math.max(elapsedMs, 0) / chunks;
+        msPerChunk = msPerChunk == 0 ? sample : (1 - WEIGHT) * msPerChunk + WEIGHT * sample;
+    }
+
+    /** The configured batch, or fewer chunks (at least one) when that many would take longer than the budget. */
+    int batchLimit(int configured) {
+        if (msPerChunk == 0) {
+            return configured;
+        }
+        return (int) Math.max(1, Math.min(configured, Math.floor(budgetMs / msPerChunk)));
+    }
+}
