@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  *   <li><b>cohort</b>: the plural "patients";</li>
  *   <li><b>which/what + plural record noun</b>: which or what, up to two words, then encounters, visits, conditions,
  *       diagnoses, medications, medicines, drugs, prescriptions, allergies, procedures, observations, labs, results,
- *       tests, notes, immunizations, vaccinations, problems, symptoms, people.</li>
+ *       tests, notes, immunizations, vaccinations, problems, symptoms, people;</li>
+ *   <li><b>record noun alone</b>: nothing but a plural record noun, after an optional "and", a determiner and one
+ *       more word: a follow-up's "And the conditions?" asks for all of the patient's conditions.</li>
  * </ol>
  */
 public final class QuestionScopeClassifier {
@@ -47,7 +49,9 @@ public final class QuestionScopeClassifier {
                     + "|patients|persons|records|times)\\b")),
             new Rule("cohort", Pattern.compile("\\bpatients\\b")),
             new Rule("which/what + plural record noun", Pattern.compile("\\b(?:which|what)\\s+(?:[\\w'-]+\\s+){0,2}?"
-                    + "(?:" + RECORD_NOUNS + ")\\b")));
+                    + "(?:" + RECORD_NOUNS + ")\\b")),
+            new Rule("record noun alone", Pattern.compile("^\\W*(?:(?:and|also|plus|or)\\s+)?(?:(?:the|her|his|their)\\s+)?"
+                    + "(?:[\\w'-]+\\s+)?(?:" + RECORD_NOUNS + ")\\W*$")));
 
     private QuestionScopeClassifier() {
     }

@@ -24,7 +24,10 @@ class QuestionScopeClassifierTest {
             "How many of her prescriptions were refilled?|counting",
             "Which patients have asthma?|cohort",
             "what medications is Ana Ruiz taking|which/what + plural record noun",
-            "which chronic conditions does he have|which/what + plural record noun"})
+            "which chronic conditions does he have|which/what + plural record noun",
+            "And the conditions?|record noun alone",
+            "her allergies?|record noun alone",
+            "and the active medications|record noun alone"})
     void broadQuestionsNameTheirRule(String question, String rule) {
         QuestionScopeClassifier.Classification c = QuestionScopeClassifier.classify(question);
 
@@ -43,7 +46,9 @@ class QuestionScopeClassifierTest {
             // a quantity one record states, not a count of records
             "How many beds does the intensive care unit have?",
             "How many cigarettes does he smoke a day?",
-            "How many milligrams of lisinopril does she take?"})
+            "How many milligrams of lisinopril does she take?",
+            "And her birth date?",
+            "And the dose?"})
     void otherQuestionsArePointed(String question) {
         assertThat(QuestionScopeClassifier.classify(question))
                 .isEqualTo(new QuestionScopeClassifier.Classification(QuestionScope.POINTED, "none"));
