@@ -50,7 +50,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
     boolean help;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "also write the sweep and the recommendation as JSON to FILE")
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the sweep, the recommendation and each question's gate inputs (ids and scores, no text) as JSON to FILE")
     Path json;
 
     @Option(names = "--from", description = "lowest threshold of the sweep (default: ${DEFAULT-VALUE})", defaultValue = "0.0")
@@ -87,6 +87,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         List<GateCalibration.Observation> singleTurn = new ArrayList<>();
         List<GateCalibration.Observation> followUps = new ArrayList<>();
         List<String> singleTurnKinds = new ArrayList<>();
+        List<Map<String, Object>> perQuestion = new ArrayList<>();
+        List<GateCalibration.Observation> perQuestionObservations = new ArrayList<>();
         int answerableWithAnsweringRowInTopK = 0;
         String scorer;
         String reranker;
@@ -107,6 +109,8 @@ public final class CalibrateCommand implements Callable<Integer> {
                 boolean byCohort = result.gate() != null && QueryPipeline.EXACT_TERM_SCORER.equals(result.gate().scorer());
                 GateCalibration.Observation o = observation(q.text(), q.answerable(), result, topK);
                 (q.followUp() ? followUps : singleTurn).add(o);
+                perQuestion.add(detail(q, o, byCohort, top));
+                perQuestionObservations.add(o);
                 if (!q.followUp()) {
                     singleTurnKinds.add(q.kind());
                 }
@@ -151,12 +155,37 @@ public final class CalibrateCommand implements Callable<Integer> {
                 "unanswerable", singleTurn.stream().filter(o -> !o.answerable() && o.unmentionedAnchor() && o.passages() > 0).count()));
         report.put("wrong_at_recommended_by_kind", wrongByKind(singleTurn, singleTurnKinds, result.recommended().threshold()));
         report.put("sweep", result.sweep().stream().map(CalibrateCommand::point).toList());
+        for (int i = 0; i < perQuestion.size(); i++) {
+            perQuestion.get(i).put("refused_at_recommended", GateCalibration.refused(perQuestionObservations.get(i), result.recommended().threshold()));
+            perQuestion.get(i).put("refused_at_configured", GateCalibration.refused(perQuestionObservations.get(i), configured));
+        }
+        report.put("questions", perQuestion);
         if (json != null) {
             Files.writeString(json, new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report) + "\n");
             RunCommand.progress("calibration written to " + json);
         }
         System.out.print(text(report, result, atConfigured, followUpsAtRecommended));
         return 0;
+    }
+
+    /**
+     * One question's gate inputs by id (ids only: the question set's text is in {@code eval/clinical/queries.jsonl},
+     * the rows' in its corpus), so that what the gate gets wrong can be looked at question by question.
+     */
+    static Map<String, Object> detail(ClinicalQuestion q, GateCalibration.Observation o, boolean byCohort, List<Candidate> top) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", q.id());
+        m.put("kind", q.kind());
+        m.put("answerable", q.answerable());
+        m.put("follow_up", q.followUp());
+        m.put("decided_by", byCohort ? "cohort" : "gate");
+        m.put("pointed", o.pointed());
+        m.put("passages", o.passages());
+        m.put("best_score", Double.isFinite(o.bestScore()) ? round(o.bestScore()) : null);
+        m.put("unmentioned_anchor", o.unmentionedAnchor());
+        m.put("top_rows", top.stream().map(c -> DocumentRanking.tableAndRowKey(c.chunk().row())).toList());
+        m.put("top_scores", top.stream().map(c -> round(c.rerankScore())).toList());
+        return m;
     }
 
     /** Per question kind, how many the gate gets wrong at {@code threshold} (false refusals or false answers). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 import org.chartstream.core.store.ChunkFixture;
+import org.chartstream.evaluation.ClinicalQuestion;
 import org.chartstream.evaluation.GateCalibration;
 import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.Outcome;
@@ -34,5 +35,21 @@ class CalibrateObservationTest {
         assertThat(cohort.unmentionedAnchor()).isFalse();
         assertThat(cohort.bestScore()).isEqualTo(1.0);
         assertThat(ranked.unmentionedAnchor()).as("the gate would refuse the ranked run").isTrue();
+    }
+
+    @Test
+    void aQuestionsDetailNamesItsIdKindRowsAndGateInputsButNoText() {
+        String question = "Which patients take lisinopril?";
+        QueryPipeline.Result ranked = result("bi-encoder-cosine", "description: lisinopril 10 MG");
+        GateCalibration.Observation o = CalibrateCommand.observation(question, true, ranked, 6);
+        ClinicalQuestion q = new ClinicalQuestion("c271", "cohort", question, null, Map.of("medications:1", 1));
+
+        Map<String, Object> detail = CalibrateCommand.detail(q, o, false, ranked.reranked());
+
+        assertThat(detail).containsEntry("id", "c271").containsEntry("kind", "cohort").containsEntry("answerable", true)
+                .containsEntry("follow_up", false).containsEntry("decided_by", "gate").containsEntry("pointed", false)
+                .containsEntry("passages", 1).containsEntry("best_score", 1.0).containsEntry("unmentioned_anchor", false)
+                .containsEntry("top_rows", List.of("medications:1")).containsEntry("top_scores", List.of(1.0));
+        assertThat(detail.values()).noneMatch(v -> v.toString().contains("lisinopril"));
     }
 }

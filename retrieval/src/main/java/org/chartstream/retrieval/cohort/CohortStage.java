@@ -15,10 +15,10 @@ import org.chartstream.retrieval.gate.QuestionAnchors;
  * Decides whether a question is a cohort question and, if so, finds every row holding its anchor by exact term
  * lookup ({@link TermIndex}), not a ranked top k. A drug or condition word no record holds is looked up as the
  * nearest indexed word when one is one or two edits away ("lisinoprl" as "lisinopril", said so in the answer), and
- * refused otherwise; an absent code is refused. A drug question's rows are looked up in the tables named for
- * medications, a condition question's in those named for conditions, when the index has such tables holding the
- * term and the request names no table ("Which patients take lisinopril?" lists prescriptions, not every note that
- * mentions the drug).
+ * refused otherwise; an absent code, or an absent drug of two words ("lithium carbonate"), is refused. A drug
+ * question's rows are looked up in the tables named for medications, a condition question's in those named for
+ * conditions, when the index has such tables holding the term and the request names no table ("Which patients take
+ * lisinopril?" lists prescriptions, not every note that mentions the drug).
  */
 public final class CohortStage {
     /** Default of {@code query.cohort-cap}: the most rows a cohort answer lists. */
@@ -59,7 +59,8 @@ public final class CohortStage {
         String anchor = cohort.anchor();
         String misspelt = null;
         if (!heldAsWritten(anchor)) {
-            int edits = cohort.kind() == CohortQuestion.Kind.CODE ? 0 : maxEdits(anchor);
+            // a code is exact, and a drug of two words ("lithium carbonate") is not one the dictionary of words holds
+            int edits = cohort.kind() == CohortQuestion.Kind.CODE || anchor.indexOf(' ') >= 0 ? 0 : maxEdits(anchor);
             List<String> similar = edits == 0 ? List.of() : terms.similarWords(anchor, edits, 1);
             if (similar.isEmpty()) {
                 return new CohortPlan.Refused(cohort.kind() == CohortQuestion.Kind.CODE

@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
  * is prescribed, is on, has, or is diagnosed with or treated for ("Which patients take lisinopril?", "Who is
  * diagnosed with gout?"), when nothing but words of frequency or time follow it; a word that starts a longer phrase
  * ("blood thinners", "a body weight far above the healthy range") is not, because the phrase is what is asked about.
+ * A drug named by its substance and its salt ("lithium carbonate", "metoprolol succinate", "losartan potassium") is
+ * one anchor of two words: the salt names the form of that one substance, it does not widen the question.
  * Accents and case are folded on both sides: "Elizabéth Róss" is mentioned by "Elizabeth Ross".
  */
 public final class QuestionAnchors {
@@ -54,6 +56,15 @@ public final class QuestionAnchors {
     private static final Pattern CONDITION_POSITION = Pattern.compile("\\b(?:diagnosed\\s+with|treated\\s+for|suffer(?:s|ing)?\\s+from"
             + "|(?:patients?|anyone|anybody|people)\\s+with|have|has)\\s+" + ARTICLE + WORD,
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    /**
+     * The salts and esters of the USP/USAN drug names (the second word of "lithium carbonate"), as a closed list: a
+     * word after a drug word names a drug of two words only when it is one of these.
+     */
+    private static final Pattern SALT = Pattern.compile("^\\s+(acetate|besylate|bicarbonate|bitartrate|bromide|calcium"
+            + "|carbonate|chloride|citrate|dihydrate|dipropionate|fumarate|furoate|gluconate|hcl|hyclate|hydrobromide"
+            + "|hydrochloride|iodide|lactate|magnesium|maleate|mesylate|monohydrate|nitrate|oxalate|phosphate|potassium"
+            + "|propionate|sodium|succinate|sulfate|sulphate|tartrate|tosylate|valerate|xinafoate)\\b",
+            Pattern.CASE_INSENSITIVE);
     /** What may follow an anchor word: the rest of the question says how often or when, not what. */
     private static final Pattern TAIL = Pattern.compile("(?:\\s+(?:twice|once|three|times|a|an|the|per|every|each|day|daily"
             + "|week|weekly|month|monthly|now|currently|still|today|regularly|at|moment|these|days|on|their|his|her|problem"
@@ -129,8 +140,18 @@ public final class QuestionAnchors {
             Matcher m = position.getKey().matcher(question);
             while (m.find()) {
                 String word = m.group(1);
-                if (!GENERIC.contains(fold(word)) && TAIL.matcher(question.substring(m.end())).matches()) {
+                if (GENERIC.contains(fold(word))) {
+                    continue;
+                }
+                if (TAIL.matcher(question.substring(m.end())).matches()) {
                     return java.util.Optional.of(new TermAnchor(new Anchor(word, List.of(fold(word))), position.getValue()));
+                }
+                Matcher salt = SALT.matcher(question.substring(m.end()));
+                if (position.getValue() == TermKind.DRUG && salt.find()
+                        && TAIL.matcher(question.substring(m.end() + salt.end())).matches()) {
+                    String drug = word + " " + salt.group(1);
+                    return java.util.Optional.of(new TermAnchor(new Anchor(drug, List.of(fold(word), fold(salt.group(1)))),
+                            TermKind.DRUG));
                 }
             }
         }

@@ -16,11 +16,15 @@ import java.util.regex.Pattern;
  *       list, a summary, an overview or all;</li>
  *   <li><b>summary noun</b>: summary, overview, timeline;</li>
  *   <li><b>quantifier</b>: all, every, each, anyone, anybody, everyone, everybody;</li>
- *   <li><b>counting</b>: how many;</li>
+ *   <li><b>counting</b>: how many, up to two words, then a plural record noun (below), patients, persons, records or
+ *       times: a count of records ("How many visits did she have?"), not a quantity one record states ("How many
+ *       beds does the intensive care unit have?", "How many milligrams does she take?"), which is pointed;</li>
  *   <li><b>cohort</b>: the plural "patients";</li>
  *   <li><b>which/what + plural record noun</b>: which or what, up to two words, then encounters, visits, conditions,
  *       diagnoses, medications, medicines, drugs, prescriptions, allergies, procedures, observations, labs, results,
- *       tests, notes, immunizations, vaccinations, problems, symptoms, people.</li>
+ *       tests, notes, immunizations, vaccinations, problems, symptoms, people;</li>
+ *   <li><b>record noun alone</b>: nothing but a plural record noun, after an optional "and", a determiner and one
+ *       more word: a follow-up's "And the conditions?" asks for all of the patient's conditions.</li>
  * </ol>
  */
 public final class QuestionScopeClassifier {
@@ -32,17 +36,22 @@ public final class QuestionScopeClassifier {
     private record Rule(String name, Pattern pattern) {
     }
 
+    private static final String RECORD_NOUNS = "encounters|visits|conditions|diagnoses|medications|medicines|drugs"
+            + "|prescriptions|allergies|procedures|observations|labs|results|tests|notes|immunizations|vaccinations|problems"
+            + "|symptoms|people";
+
     private static final List<Rule> BROAD_RULES = List.of(
             new Rule("list verb", Pattern.compile("^\\W*(?:please\\s+)?(?:list|enumerate|summari[sz]e|outline|tabulate"
                     + "|(?:give|show)(?:\\s+me)?\\s+(?:a\\s+list|a\\s+summary|an\\s+overview|all))\\b")),
             new Rule("summary noun", Pattern.compile("\\b(?:summary|overview|timeline)\\b")),
             new Rule("quantifier", Pattern.compile("\\b(?:all|every|each|anyone|anybody|everyone|everybody)\\b")),
-            new Rule("counting", Pattern.compile("\\bhow\\s+many\\b")),
+            new Rule("counting", Pattern.compile("\\bhow\\s+many\\s+(?:[\\w'-]+\\s+){0,2}?(?:" + RECORD_NOUNS
+                    + "|patients|persons|records|times)\\b")),
             new Rule("cohort", Pattern.compile("\\bpatients\\b")),
             new Rule("which/what + plural record noun", Pattern.compile("\\b(?:which|what)\\s+(?:[\\w'-]+\\s+){0,2}?"
-                    + "(?:encounters|visits|conditions|diagnoses|medications|medicines|drugs|prescriptions|allergies"
-                    + "|procedures|observations|labs|results|tests|notes|immunizations|vaccinations|problems|symptoms"
-                    + "|people)\\b")));
+                    + "(?:" + RECORD_NOUNS + ")\\b")),
+            new Rule("record noun alone", Pattern.compile("^\\W*(?:(?:and|also|plus|or)\\s+)?(?:(?:the|her|his|their)\\s+)?"
+                    + "(?:[\\w'-]+\\s+)?(?:" + RECORD_NOUNS + ")\\W*$")));
 
     private QuestionScopeClassifier() {
     }

@@ -21,7 +21,7 @@ class CohortStageTest {
     record MemoryTerms(List<StoredChunk> rows, List<String> similar) implements TermIndex {
         @Override
         public TermRows rowsWithTerm(String term, RetrievalFilter filter, int cap) {
-            List<QuestionAnchors.Anchor> anchor = List.of(new QuestionAnchors.Anchor(term, List.of(QuestionAnchors.fold(term))));
+            List<QuestionAnchors.Anchor> anchor = List.of(new QuestionAnchors.Anchor(term, List.of(QuestionAnchors.fold(term).split("\\s+"))));
             List<StoredChunk> matching = rows.stream().filter(filter::matches)
                     .filter(r -> QuestionAnchors.mentionsAll(anchor, r.text()))
                     .sorted(Comparator.comparing(r -> r.row().id())).toList();
@@ -42,6 +42,7 @@ class CohortStageTest {
             rows.add(CohortTest.row("medications", "m" + i, "p" + i, "Patient " + i, "description: Lisinopril 10 MG"));
         }
         rows.add(CohortTest.row("clinical_notes", "n1", "p9", "Patient 9", "plan: stop lisinopril"));
+        rows.add(CohortTest.row("medications", "m9", "p9", "Patient 9", "description: Calcium Carbonate 500 MG Oral Tablet"));
         rows.add(CohortTest.row("conditions", "c1", "p1", "Patient 1", "icd10 code: E11.9"));
         rows.add(CohortTest.row("conditions", "c2", "p2", "Patient 2", "icd10 code: E11.91"));
         return rows;
@@ -103,6 +104,15 @@ class CohortStageTest {
                 .isEqualTo(new CohortPlan.Refused("the question names a code that no indexed record holds"));
         assertThat(stage(List.of(), 500).plan("Which patients take lisinopril?", RetrievalFilter.forPatient("p7")))
                 .isInstanceOf(CohortPlan.Refused.class);
+    }
+
+    @Test
+    void aDrugNameOfTwoWordsIsLookedUpAsAPhraseAndNeverCorrected() {
+        assertThat(stage(List.of(), 500).plan("Which patients take calcium carbonate?", RetrievalFilter.NONE))
+                .isInstanceOfSatisfying(CohortPlan.Listed.class, listed ->
+                        assertThat(listed.cohort().rows()).extracting(r -> r.row().rowKey()).containsExactly("m9"));
+        assertThat(stage(List.of("Lisinopril"), 500).plan("Which patient has been prescribed lithium carbonate?", RetrievalFilter.NONE))
+                .isEqualTo(new CohortPlan.Refused("the question names a drug or condition that no indexed record mentions"));
     }
 
     @Test

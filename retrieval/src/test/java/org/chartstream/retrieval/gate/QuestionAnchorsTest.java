@@ -47,6 +47,25 @@ class QuestionAnchorsTest {
     }
 
     @Test
+    void aDrugNamedByItsSubstanceAndItsSaltIsOneAnchorOfTwoWords() {
+        assertThat(anchors("Which patient has been prescribed lithium carbonate?")).containsExactly("lithium carbonate");
+        assertThat(anchors("Who takes metoprolol succinate twice a day?")).containsExactly("metoprolol succinate");
+        assertThat(anchors("Is anyone on Losartan Potassium?")).containsExactly("Losartan Potassium");
+        assertThat(QuestionAnchors.term("Which patients take sertraline hydrochloride?")).hasValueSatisfying(t -> {
+            assertThat(t.kind()).isEqualTo(QuestionAnchors.TermKind.DRUG);
+            assertThat(t.anchor().tokens()).containsExactly("sertraline", "hydrochloride");
+        });
+        List<QuestionAnchors.Anchor> lithium = QuestionAnchors.of("Which patient has been prescribed lithium carbonate?");
+        assertThat(QuestionAnchors.unmentioned(lithium, List.of("description: Lithium Carbonate 300 MG Oral Capsule"))).isEmpty();
+        assertThat(QuestionAnchors.unmentioned(lithium, List.of("description: lithium citrate", "calcium carbonate")))
+                .as("both words in one record").hasSize(1);
+        // a lay word after the drug, a condition phrase, or two drugs make no drug name
+        assertThat(anchors("Who has iron deficiency?")).isEmpty();
+        assertThat(anchors("Which patients take calcium supplements?")).isEmpty();
+        assertThat(anchors("Who has been prescribed sodium chloride and lithium carbonate?")).isEmpty();
+    }
+
+    @Test
     void aWordFollowedByMoreOfItsPhraseOrInNoAnchorPositionIsNot() {
         // a lay phrase is searched, not looked up word by word
         assertThat(anchors("Who has a body weight far above the healthy range?")).isEmpty();

@@ -20,9 +20,14 @@ class QuestionScopeClassifierTest {
             "Does every encounter mention smoking?|quantifier",
             "has anyone been prescribed warfarin|quantifier",
             "How many visits did Ana Ruiz have in 2023?|counting",
+            "how many times was she admitted|counting",
+            "How many of her prescriptions were refilled?|counting",
             "Which patients have asthma?|cohort",
             "what medications is Ana Ruiz taking|which/what + plural record noun",
-            "which chronic conditions does he have|which/what + plural record noun"})
+            "which chronic conditions does he have|which/what + plural record noun",
+            "And the conditions?|record noun alone",
+            "her allergies?|record noun alone",
+            "and the active medications|record noun alone"})
     void broadQuestionsNameTheirRule(String question, String rule) {
         QuestionScopeClassifier.Classification c = QuestionScopeClassifier.classify(question);
 
@@ -37,7 +42,13 @@ class QuestionScopeClassifierTest {
             "Is the patient allergic to penicillin?",
             "what is the status of the referral",
             "Did the doctor listen to his lungs?",
-            "which medication lowers her blood pressure"})
+            "which medication lowers her blood pressure",
+            // a quantity one record states, not a count of records
+            "How many beds does the intensive care unit have?",
+            "How many cigarettes does he smoke a day?",
+            "How many milligrams of lisinopril does she take?",
+            "And her birth date?",
+            "And the dose?"})
     void otherQuestionsArePointed(String question) {
         assertThat(QuestionScopeClassifier.classify(question))
                 .isEqualTo(new QuestionScopeClassifier.Classification(QuestionScope.POINTED, "none"));
