@@ -15,8 +15,9 @@ import org.chartstream.schemas.ReplyType;
  * what was sent: a request is lost without a final reply; it came twice when it got more than one final reply (after
  * a crash or a partition move the pipeline answers again), and twice with conflicting content when those final
  * replies differ in {@link Content} (what a client that keeps the first one could have got instead). A conversation's
- * turns are out of order when their first final replies do not lie in the order the turns were sent. Thread-safe:
- * senders and one reader of the reply topic share it.
+ * turns are out of order when their first final replies do not lie in the order the turns were sent, in the order
+ * {@link #received} was called (one reply partition read in offset order; the pipeline's own reply topics have one).
+ * Thread-safe: senders and one reader of the reply topic share it.
  */
 public final class ReplyTally {
     /** What a final reply says: its type, its text and the rows it cites, in order. */

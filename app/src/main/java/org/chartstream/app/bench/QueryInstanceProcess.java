@@ -9,10 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.chartstream.models.OnnxSessions;
+import org.chartstream.runtime.config.ChartstreamConfig;
 
 /**
  * One query instance: {@code chartstream run --role query} in a JVM of its own, started from this one, asked over its
@@ -40,12 +42,22 @@ public final class QueryInstanceProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts {@code run --role query --config configFile}; its output goes to {@code log}. */
-    static QueryInstanceProcess start(Launcher launcher, String name, Path configFile, int opsPort, Path log) throws IOException {
+    /**
+     * Starts {@code run --role query} with {@code configuration} as its configuration file (written to
+     * {@code configFile}); its output goes to {@code log}. The instance's own keys (its data directory and port above
+     * all) are not overridden by this JVM's {@code CHARTSTREAM_*} environment variables, which the child inherits.
+     */
+    static QueryInstanceProcess start(Launcher launcher, String name, Map<String, String> configuration, Path configFile, Path log)
+            throws IOException {
+        StringBuilder text = new StringBuilder();
+        configuration.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        Files.createDirectories(configFile.getParent());
+        Files.writeString(configFile, text.toString());
         ProcessBuilder pb = new ProcessBuilder(launcher.command(List.of("run", "--role", "query", "--config", configFile.toString())))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        configuration.keySet().forEach(key -> pb.environment().remove(ChartstreamConfig.envName(key)));
         pb.environment().put(OnnxSessions.TELEMETRY_SWITCH, "1");
-        return new QueryInstanceProcess(name, pb.start(), opsPort, log);
+        return new QueryInstanceProcess(name, pb.start(), Integer.parseInt(configuration.get("ops.http.port")), log);
     }
 
     String name() {

@@ -134,9 +134,9 @@ public final class ScaleOutLoad {
                     c -> ClinicalDatasetLoader.load(c, dataset), line -> log.accept("[ingest] " + line), PipelineRuntime.Role.INGEST)) {
                 for (int i = 0; i < s.instances(); i++) {
                     String name = "query-" + (i + 1);
-                    int port = freePort();
-                    Path config = instanceConfig(work.resolve(name), bootstrap, port, s);
-                    instances.add(QueryInstanceProcess.start(launcher, name, config, port, work.resolve(name + ".log")));
+                    Path dir = work.resolve(name);
+                    instances.add(QueryInstanceProcess.start(launcher, name, instanceConfig(dir, bootstrap, freePort(), s),
+                            dir.resolve("chartstream.properties"), work.resolve(name + ".log")));
                 }
                 awaitServing(instances, bootstrap, s, log);
                 Result result = load(bootstrap, instances, s, log);
@@ -150,7 +150,7 @@ public final class ScaleOutLoad {
         }
     }
 
-    private static Path instanceConfig(Path dir, String bootstrap, int opsPort, Settings s) throws IOException {
+    private static Map<String, String> instanceConfig(Path dir, String bootstrap, int opsPort, Settings s) {
         Map<String, String> keys = new LinkedHashMap<>();
         keys.put("data.dir", dir.toString());
         keys.put("kafka.bootstrap", bootstrap);
@@ -160,10 +160,7 @@ public final class ScaleOutLoad {
         // one ONNX thread per instance, so that two instances fit two cores
         keys.put("embedding.threads", "1");
         keys.putAll(s.instanceSettings());
-        Files.createDirectories(dir);
-        StringBuilder text = new StringBuilder();
-        keys.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-        return Files.writeString(dir.resolve("chartstream.properties"), text.toString());
+        return keys;
     }
 
     /** Every instance ready ({@code /ready}: store, indexes, models, pipeline) and the request partitions spread over all of them. */
@@ -251,7 +248,7 @@ public final class ScaleOutLoad {
                     }));
                 }
                 QueryInstanceProcess victim = instances.get(instances.size() - 1);
-                long killedAt = killMidLoad(victim, tally, s, log);
+                long killedAt = killMidLoad(victim, tally, s, () -> clients.stream().allMatch(Future::isDone), log);
                 int answeredAtKill = tally.summary().answered();
                 await(clients);
                 long end = System.nanoTime();
@@ -291,12 +288,13 @@ public final class ScaleOutLoad {
     }
 
     /**
-     * Waits until the kill share of the requests is answered, then until the victim has requests in flight (at most
-     * 10 s), and kills it; returns when.
+     * Waits until the kill share of the requests is answered (or the clients are done: then requests were lost before
+     * any kill), then until the victim has requests in flight (at most 10 s), and kills it; returns when.
      */
-    private static long killMidLoad(QueryInstanceProcess victim, ReplyTally tally, Settings s, Consumer<String> log) throws InterruptedException {
+    private static long killMidLoad(QueryInstanceProcess victim, ReplyTally tally, Settings s, java.util.function.BooleanSupplier clientsDone,
+                                    Consumer<String> log) throws InterruptedException {
         int threshold = (int) Math.ceil(s.killAfter() * s.requests());
-        while (tally.summary().answered() < threshold) {
+        while (tally.summary().answered() < threshold && !clientsDone.getAsBoolean()) {
             Thread.sleep(20);
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
