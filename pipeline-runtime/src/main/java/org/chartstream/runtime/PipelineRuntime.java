@@ -85,6 +85,7 @@ public final class PipelineRuntime implements AutoCloseable {
     private TokenChunker chunker;
     private HybridStore store;
     private IndexMaterializer materializer;
+    private IndexLogCatchUp indexCatchUp;
     private DeadLetterSink unreadable;
     private KafkaStreams ingest;
     private KafkaStreams query;
@@ -140,6 +141,8 @@ public final class PipelineRuntime implements AutoCloseable {
             unreadable.counts().register(Topics.INDEX, IndexMaterializer.CONSUMER_NAME);
             materializer = started.add(new IndexMaterializer(bootstrapServers(), kafkaClientProperties(), Topics.INDEX, store,
                     Duration.ofSeconds(1), new IndexContract(model.dimension(), model.modelId()), unreadable).start());
+            indexCatchUp = started.add(new IndexLogCatchUp(bootstrapServers(), kafkaClientProperties(), Topics.INDEX,
+                    materializer::committedPositions));
         }
 
         chunker = chunker(config, model);
@@ -151,7 +154,7 @@ public final class PipelineRuntime implements AutoCloseable {
                     Map.of(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), Long.toString(INGEST_TRANSACTION_TIMEOUT.toMillis())));
         }
         if (role.answers()) {
-            queryWiring = QueryWiring.create(config, model, store);
+            queryWiring = QueryWiring.create(config, model, store, indexCatchUp);
             query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config));
             startStatusWriter();
         }
@@ -165,8 +168,12 @@ public final class PipelineRuntime implements AutoCloseable {
 
     private void createTopics() {
         List<PipelineTopics.Spec> specs = new ArrayList<>();
-        for (String topic : List.of(Topics.REQUESTS, Topics.REPLIES, Topics.AUDIT, Topics.DEAD_LETTER, IngestSettings.CONTROL_TOPIC)) {
+        for (String topic : List.of(Topics.REPLIES, Topics.AUDIT, Topics.DEAD_LETTER, IngestSettings.CONTROL_TOPIC)) {
             specs.add(new PipelineTopics.Spec(topic, 1, false));
+        }
+        if (role.answers()) {
+            // created by a query process only: its count is the query side's setting (an ingest process never reads it)
+            specs.add(new PipelineTopics.Spec(Topics.REQUESTS, (int) config.integer("query.partitions"), false));
         }
         specs.add(new PipelineTopics.Spec(Topics.INDEX, (int) config.integer("index.partitions"), false));
         specs.add(new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true));
@@ -185,6 +192,23 @@ public final class PipelineRuntime implements AutoCloseable {
             singlePartition.add(source.notificationTopic());
         }
         PipelineTopics.ensure(bootstrapServers(), kafkaClientProperties(), specs, singlePartition, maxRecordBytes());
+        if (role.answers()) {
+            requireRequestPartitions(PipelineTopics.partitionCount(bootstrapServers(), kafkaClientProperties(), Topics.REQUESTS));
+        }
+    }
+
+    /**
+     * A conversation's memory, request ids and turn order live with the task of its request partition (the topic is
+     * keyed by conversation id): another partition count maps conversations to other tasks, which know nothing of
+     * them. So the count is checked, never changed.
+     */
+    private void requireRequestPartitions(int actual) {
+        long configured = config.integer("query.partitions");
+        if (actual != configured) {
+            throw config.invalid("query.partitions", Topics.REQUESTS + " exists with " + actual + " partition(s); the count of an"
+                    + " existing request topic cannot change (conversations would move away from their memory): set " + actual
+                    + ", or start on a new broker or topic set");
+        }
     }
 
     /** {@code kafka.max-record-bytes}: producers' {@code max.request.size}; topics accept it plus batch overhead. */

@@ -115,6 +115,30 @@ public final class PipelineTopics {
         }
     }
 
+    /** The partition count of a topic just created or existing (waits up to 30 s for it to become visible). */
+    public static int partitionCount(String bootstrapServers, Map<String, ?> clientOverrides, String topic) {
+        Properties p = new Properties();
+        p.putAll(clientOverrides);
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(AdminClientConfig.CLIENT_ID_CONFIG, "chartstream-topics");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        try (Admin admin = Admin.create(p)) {
+            while (true) {
+                try {
+                    return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+                } catch (ExecutionException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("describing topic " + topic + " failed: " + e.getCause(), e.getCause());
+                    }
+                    Thread.sleep(50);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing " + topic, e);
+        }
+    }
+
     /** {@code max.message.bytes} for a record size limit. */
     public static int maxMessageBytes(int maxRecordBytes) {
         return maxRecordBytes + BATCH_OVERHEAD_BYTES;

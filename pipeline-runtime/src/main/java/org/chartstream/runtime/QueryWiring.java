@@ -23,6 +23,7 @@ import org.chartstream.models.rerank.CrossEncoderDescriptor;
 import org.chartstream.models.rerank.OnnxCrossEncoder;
 import org.chartstream.query.QueryTopology;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.catchup.IndexCatchUp;
 import org.chartstream.query.request.ReplyTopicPolicy;
 import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.query.scope.IndexedPatientDirectory;
@@ -50,9 +51,11 @@ public final class QueryWiring implements AutoCloseable {
     private final QueryPipeline pipeline;
     private final QuerySettings settings;
     private final RequestIntegrity integrity;
+    private final IndexCatchUp catchUp;
 
     private QueryWiring(ExecutorService searchExecutor, ExecutorService workers, Reranker reranker, QueryPipeline pipeline,
-                        QuerySettings settings, RequestIntegrity integrity, AdmissionControl admission) {
+                        QuerySettings settings, RequestIntegrity integrity, AdmissionControl admission, IndexCatchUp catchUp) {
+        this.catchUp = catchUp;
         this.searchExecutor = searchExecutor;
         this.workers = workers;
         this.reranker = reranker;
@@ -62,7 +65,13 @@ public final class QueryWiring implements AutoCloseable {
         this.integrity = integrity;
     }
 
+    /** Over a store that is not a replica of the index log (a test's or a benchmark's own index). */
     public static QueryWiring create(ChartstreamConfig config, OnnxEmbedder model, HybridStore store) {
+        return create(config, model, store, IndexCatchUp.NONE);
+    }
+
+    /** @param catchUp whether {@code store}, a replica of the index log, has caught up with it (each task waits until it has) */
+    public static QueryWiring create(ChartstreamConfig config, OnnxEmbedder model, HybridStore store, IndexCatchUp catchUp) {
         QuerySettings settings = settings(config);
         ExecutorService search = Executors.newFixedThreadPool(2 * settings.workers(), daemon("search"));
         ExecutorService workers = Executors.newFixedThreadPool(settings.workers(), daemon("query-worker"));
@@ -70,7 +79,7 @@ public final class QueryWiring implements AutoCloseable {
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(model), CachingQueryEmbedder.DEFAULT_CAPACITY);
         QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, store, search, settings, reranker,
                 model.tokenizer()::countTokens, chatModel(config), patients(config, store)), settings);
-        return new QueryWiring(search, workers, reranker, pipeline, settings, integrity(config), admission(config));
+        return new QueryWiring(search, workers, reranker, pipeline, settings, integrity(config), admission(config), catchUp);
     }
 
     /**
@@ -180,7 +189,7 @@ public final class QueryWiring implements AutoCloseable {
     }
 
     public Topology topology() {
-        return QueryTopology.build(pipeline, settings, workers, admission, integrity);
+        return QueryTopology.build(pipeline, settings, workers, admission, integrity, catchUp);
     }
 
     @Override

@@ -15,6 +15,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.audit.AuditRecords;
+import org.chartstream.query.catchup.CatchUpGate;
+import org.chartstream.query.catchup.IndexCatchUp;
 import org.chartstream.query.memory.ConversationMemories;
 import org.chartstream.query.pending.PendingRequests;
 import org.chartstream.query.reply.ReplySender;
@@ -48,7 +50,10 @@ import org.slf4j.LoggerFactory;
  * once the broker has the final one, write the audit record, update the conversation memory and drop the pending
  * entry, in one Streams transaction. A restart re-runs whatever was still pending, so no admitted request goes
  * unanswered (its replies may then come twice, with the same request id and seq). Turns of one conversation run one
- * after another, in arrival order ({@link PendingRequests}). Logs carry ids and timings only.
+ * after another, in arrival order ({@link PendingRequests}). A task that has just started (on a new instance, or one
+ * that took over the partition of an instance that died) runs nothing until the store replica has caught up with the
+ * index log as of its start ({@link CatchUpGate}), so it answers as the instance before it would have. Logs carry ids
+ * and timings only.
  *
  * <p>One answer per request id: an admitted id is remembered (changelogged store, for the request-id window) with
  * the request's fingerprint and, once answered, its final reply. A repeat with the same content gets that final reply
@@ -75,18 +80,21 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     private final PipelineRuns runs;
     private final Function<Map<String, Object>, ReplyTopics> replyTopicsFactory;
     private final Function<Map<String, Object>, ReplySender> replySenderFactory;
+    private final IndexCatchUp catchUp;
     private ReplyTopics replyTopics;
     private ReplySender replySender;
     private ProcessorContext<String, Object> context;
     private RequestReader reader;
     private ReplyWriter replies;
     private PendingRequests pending;
+    private CatchUpGate gate;
     private KeyValueStore<String, ConversationMemory> memories;
     private KeyValueStore<String, RequestIdEntry> requestIds;
 
     QueryProcessor(QueryPipeline pipeline, QuerySettings settings, RequestIntegrity integrity, ExecutorService workers,
                    AdmissionControl admission, Function<Map<String, Object>, ReplyTopics> replyTopicsFactory,
-                   Function<Map<String, Object>, ReplySender> replySenderFactory) {
+                   Function<Map<String, Object>, ReplySender> replySenderFactory, IndexCatchUp catchUp) {
+        this.catchUp = catchUp;
         this.replyTopicsFactory = replyTopicsFactory;
         this.replySenderFactory = replySenderFactory;
         this.pipeline = pipeline;
@@ -107,7 +115,8 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         this.memories = context.getStateStore(MEMORY_STORE);
         this.requestIds = context.getStateStore(REQUEST_ID_STORE);
         this.replies = new ReplyWriter(replySender, pendingStore, requestIds);
-        this.pending = new PendingRequests(p -> runs.start(p, memories.get(p.getRequest().getConversationId())));
+        this.gate = new CatchUpGate(catchUp.sinceNow(), p -> runs.start(p, memories.get(p.getRequest().getConversationId())));
+        this.pending = new PendingRequests(gate::start);
         List<PendingRequest> recovered = PendingRequests.recovered(pendingStore);
         for (PendingRequest p : recovered) {
             admission.acquireRecovered();
@@ -119,6 +128,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         context.schedule(DELIVERY_PASS, PunctuationType.WALL_CLOCK_TIME, now -> {
             runs.drain(this::deliver);
             replies.settle();
+            startHeldRuns();
             expireDeadlines();
         });
         context.schedule(EXPIRY_SCAN, PunctuationType.WALL_CLOCK_TIME, this::forgetExpiredRequestIds);
@@ -184,8 +194,24 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         };
     }
 
+    /** Once the replica has caught up, the runs held since the task started begin (and say so once). */
+    private void startHeldRuns() {
+        int held = gate.held();
+        if (gate.release() && held > 0) {
+            LOG.info("store replica caught up with the index log: {} held requests start", held);
+        }
+    }
+
+    /**
+     * The task closes: its partition moved to another instance, or this one stops. The requests it admitted and did
+     * not finish stay in the pending store for the next owner; their slots here are freed, and nothing more is sent
+     * for them from here (whatever their workers still hand back is never drained).
+     */
     @Override
     public void close() {
+        if (pending != null) {
+            admission.abandon(pending.unfinished());
+        }
         if (replyTopics != null) {
             replyTopics.close();
         }

@@ -10,6 +10,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.catchup.IndexCatchUp;
 import org.chartstream.query.reply.KafkaReplySender;
 import org.chartstream.query.reply.ReplySender;
 import org.chartstream.query.request.KafkaReplyTopics;
@@ -47,7 +48,14 @@ public final class QueryTopology {
      */
     public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
                                  RequestIntegrity integrity) {
-        return build(pipeline, settings, workers, admission, integrity, KafkaReplyTopics::fromStreamsConfig, KafkaReplySender::fromStreamsConfig);
+        return build(pipeline, settings, workers, admission, integrity, IndexCatchUp.NONE);
+    }
+
+    /** @param catchUp whether the store replica has caught up with the index log (a task holds its runs until it has) */
+    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
+                                 RequestIntegrity integrity, IndexCatchUp catchUp) {
+        return build(pipeline, settings, workers, admission, integrity, KafkaReplyTopics::fromStreamsConfig, KafkaReplySender::fromStreamsConfig,
+                catchUp);
     }
 
     /**
@@ -58,9 +66,17 @@ public final class QueryTopology {
     public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
                                  RequestIntegrity integrity, Function<Map<String, Object>, ReplyTopics> replyTopics,
                                  Function<Map<String, Object>, ReplySender> replies) {
+        return build(pipeline, settings, workers, admission, integrity, replyTopics, replies, IndexCatchUp.NONE);
+    }
+
+    /** The same, with the runs of each task held until the store replica has caught up ({@link IndexCatchUp}). */
+    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
+                                 RequestIntegrity integrity, Function<Map<String, Object>, ReplyTopics> replyTopics,
+                                 Function<Map<String, Object>, ReplySender> replies, IndexCatchUp catchUp) {
         Topology topology = new Topology();
         topology.addSource("requests", new StringDeserializer(), new ByteArrayDeserializer(), Topics.REQUESTS);
-        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings, integrity, workers, admission, replyTopics, replies),
+        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings, integrity, workers, admission, replyTopics, replies,
+                catchUp),
                 "requests");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.PENDING_STORE),
                 Serdes.String(), AvroSerde.of(PendingRequest.class)), "answer");

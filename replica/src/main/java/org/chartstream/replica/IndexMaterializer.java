@@ -117,7 +117,10 @@ public final class IndexMaterializer implements AutoCloseable {
         return skippedRecords.get();
     }
 
-    /** Per index-log partition, the offset up to which the store has committed (empty before the first commit). */
+    /**
+     * Per index-log partition, the offset up to which the store has committed: from its start, where the store's last
+     * commit left off (empty only until the log's partitions are known).
+     */
     public Map<Integer, Long> committedPositions() {
         return committedPositions.get();
     }
@@ -146,6 +149,7 @@ public final class IndexMaterializer implements AutoCloseable {
                     consumer.seek(tp, Long.parseLong(offset));
                 }
             }
+            committedPositions.set(positions(partitions)); // where the store's last commit left off, before anything is applied
             long firstUncommitted = 0;
             boolean uncommitted = false;
             boolean unrefreshed = false;
@@ -229,12 +233,8 @@ public final class IndexMaterializer implements AutoCloseable {
     /** Commits the applied events with the log offsets reached and the markers still waiting. */
     private void commit(List<TopicPartition> partitions, IndexLogApplier applier) {
         Map<String, String> next = new HashMap<>();
-        Map<Integer, Long> positions = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            long position = consumer.position(tp);
-            positions.put(tp.partition(), position);
-            next.put(OFFSET_KEY + tp.topic() + "." + tp.partition(), Long.toString(position));
-        }
+        Map<Integer, Long> positions = positions(partitions);
+        positions.forEach((partition, position) -> next.put(OFFSET_KEY + topic + "." + partition, Long.toString(position)));
         next.putAll(applier.pendingMarkerCheckpoint());
         if (!contract.modelId().isEmpty()) {
             next.put(IndexContract.MODEL_CHECKPOINT_KEY, contract.modelId());
@@ -242,6 +242,12 @@ public final class IndexMaterializer implements AutoCloseable {
         store.commit(next);
         committedPositions.set(Map.copyOf(positions));
         commits.incrementAndGet();
+    }
+
+    private Map<Integer, Long> positions(List<TopicPartition> partitions) {
+        Map<Integer, Long> positions = new HashMap<>();
+        partitions.forEach(tp -> positions.put(tp.partition(), consumer.position(tp)));
+        return positions;
     }
 
     /**

@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
         "figures on stdout; with --json the last stdout line is one JSON object. docs/PERFORMANCE.md has the",
         "recorded runs."},
     subcommands = {StoreBenchCommand.class, IngestBenchCommand.class, FreshnessBenchCommand.class, QueryBenchCommand.class,
-        LoadBenchCommand.class})
+        LoadBenchCommand.class, ScaleOutBenchCommand.class})
 public final class BenchCommand implements Runnable {
 
   @Spec

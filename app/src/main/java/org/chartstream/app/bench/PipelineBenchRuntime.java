@@ -52,7 +52,7 @@ final class PipelineBenchRuntime {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

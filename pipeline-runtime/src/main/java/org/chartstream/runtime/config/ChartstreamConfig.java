@@ -116,6 +116,10 @@ public final class ChartstreamConfig {
         k.put("query.poll-ms", new String[] {"5", "longest wait of the query topology's stream thread for new requests before it sends the"
                 + " replies of finished runs (Kafka Streams poll.ms)"});
         k.put("query.workers", new String[] {"2", "threads running the retrieval pipeline"});
+        k.put("query.partitions", new String[] {"1", "partitions of the request topic chartstream.requests (keyed by conversation id), created"
+                + " with it by the first query process: the most query processes that share the requests (docs/SCALING.md). Fixed once"
+                + " created: more partitions would move conversations away from their memory, so a query process refuses to start"
+                + " when the topic has another count"});
         k.put("query.max-question-chars", new String[] {"4000", "longer questions (in Unicode code points) get an error reply"});
         k.put("query.reply-topics", new String[] {"chartstream.replies,chartstream.replies.*,chartstream.replay.*", "topics a request's reply-to header may name:"
                 + " exact names, or prefixes ending in *; the pipeline's own topics (chartstream.* outside the reply namespaces, changelog and"
@@ -240,6 +244,7 @@ public final class ChartstreamConfig {
         positive("llm.read-timeout-ms");
         positive("llm.deadline-ms");
         positive("index.partitions");
+        positive("query.partitions");
         nonNegative("source.port");
         opsPort();
         TransportSecurity.validate(this);

@@ -29,6 +29,8 @@ class ChartstreamConfigSourcesTest {
     @Test
     void indexPartitionsAndPortsAreValidated() {
         assertThatThrownBy(() -> ChartstreamConfig.defaults().with("index.partitions", "0")).hasMessageContaining("index.partitions");
+        assertThatThrownBy(() -> ChartstreamConfig.defaults().with("query.partitions", "0")).hasMessageContaining("query.partitions");
+        assertThat(ChartstreamConfig.defaults().integer("query.partitions")).isEqualTo(1);
         assertThatThrownBy(() -> ChartstreamConfig.defaults().with("source.port", "x")).hasMessageContaining("source.port");
         assertThat(ChartstreamConfig.defaults().with("source.fields.patients", "first_name,last_name")
                 .allowedFields("ehr", "patients")).containsExactly("first_name", "last_name");

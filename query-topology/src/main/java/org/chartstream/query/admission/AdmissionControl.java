@@ -51,6 +51,14 @@ public final class AdmissionControl {
         }
     }
 
+    /**
+     * Frees the slots of {@code n} requests this instance will not finish: their task moved to another instance (which
+     * answers them from the pending store). No latency sample: they did not run to the end here.
+     */
+    public void abandon(int n) {
+        inFlight.updateAndGet(current -> Math.max(0, current - n));
+    }
+
     public int inFlight() {
         return inFlight.get();
     }

@@ -77,6 +77,11 @@ public final class PendingRequests {
         return List.copyOf(started.values());
     }
 
+    /** Admitted requests not finished yet: started (running, held or answered but unsettled) and waiting. */
+    public int unfinished() {
+        return started.size() + waiting.values().stream().mapToInt(Deque::size).sum();
+    }
+
     /** Marks a started request as given its final reply: whatever its worker still hands back is dropped. */
     public void replied(PendingRequest p) {
         replied.add(p.getRequest().getRequestId());

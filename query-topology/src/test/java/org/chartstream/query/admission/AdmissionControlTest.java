@@ -32,6 +32,18 @@ class AdmissionControlTest {
     }
 
     @Test
+    void abandonedSlotsAreFreedWithoutMovingTheLimitAndNeverBelowZero() {
+        AdmissionControl admission = new AdmissionControl(2, 2);
+        admission.tryAcquire();
+        admission.tryAcquire();
+        admission.abandon(1);
+        assertThat(admission.inFlight()).isEqualTo(1);
+        assertThat(admission.limit()).isEqualTo(2);
+        admission.abandon(5);
+        assertThat(admission.inFlight()).isZero();
+    }
+
+    @Test
     void countsTheRequestsItTurnsAway() {
         AdmissionControl admission = new AdmissionControl(1, 1);
         assertThat(admission.tryAcquire()).isTrue();

@@ -1,0 +1,63 @@
+package org.chartstream.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.chartstream.app.bench.ScaleOutLoad;
+import org.chartstream.embedded.EmbeddedKafkaBroker;
+import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ConfigException;
+import org.chartstream.schemas.ReplyType;
+import org.chartstream.schemas.Topics;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two query instances ({@code chartstream run --role query}, each a JVM of its own with its own state directory and
+ * Lucene replica) share a 4-partition request topic with an ingest runtime on one embedded broker. Four clients post
+ * conversations of three turns at once; when a third of the requests is answered, one instance is killed with
+ * SIGKILL while it has requests in flight. Its partitions move to the survivor, which takes its pending requests over
+ * from the changelogged pending store (the commit interval is 100 ms, so a request running at the kill is in it):
+ * no request is lost, none gets two final replies that differ, and every conversation's turns are answered in order.
+ */
+class QueryScaleOutIT {
+    private final Path work = Path.of("target", "it", "QueryScaleOutIT-" + System.currentTimeMillis()).toAbsolutePath();
+
+    @Test
+    void twoQueryInstancesShareTheRequestsAndTheSurvivorOfAKillAnswersEveryRequestOnceInOrder() throws Exception {
+        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+        ChartstreamConfig base = ChartstreamConfig.defaults().with("data.dir", work.toString()).with("ops.http.port", "0");
+        ScaleOutLoad.Settings settings = new ScaleOutLoad.Settings(2, 4, 3, 4, 4, 3, 0.3, Duration.ofSeconds(120),
+                Map.of("query.admission-limit", "64", "query.admission-min-limit", "64", "query.commit-interval-ms", "100"));
+        ScaleOutLoad.Result result = ScaleOutLoad.run(base, settings, arguments -> ChildJvmClassPath.javaCommand(
+                List.of("-Xmx1g", "-Dorg.slf4j.simpleLogger.log.org.chartstream.query=info"), Main.class.getName(),
+                arguments.toArray(String[]::new)), work, line -> System.out.println("[QueryScaleOutIT] " + line));
+
+        assertThat(result.killed()).isEqualTo(1);
+        assertThat(result.replies().requests()).isEqualTo(48);
+        assertThat(result.replies().lost()).as("lost requests").isZero();
+        assertThat(result.replies().answered()).isEqualTo(48);
+        assertThat(result.replies().conflictingDuplicates()).as("final replies that differ for one request").isZero();
+        assertThat(result.replies().conversationsOutOfOrder()).as("conversations whose turns were answered out of order").isZero();
+        assertThat(result.replies().firstFinalTypes().keySet()).as("pipeline outcomes only: nothing busy, failed or timed out")
+                .isSubsetOf(ReplyType.ANSWER, ReplyType.REFUSED, ReplyType.CLARIFY);
+        assertThat(result.resumedFromPending()).as("requests the survivor took over from the pending store").isPositive();
+    }
+
+    @Test
+    void aQueryProcessRefusesARequestTopicWithAnotherPartitionCountThanItsOwn() throws Exception {
+        try (EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker().start(work.resolve("refuse-kafka"))) {
+            broker.createTopics(Map.of(Topics.REQUESTS, 4));
+            ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", work.toString())
+                    .with("kafka.bootstrap", broker.bootstrapServers()).with("query.partitions", "2");
+            assertThatThrownBy(() -> PipelineRuntime.start(config, work.resolve("refused"), c -> Map.of(), line -> { },
+                    PipelineRuntime.Role.QUERY)).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("query.partitions").hasMessageContaining("exists with 4 partition(s)");
+        }
+    }
+}
