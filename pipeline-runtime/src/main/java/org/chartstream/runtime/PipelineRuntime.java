@@ -150,8 +150,7 @@ public final class PipelineRuntime implements AutoCloseable {
             IngestSettings ingestSettings = new IngestSettings(sources, (int) config.integer("ingest.batch-chunks"),
                     Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER)
                     .withLimits((int) config.integer("ingest.max-field-bytes"), maxRecordBytes());
-            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)),
-                    Map.of(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), Long.toString(INGEST_TRANSACTION_TIMEOUT.toMillis())));
+            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)));
         }
         if (role.answers()) {
             queryWiring = QueryWiring.create(config, model, store, indexCatchUp);
@@ -246,14 +245,6 @@ public final class PipelineRuntime implements AutoCloseable {
         }
         return new StoreStatus(System.currentTimeMillis(), Topics.INDEX, active, rows, materializer.committedPositions());
     }
-
-    /**
-     * Transaction timeout of the ingest topology: an embedding flush runs inside its transaction, and a broker that
-     * aborts a transaction still open after Kafka Streams' default 10 s would abort the same batch again on every retry
-     * on a slow or loaded machine, so nothing would be indexed. The embedding buffer keeps each model call within 4 s
-     * of measured time ({@code EmbeddingBuffer.EMBEDDING_BUDGET}); this leaves room for a call slower than measured.
-     */
-    static final Duration INGEST_TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
 
     private KafkaStreams streams(String applicationId, Topology topology) throws IOException {
         return streams(applicationId, topology, Map.of());

@@ -22,7 +22,10 @@ public final class EmbeddingBuffer {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddingBuffer.class);
     /**
      * Longest time one embedding call should take: a flush runs inside the ingest's Streams transaction, which must
-     * commit within the transaction timeout (30 s, {@code PipelineRuntime}), with room for the sends and the commit.
+     * commit within Kafka Streams' transaction timeout (10 s under exactly-once), with room for the sends, the commit
+     * and a call slower than the last ones measured. (A longer timeout is no remedy: it also keeps a killed run's
+     * open transaction blocking read_committed readers that much longer, and RunCrashRestartIT's restarted run did
+     * not answer in time with 30 s.)
      */
     static final Duration EMBEDDING_BUDGET = Duration.ofSeconds(4);
 
