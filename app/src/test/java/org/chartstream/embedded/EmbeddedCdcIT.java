@@ -292,6 +292,77 @@ class EmbeddedCdcIT {
         System.out.printf("[EmbeddedCdcIT] %-44s %6d ms%n", "TOTAL (outage)", (System.nanoTime() - t0) / 1_000_000);
     }
 
+    /**
+     * A kill -9 may come at any moment after a batch was acknowledged: the offsets on disk must then already cover
+     * it, above all the snapshot's last batch, or the next start snapshots the tables again (and the ingest side
+     * builds a second generation of each). Here the snapshot spans several engine batches ({@code max.batch.size=1})
+     * and the source stays idle afterwards, so no later batch writes the offsets either. The offsets file is copied
+     * while the runner still runs (what a kill leaves on disk) and a new runner starts on that copy.
+     */
+    @Test
+    void theOffsetsOnDiskCoverEveryAcknowledgedBatchSoARestartAfterAKillDoesNotSnapshotAgain() throws Exception {
+        Path work = Path.of("target", "it", "EmbeddedCdcIT-kill-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(work);
+        UUID afterKill = UUID.fromString("00000000-0000-0000-0000-0000000000bb");
+        try (EmbeddedKafkaBroker kafka = new EmbeddedKafkaBroker().start(work.resolve("kafka"));
+             EmbeddedPostgresSource pg = EmbeddedPostgresSource.start(work.resolve("pg"))) {
+            try (Connection c = pg.connection(); Statement s = c.createStatement()) {
+                s.execute("create table patients(patient_id uuid primary key, patient_no text, first_name text)");
+                s.execute("alter table patients replica identity full");
+                s.execute("insert into patients values ('" + UUID.randomUUID() + "','P-200','Ida'),('" + UUID.randomUUID()
+                        + "','P-201','Jon'),('" + UUID.randomUUID() + "','P-202','Kim')");
+            }
+            kafka.createTopics(Map.of(PATIENTS_TOPIC, 1, NOTIFICATIONS_TOPIC, 1));
+            SourceConnection src = pg.sourceConnection("killed", List.of("patients")).withExtra(Map.of("max.batch.size", "1"));
+            Path offsets = work.resolve("offsets");
+            Path offsetsFile = DebeziumConfigs.offsetsFile(offsets, "killed");
+            Path atKill = work.resolve("offsets-at-kill.dat");
+            Properties engineProps = DebeziumConfigs.forSource(src, PREFIX, offsets, kafka.bootstrapServers());
+            try (KafkaConsumer<String, String> consumer = consumer(kafka.bootstrapServers(), PATIENTS_TOPIC, NOTIFICATIONS_TOPIC)) {
+                List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+                EmbeddedDebeziumRunner runner = new EmbeddedDebeziumRunner(engineProps);
+                try {
+                    runner.start();
+                    pollUntil(consumer, seen, all -> count(all, PATIENTS_TOPIC) >= 3 && all.stream()
+                            .anyMatch(r -> r.topic().equals(NOTIFICATIONS_TOPIC) && r.value().contains("\"COMPLETED\"")), runner);
+                    // the runner counts a batch once the engine has finished it (offsets included)
+                    long counted = System.nanoTime() + WAIT.toNanos();
+                    while ((runner.recordsProduced() < 3 || runner.notificationsProduced() < count(seen, NOTIFICATIONS_TOPIC))
+                            && System.nanoTime() < counted) {
+                        Thread.sleep(20);
+                    }
+                    assertThat(runner.batchesCommitted()).as("the snapshot spans several batches").isGreaterThan(3);
+                    Files.copy(offsetsFile, atKill);
+                } finally {
+                    runner.close();
+                }
+                Files.copy(atKill, offsetsFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                step("kill: snapshot delivered, offsets copied while the runner ran");
+
+                int beforeRestart = seen.size();
+                EmbeddedDebeziumRunner again = new EmbeddedDebeziumRunner(engineProps);
+                try {
+                    again.start();
+                    assertThat(again.awaitTaskStarted(WAIT)).isTrue();
+                    try (Connection c = pg.connection(); Statement s = c.createStatement()) {
+                        s.execute("insert into patients values ('" + afterKill + "','P-203','Lea')");
+                    }
+                    pollUntil(consumer, seen, all -> !forKey(all.subList(beforeRestart, all.size()), afterKill).isEmpty(), again);
+                } finally {
+                    again.close();
+                }
+                List<String> opsSinceRestart = new ArrayList<>();
+                for (ConsumerRecord<String, String> r : seen.subList(beforeRestart, seen.size())) {
+                    if (r.topic().equals(PATIENTS_TOPIC)) {
+                        opsSinceRestart.add(r.value() == null ? "tombstone" : JSON.readTree(r.value()).path("op").asText());
+                    }
+                }
+                assertThat(opsSinceRestart).as("no new snapshot after the kill, only the insert").containsExactly("c");
+                step("kill: restart streamed the insert without a new snapshot");
+            }
+        }
+    }
+
     private static KafkaConsumer<String, String> consumer(String bootstrap) {
         return consumer(bootstrap, PATIENTS_TOPIC, ENCOUNTERS_TOPIC, NOTIFICATIONS_TOPIC);
     }
