@@ -47,7 +47,8 @@ import java.util.stream.Collectors;
  *       Debezium's 500 ms default a change committed while it sleeps waits for the rest of that sleep, twice: the
  *       largest part of the time from a commit to the change topic (docs/PERFORMANCE.md, freshness). An idle wake-up
  *       costs a non-blocking socket read.</li>
- *   <li>Offsets in a file ({@code FileOffsetBackingStore}) under {@code offsetsDir}, written after every batch
+ *   <li>Offsets in a file ({@link AtomicFileOffsetBackingStore}: Kafka Connect's file store, each write replacing
+ *       the file in one step) under {@code offsetsDir}, written after every batch
  *       Kafka acknowledged ({@code offset.flush.interval.ms=}{@value #OFFSET_FLUSH_INTERVAL_MS}). The engine writes
  *       offsets only as it finishes a batch and only if the interval has passed since the last write, so with an
  *       interval (it was 500 ms) the last batches before the source went idle stayed unwritten until the next
@@ -128,7 +129,7 @@ public final class DebeziumConfigs {
         p.setProperty("connector.class", src.kind().connectorClass());
         p.setProperty("tasks.max", "1");
         p.setProperty("bootstrap.servers", bootstrapServers);
-        p.setProperty("offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore");
+        p.setProperty("offset.storage", AtomicFileOffsetBackingStore.class.getName());
         p.setProperty("offset.storage.file.filename", offsetsFile(offsetsDir, src.sourceId()).toString());
         p.setProperty("offset.flush.interval.ms", OFFSET_FLUSH_INTERVAL_MS);
         p.setProperty("offset.flush.timeout.ms", "5000");

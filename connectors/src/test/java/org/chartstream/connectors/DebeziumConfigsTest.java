@@ -50,7 +50,7 @@ class DebeziumConfigsTest {
                 .containsEntry("tombstones.on.delete", "true")
                 .containsEntry("key.converter.schemas.enable", "false")
                 .containsEntry("value.converter.schemas.enable", "false")
-                .containsEntry("offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore")
+                .containsEntry("offset.storage", "org.chartstream.connectors.AtomicFileOffsetBackingStore")
                 .containsEntry("offset.storage.file.filename", OFFSETS.resolve("ehr-main.offsets.dat").toString())
                 .containsEntry("offset.flush.interval.ms", "0")
                 .containsEntry("poll.interval.ms", "10")
