@@ -292,6 +292,149 @@ class EmbeddedCdcIT {
         System.out.printf("[EmbeddedCdcIT] %-44s %6d ms%n", "TOTAL (outage)", (System.nanoTime() - t0) / 1_000_000);
     }
 
+    /**
+     * A kill -9 may come at any moment after a batch was acknowledged: the offsets on disk must then already cover
+     * it, above all the snapshot's last batch, or the next start snapshots the tables again (and the ingest side
+     * builds a second generation of each). Here the snapshot spans hundreds of engine batches
+     * ({@code max.batch.size=1}) and the source stays idle afterwards, so no later batch writes the offsets either.
+     * The offsets file is copied while the runner still runs (what a kill leaves on disk) and a new runner starts on
+     * that copy.
+     */
+    @Test
+    void aKillAfterTheSnapshotResumesWithoutSnapshottingAgain() throws Exception {
+        Path work = Path.of("target", "it", "EmbeddedCdcIT-kill-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(work);
+        try (EmbeddedKafkaBroker kafka = new EmbeddedKafkaBroker().start(work.resolve("kafka"));
+             EmbeddedPostgresSource pg = EmbeddedPostgresSource.start(work.resolve("pg"))) {
+            createPatients(pg, 400);
+            KilledCapture capture = new KilledCapture(kafka, pg, work, "killed");
+            capture.killWhen((runner, seen) -> count(seen, PATIENTS_TOPIC) >= 400 && seen.stream()
+                    .anyMatch(r -> r.topic().equals(NOTIFICATIONS_TOPIC) && r.value().contains("\"COMPLETED\"")), () -> { });
+            step("kill after the snapshot: offsets copied while the runner ran");
+            assertThat(capture.restartedOps(pg)).as("no new snapshot after the kill, only the insert").containsExactly("c");
+            step("kill after the snapshot: restart streamed the insert without a new snapshot");
+        }
+    }
+
+    /**
+     * A kill -9 right after the snapshot's start notice was acknowledged, while the table is still being read (held
+     * here by a lock): the restart must snapshot, not stream on as if the snapshot were done.
+     */
+    @Test
+    void aKillAtTheStartOfTheSnapshotSnapshotsAgain() throws Exception {
+        Path work = Path.of("target", "it", "EmbeddedCdcIT-kill-start-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(work);
+        try (EmbeddedKafkaBroker kafka = new EmbeddedKafkaBroker().start(work.resolve("kafka"));
+             EmbeddedPostgresSource pg = EmbeddedPostgresSource.start(work.resolve("pg"))) {
+            createPatients(pg, 3);
+            KilledCapture capture = new KilledCapture(kafka, pg, work, "killedstart");
+            try (Connection c = pg.connection(); Statement s = c.createStatement()) {
+                // slot and publication first: creating them waits for, or locks against, the transaction below
+                s.execute("select pg_create_logical_replication_slot('" + DebeziumConfigs.slotName("killedstart") + "', 'pgoutput')");
+                s.execute("create publication " + DebeziumConfigs.publicationName("killedstart") + " for table public.patients");
+                c.setAutoCommit(false);
+                s.execute("lock table patients in access exclusive mode");
+                capture.killWhen((runner, seen) -> runner.notificationsProduced() >= 1 && seen.stream()
+                        .anyMatch(r -> r.topic().equals(NOTIFICATIONS_TOPIC) && r.value().contains("\"STARTED\"")), c::rollback);
+            }
+            step("kill at the snapshot's start: offsets copied while the table was locked");
+            // the insert may land before the snapshot reads the table (a fourth "r") or after it ("c")
+            assertThat(capture.restartedOps(pg)).as("the restart snapshots the table").filteredOn("r"::equals).hasSizeGreaterThanOrEqualTo(3);
+            step("kill at the snapshot's start: restart snapshotted");
+        }
+    }
+
+    private static void createPatients(EmbeddedPostgresSource pg, int rows) throws java.sql.SQLException {
+        try (Connection c = pg.connection(); Statement s = c.createStatement()) {
+            s.execute("create table patients(patient_id uuid primary key, patient_no text, first_name text)");
+            s.execute("alter table patients replica identity full");
+            s.execute("insert into patients select gen_random_uuid(), 'P-' || n, 'Name' || n from generate_series(1, " + rows + ") n");
+        }
+    }
+
+    /**
+     * One source captured until a condition holds, with its offsets file then copied (what a kill -9 leaves on disk),
+     * and captured again from that copy.
+     */
+    private static final class KilledCapture {
+        private static final UUID AFTER_KILL = UUID.fromString("00000000-0000-0000-0000-0000000000bb");
+        private final EmbeddedKafkaBroker kafka;
+        private final Properties engineProps;
+        private final Path offsetsFile;
+        private final Path atKill;
+        private final List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+        private KafkaConsumer<String, String> consumer;
+        private long restartOffset;
+
+        KilledCapture(EmbeddedKafkaBroker kafka, EmbeddedPostgresSource pg, Path work, String sourceId) throws Exception {
+            this.kafka = kafka;
+            kafka.createTopics(Map.of(PATIENTS_TOPIC, 1, NOTIFICATIONS_TOPIC, 1));
+            SourceConnection src = pg.sourceConnection(sourceId, List.of("patients")).withExtra(Map.of("max.batch.size", "1"));
+            Path offsets = work.resolve("offsets");
+            this.offsetsFile = DebeziumConfigs.offsetsFile(offsets, sourceId);
+            this.atKill = work.resolve("offsets-at-kill.dat");
+            this.engineProps = DebeziumConfigs.forSource(src, PREFIX, offsets, kafka.bootstrapServers());
+        }
+
+        /**
+         * Runs a runner until {@code killed} holds and every batch it acknowledged is counted, copies the offsets,
+         * runs {@code release} and stops the runner; what it writes after the copy is not counted as the restart's.
+         */
+        void killWhen(java.util.function.BiPredicate<EmbeddedDebeziumRunner, List<ConsumerRecord<String, String>>> killed,
+                      AutoCloseable release) throws Exception {
+            consumer = consumer(kafka.bootstrapServers(), PATIENTS_TOPIC, NOTIFICATIONS_TOPIC);
+            EmbeddedDebeziumRunner runner = new EmbeddedDebeziumRunner(engineProps);
+            try {
+                runner.start();
+                pollUntil(consumer, seen, all -> killed.test(runner, all), runner);
+                // the runner counts a batch once the engine has finished it (its offsets written)
+                long counted = System.nanoTime() + WAIT.toNanos();
+                while ((runner.recordsProduced() < count(seen, PATIENTS_TOPIC) || runner.notificationsProduced() < count(seen, NOTIFICATIONS_TOPIC))
+                        && System.nanoTime() < counted) {
+                    Thread.sleep(20);
+                }
+                if (Files.exists(offsetsFile)) {
+                    Files.copy(offsetsFile, atKill);
+                }
+            } finally {
+                release.close();
+                runner.close();
+            }
+            if (Files.exists(atKill)) {
+                Files.copy(atKill, offsetsFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                Files.deleteIfExists(offsetsFile); // nothing was written before the kill
+            }
+            TopicPartition patients = new TopicPartition(PATIENTS_TOPIC, 0);
+            restartOffset = consumer.endOffsets(List.of(patients)).get(patients);
+        }
+
+        /** The ops of the table's records a new runner on the copied offsets writes, up to an insert made after it started. */
+        List<String> restartedOps(EmbeddedPostgresSource pg) throws Exception {
+            EmbeddedDebeziumRunner again = new EmbeddedDebeziumRunner(engineProps);
+            try {
+                again.start();
+                assertThat(again.awaitTaskStarted(WAIT)).isTrue();
+                try (Connection c = pg.connection(); Statement s = c.createStatement()) {
+                    s.execute("insert into patients values ('" + AFTER_KILL + "','P-999','Lea')");
+                }
+                pollUntil(consumer, seen, all -> !forKey(sinceRestart(all), AFTER_KILL).isEmpty(), again);
+            } finally {
+                again.close();
+                consumer.close();
+            }
+            List<String> ops = new ArrayList<>();
+            for (ConsumerRecord<String, String> r : sinceRestart(seen)) {
+                ops.add(r.value() == null ? "tombstone" : JSON.readTree(r.value()).path("op").asText());
+            }
+            return ops;
+        }
+
+        private List<ConsumerRecord<String, String>> sinceRestart(List<ConsumerRecord<String, String>> records) {
+            return records.stream().filter(r -> r.topic().equals(PATIENTS_TOPIC) && r.offset() >= restartOffset).toList();
+        }
+    }
+
     private static KafkaConsumer<String, String> consumer(String bootstrap) {
         return consumer(bootstrap, PATIENTS_TOPIC, ENCOUNTERS_TOPIC, NOTIFICATIONS_TOPIC);
     }

@@ -42,7 +42,19 @@ import java.util.stream.Collectors;
  *       TABLE} in the binlog, parsed as DDL and re-emitted as a data event) write an {@code op=t} event with a null
  *       key and no row images to the table's topic; the ingest side publishes an empty generation for it.</li>
  *   <li>JSON converters with {@code schemas.enable=false} for key and value.</li>
- *   <li>Offsets in a file ({@code FileOffsetBackingStore}) under {@code offsetsDir}, flushed every 500 ms.
+ *   <li>{@code poll.interval.ms=}{@value #POLL_INTERVAL_MS}: how long the connector sleeps when it found no new
+ *       change, both reading the source (PostgreSQL's replication stream) and handing events to the engine. With
+ *       Debezium's 500 ms default a change committed while it sleeps waits for the rest of that sleep, twice: the
+ *       largest part of the time from a commit to the change topic (docs/PERFORMANCE.md, freshness). An idle wake-up
+ *       costs a non-blocking socket read.</li>
+ *   <li>Offsets in a file ({@link AtomicFileOffsetBackingStore}: Kafka Connect's file store, each write replacing
+ *       the file in one step) under {@code offsetsDir}, written after every batch
+ *       Kafka acknowledged ({@code offset.flush.interval.ms=}{@value #OFFSET_FLUSH_INTERVAL_MS}). The engine writes
+ *       offsets only as it finishes a batch and only if the interval has passed since the last write, so with an
+ *       interval (it was 500 ms) the last batches before the source went idle stayed unwritten until the next
+ *       change: after a kill -9 the restart re-read them, and when they were the snapshot's last batches
+ *       ({@code poll.interval.ms=10} splits a snapshot into many) it snapshotted every table again and the ingest
+ *       side built a second generation of each. A write rewrites one small file.
  *       {@code bootstrap.servers} is set as well: Kafka Connect 4.2+ requires it even with file offsets.</li>
  *   <li>Notifications on the {@code sink} channel, to {@link #notificationTopic(String)}. The ingest side reads
  *       the initial snapshot's {@code TABLE_SCAN_COMPLETED} notice (with {@code total_rows_scanned}) for the one case
@@ -78,8 +90,10 @@ import java.util.stream.Collectors;
  */
 public final class DebeziumConfigs {
 
-    /** Offsets are flushed (and so survive a crash) this often, in ms. */
-    public static final String OFFSET_FLUSH_INTERVAL_MS = "500";
+    /** Debezium's {@code poll.interval.ms}: the sleep when the source had no new change, in ms. */
+    public static final String POLL_INTERVAL_MS = "10";
+    /** The least time between two offset writes, in ms: none, so the offsets cover every batch Kafka acknowledged. */
+    public static final String OFFSET_FLUSH_INTERVAL_MS = "0";
     /** How often the MariaDB/MySQL binlog client checks its connection and reconnects, in ms. */
     public static final String BINLOG_KEEP_ALIVE_MS = "5000";
     /** Base of the derived MariaDB/MySQL {@code database.server.id}. */
@@ -115,10 +129,11 @@ public final class DebeziumConfigs {
         p.setProperty("connector.class", src.kind().connectorClass());
         p.setProperty("tasks.max", "1");
         p.setProperty("bootstrap.servers", bootstrapServers);
-        p.setProperty("offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore");
+        p.setProperty("offset.storage", AtomicFileOffsetBackingStore.class.getName());
         p.setProperty("offset.storage.file.filename", offsetsFile(offsetsDir, src.sourceId()).toString());
         p.setProperty("offset.flush.interval.ms", OFFSET_FLUSH_INTERVAL_MS);
         p.setProperty("offset.flush.timeout.ms", "5000");
+        p.setProperty("poll.interval.ms", POLL_INTERVAL_MS);
         // JSON, schemas disabled (key and value; "converter." applies to both)
         p.setProperty("converter.schemas.enable", "false");
         p.setProperty("key.converter.schemas.enable", "false");

@@ -3,6 +3,7 @@ package org.chartstream.connectors;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.debezium.embedded.EmbeddedEngineChangeEvent;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.Header;
@@ -34,6 +35,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.chartstream.connectors.limits.FieldCap;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.Topics;
@@ -48,8 +50,10 @@ import org.slf4j.LoggerFactory;
  * executor. Every batch goes through a {@link DebeziumEngine.ChangeConsumer} that sends each event with an idempotent
  * {@code KafkaProducer<String,String>} ({@code acks=all}) to the event's destination topic (key = the JSON key,
  * value = the JSON value or null for a tombstone), flushes, waits until Kafka acknowledged every record, and only
- * then marks the records processed and the batch finished. Debezium's offsets therefore only ever cover events that
- * are in Kafka: a crash re-delivers (duplicates), it never loses. If a send fails the batch is not committed and the
+ * then marks the records processed and the batch finished; the engine writes the offsets after each batch
+ * ({@link DebeziumConfigs}). Debezium's offsets therefore only ever cover events that are in Kafka: a crash
+ * re-delivers (duplicates), it never loses. An event without a source position does not move them
+ * ({@link #movesOffsets}). If a send fails the batch is not committed and the
  * engine stops with the error ({@link #state()} {@code FAILED}, {@link #failure()}).
  *
  * <p>One row never stops capture. Before the first write every text field of a change over the field cap
@@ -425,7 +429,9 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
             }
             writeDeadLetters(deadLetters);
             for (ChangeEvent<String, String> r : records) {
-                committer.markProcessed(r);
+                if (movesOffsets(((EmbeddedEngineChangeEvent<?, ?, ?>) r).sourceRecord())) {
+                    committer.markProcessed(r);
+                }
             }
             committer.markBatchFinished();
             long total = recordsProduced.addAndGet(records.size() - notifications - skipped);
@@ -467,6 +473,18 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
         public boolean supportsTombstoneEvents() {
             return true;
         }
+    }
+
+    /**
+     * Whether handing {@code record} over moves Debezium's offsets to the record's position. Not when it has none:
+     * Debezium's notice that a snapshot started is sent before the connector has a position and carries an empty
+     * offset. Written as the source's offset (a kill -9 before the next batch), it reads on restart as a connector
+     * past its snapshot: PostgreSQL streams on without ever reading the tables, MariaDB refuses to start ("Source
+     * offset 'file' parameter is missing"). Without it the restart snapshots again, as it must.
+     */
+    static boolean movesOffsets(SourceRecord record) {
+        Map<String, ?> offset = record.sourceOffset();
+        return offset != null && !offset.isEmpty();
     }
 
     /** A dead letter for a change: its topic and key (the primary key), the stage and the reason, no value. */

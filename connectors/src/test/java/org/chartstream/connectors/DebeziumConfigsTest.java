@@ -27,7 +27,7 @@ class DebeziumConfigsTest {
 
     private static final List<String> COMMON_KEYS = List.of(
             "name", "connector.class", "bootstrap.servers", "offset.storage", "offset.storage.file.filename",
-            "offset.flush.interval.ms", "key.converter.schemas.enable", "value.converter.schemas.enable",
+            "offset.flush.interval.ms", "poll.interval.ms", "key.converter.schemas.enable", "value.converter.schemas.enable",
             "database.hostname", "database.port", "database.user", "database.password", "topic.prefix",
             "table.include.list", "snapshot.mode", "snapshot.max.threads", "snapshot.tables.order.by.row.count",
             "decimal.handling.mode", "time.precision.mode", "tombstones.on.delete");
@@ -50,9 +50,10 @@ class DebeziumConfigsTest {
                 .containsEntry("tombstones.on.delete", "true")
                 .containsEntry("key.converter.schemas.enable", "false")
                 .containsEntry("value.converter.schemas.enable", "false")
-                .containsEntry("offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore")
+                .containsEntry("offset.storage", "org.chartstream.connectors.AtomicFileOffsetBackingStore")
                 .containsEntry("offset.storage.file.filename", OFFSETS.resolve("ehr-main.offsets.dat").toString())
-                .containsEntry("offset.flush.interval.ms", "500")
+                .containsEntry("offset.flush.interval.ms", "0")
+                .containsEntry("poll.interval.ms", "10")
                 .containsEntry("bootstrap.servers", BOOTSTRAP)
                 .containsEntry("topic.prefix", "cs")
                 .containsEntry("database.port", "5432");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.Test;
 
 class EmbeddedDebeziumRunnerTest {
@@ -24,5 +25,17 @@ class EmbeddedDebeziumRunnerTest {
                 Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "16777216", ProducerConfig.ACKS_CONFIG, "0"));
         assertThat(p.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG)).isEqualTo("16777216");
         assertThat(p.get(ProducerConfig.ACKS_CONFIG)).isEqualTo("all");
+    }
+
+    @Test
+    void anEventWithoutASourcePositionLeavesTheOffsetsWhereTheyWere() {
+        Map<String, String> partition = Map.of("server", "ehr");
+        // Debezium's notice that a snapshot started, sent before the connector has a position
+        assertThat(EmbeddedDebeziumRunner.movesOffsets(new SourceRecord(partition, Map.of(), "ehr.debezium-notifications", null, "{}")))
+                .isFalse();
+        assertThat(EmbeddedDebeziumRunner.movesOffsets(new SourceRecord(partition, null, "ehr.debezium-notifications", null, "{}")))
+                .isFalse();
+        assertThat(EmbeddedDebeziumRunner.movesOffsets(new SourceRecord(partition, Map.of("lsn", 22033240L, "txId", 742L),
+                "ehr.public.patients", null, "{}"))).isTrue();
     }
 }

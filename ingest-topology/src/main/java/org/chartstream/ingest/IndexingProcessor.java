@@ -163,7 +163,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         }
         if (plan.publish() > 0) {
             status = publishStaged(tableKey, change.getSourceId(), change.getTableName(), plan.publish(),
-                    change.getOp() == RowOp.SNAPSHOT, state.stagedRows() + 1, timestamp, status);
+                    change.getOp() == RowOp.SNAPSHOT, GenerationPlanner.stagedRowsWith(state, change.getSnapshot()), timestamp, status);
         }
         statuses.put(tableKey, status);
     }

@@ -45,9 +45,16 @@ final class ChangeCapture implements AutoCloseable {
         this.started = new StartedParts(progress);
     }
 
-    /** Starts the engine that captures {@code source}, read at {@code connection}. */
-    void start(SourceRegistration source, SourceConnection connection) {
-        Properties engine = DebeziumConfigs.forSource(connection, source.topicPrefix(), offsetsDir, bootstrapServers);
+    /**
+     * Starts the engine that captures {@code source}, read at {@code connection}, looking for new changes every
+     * {@code pollIntervalMs} while there are none ({@code source.poll-interval-ms}; the connection's own extra
+     * properties still win).
+     */
+    void start(SourceRegistration source, SourceConnection connection, long pollIntervalMs) {
+        Map<String, String> extra = new LinkedHashMap<>();
+        extra.put("poll.interval.ms", Long.toString(pollIntervalMs));
+        extra.putAll(connection.extra());
+        Properties engine = DebeziumConfigs.forSource(connection.withExtra(extra), source.topicPrefix(), offsetsDir, bootstrapServers);
         engine.putAll(kafkaSecurity); // Kafka Connect's worker may contact the broker with its own clients
         Map<String, Object> producer = new LinkedHashMap<>(kafkaSecurity);
         producer.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxRecordBytes));

@@ -149,8 +149,10 @@ public final class PipelineRuntime implements AutoCloseable {
         if (role.ingests()) {
             IngestSettings ingestSettings = new IngestSettings(sources, (int) config.integer("ingest.batch-chunks"),
                     Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER)
-                    .withLimits((int) config.integer("ingest.max-field-bytes"), maxRecordBytes());
-            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)));
+                    .withLimits((int) config.integer("ingest.max-field-bytes"), maxRecordBytes())
+                    .withQuiet(Duration.ofMillis(config.integer("ingest.quiet-ms")));
+            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)),
+                    ingestStreamsSettings(config));
         }
         if (role.answers()) {
             queryWiring = QueryWiring.create(config, model, store, indexCatchUp);
@@ -161,7 +163,8 @@ public final class PipelineRuntime implements AutoCloseable {
         capture = started.add(new ChangeCapture(dir.resolve("debezium"), bootstrapServers(), kafkaClientProperties(),
                 maxRecordBytes(), (int) config.integer("ingest.max-field-bytes"), progress));
         for (SourceRegistration source : role.ingests() ? sources : List.<SourceRegistration>of()) {
-            capture.start(source, infrastructure.connections().get(source.sourceId()));
+            capture.start(source, infrastructure.connections().get(source.sourceId()),
+                    Long.parseLong(config.sourceValue(source.sourceId(), "poll-interval-ms")));
         }
     }
 
@@ -246,10 +249,6 @@ public final class PipelineRuntime implements AutoCloseable {
         return new StoreStatus(System.currentTimeMillis(), Topics.INDEX, active, rows, materializer.committedPositions());
     }
 
-    private KafkaStreams streams(String applicationId, Topology topology) throws IOException {
-        return streams(applicationId, topology, Map.of());
-    }
-
     /** @param overrides the topology's own Streams settings, over the shared {@link #streamsProperties} */
     private KafkaStreams streams(String applicationId, Topology topology, Map<String, String> overrides) throws IOException {
         Properties p = streamsProperties(applicationId, bootstrapServers(), kafkaClientProperties(), Files.createDirectories(dir.resolve("streams")));
@@ -285,6 +284,16 @@ public final class PipelineRuntime implements AutoCloseable {
         p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), "10000");
         p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "2000");
         return p;
+    }
+
+    /**
+     * The ingest topology's own Kafka Streams settings: its commit interval ({@code ingest.commit-interval-ms}), and a
+     * poll timeout of {@code ingest.quiet-ms}, so that an idle stream thread wakes up to check the embedding buffer
+     * (a wall-clock punctuation runs only between polls; Kafka Streams' default poll.ms is 100).
+     */
+    static Map<String, String> ingestStreamsSettings(ChartstreamConfig config) {
+        return Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(config.integer("ingest.commit-interval-ms")),
+                StreamsConfig.POLL_MS_CONFIG, Long.toString(config.integer("ingest.quiet-ms")));
     }
 
     /** The key of a table in the count maps: the table name with one source, {@code source:table} with several. */

@@ -27,7 +27,7 @@ public final class GenerationPlanner {
         if (op == RowOp.SNAPSHOT) {
             long staged = state.staged() > 0 ? state.staged() : Math.max(state.highest(), state.active()) + 1;
             TableGenerations next = new TableGenerations(state.active(), staged, Math.max(state.highest(), staged),
-                    (state.staged() > 0 ? state.stagedRows() : 0) + 1, state.scannedRows());
+                    stagedRowsWith(state, marker), state.scannedRows());
             boolean lastRow = marker == SnapshotMarker.LAST || marker == SnapshotMarker.LAST_IN_TABLE
                     || (next.scannedRows() > 0 && next.stagedRows() >= next.scannedRows());
             if (lastRow) {
@@ -50,6 +50,17 @@ public final class GenerationPlanner {
             return new Plan(List.of(state.active(), state.staged()), 0, state);
         }
         return new Plan(List.of(state.active()), 0, state);
+    }
+
+    /**
+     * The rows the staged generation holds once this snapshot row is written. A row Debezium marks as the first of
+     * the table while rows are already staged means the snapshot started over (a kill before Debezium's offsets
+     * recorded it, so the restart reads every row again into the same generation): the count starts again too, or
+     * the rows read twice would reach the scanned count before the table's last row and publish it incomplete.
+     */
+    public static long stagedRowsWith(TableGenerations state, SnapshotMarker marker) {
+        boolean startedOver = marker == SnapshotMarker.FIRST || marker == SnapshotMarker.FIRST_IN_TABLE;
+        return (state.staged() > 0 && !startedOver ? state.stagedRows() : 0) + 1;
     }
 
     /**

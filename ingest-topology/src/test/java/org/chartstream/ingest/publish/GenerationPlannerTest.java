@@ -85,6 +85,28 @@ class GenerationPlannerTest {
     }
 
     @Test
+    void aSnapshotThatStartsOverCountsItsRowsAgainAndIsPublishedOnlyWithItsLastRow() {
+        // a kill cut the first read of a three-row table short after two rows; Debezium reads all three again
+        TableGenerations cutShort = GenerationPlanner.plan(GenerationPlanner.plan(TableGenerations.NONE, RowOp.SNAPSHOT,
+                SnapshotMarker.FIRST).next(), RowOp.SNAPSHOT, SnapshotMarker.MIDDLE).next();
+        TableGenerations scanned = GenerationPlanner.scanCompleted(cutShort, 3).next(); // the new read's notice, read early
+        assertThat(scanned.stagedRows()).isEqualTo(2);
+
+        GenerationPlanner.Plan again = GenerationPlanner.plan(scanned, RowOp.SNAPSHOT, SnapshotMarker.FIRST);
+        assertThat(again.targets()).containsExactly(1L);
+        assertThat(again.next().stagedRows()).isEqualTo(1);
+        assertThat(again.publish()).as("three rows counted, but one of them twice").isZero();
+        GenerationPlanner.Plan second = GenerationPlanner.plan(again.next(), RowOp.SNAPSHOT, SnapshotMarker.MIDDLE);
+        assertThat(second.publish()).isZero();
+        GenerationPlanner.Plan last = GenerationPlanner.plan(second.next(), RowOp.SNAPSHOT, SnapshotMarker.MIDDLE);
+        assertThat(last.publish()).isEqualTo(1L);
+        assertThat(GenerationPlanner.stagedRowsWith(second.next(), SnapshotMarker.MIDDLE)).isEqualTo(3);
+
+        // a later table's first row starts over the same way
+        assertThat(GenerationPlanner.stagedRowsWith(new TableGenerations(0, 4, 4, 7), SnapshotMarker.FIRST_IN_TABLE)).isEqualTo(1);
+    }
+
+    @Test
     void aScanReportAfterThePublicationChangesNothingAndFewerRowsThanScannedWaitForTheRest() {
         TableGenerations published = new TableGenerations(1, 0, 1, 0);
         assertThat(GenerationPlanner.scanCompleted(published, 3))

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import org.chartstream.connectors.DebeziumConfigs;
 
 /**
  * All configuration in one typed place. Every key has a default (DESIGN.md §5); a properties file overrides the
@@ -74,6 +75,7 @@ public final class ChartstreamConfig {
         k.put("source.user", new String[] {"", "user Debezium connects as (needs replication rights)"});
         k.put("source.password", new String[] {"", "password of that user (never printed)"});
         k.put("source.schema", new String[] {"", "schema holding the tables (postgres: public, sqlserver: dbo when empty)"});
+        k.put("source.poll-interval-ms", new String[] {DebeziumConfigs.POLL_INTERVAL_MS, "how long Debezium sleeps when the source had no new change (poll.interval.ms; Debezium's default is 500)"});
         k.put("sources", new String[] {"", "comma list of source ids, each configured by source.<id>.<key> (the source.* key names; unset"
                 + " ones fall back to source.*, topic-prefix to the id); empty: the one source of the source.* keys."
                 + " Allow-list fields per table with source[.<id>].fields.<table>=a,b,c"});
@@ -89,7 +91,10 @@ public final class ChartstreamConfig {
         k.put("chunk.overlap-tokens", new String[] {"32", "tokens shared by consecutive windows"});
         k.put("chunk.lead-tokens", new String[] {"64", "most tokens of a long row's opening (first sentences or lines) repeated in every chunk's header; 0 = none"});
         k.put("ingest.batch-chunks", new String[] {"64", "chunks per embedding call (fewer when the model would take more than 4 s)"});
-        k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill"});
+        k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill while changes keep arriving"});
+        k.put("ingest.quiet-ms", new String[] {"10", "a partial embedding batch is embedded once no change arrived for this long (an idle pipeline embeds a lone change at once);"
+                + " also how often the ingest topology checks that (its Kafka Streams poll.ms)"});
+        k.put("ingest.commit-interval-ms", new String[] {"100", "Kafka Streams commit.interval.ms of the ingest topology (each embedded batch also commits at once)"});
         k.put("ingest.max-field-bytes", new String[] {"1048576", "most UTF-8 bytes one field value of a change keeps; a longer value is truncated before it is written to Kafka (dead letter naming table, row key and field; the row is still indexed)"});
         k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
@@ -203,6 +208,11 @@ public final class ChartstreamConfig {
         nonNegative("chunk.lead-tokens");
         positive("ingest.batch-chunks");
         positive("ingest.linger-ms");
+        positive("ingest.quiet-ms");
+        if (integer("ingest.quiet-ms") > integer("ingest.linger-ms")) {
+            throw bad("ingest.quiet-ms", "must be at most ingest.linger-ms (" + integer("ingest.linger-ms") + ")");
+        }
+        positive("ingest.commit-interval-ms");
         positive("ingest.max-field-bytes");
         positive("kafka.max-record-bytes");
         if (integer("kafka.max-record-bytes") > 1L << 30) {
@@ -270,6 +280,13 @@ public final class ChartstreamConfig {
                 }
             } catch (NumberFormatException e) {
                 throw bad(sourceKey(id, "port"), "must be a whole number");
+            }
+            try {
+                if (Integer.parseInt(sourceValue(id, "poll-interval-ms")) < 1) {
+                    throw bad(sourceKey(id, "poll-interval-ms"), "must be at least 1");
+                }
+            } catch (NumberFormatException e) {
+                throw bad(sourceKey(id, "poll-interval-ms"), "must be a whole number");
             }
         }
         if (sourceIds().stream().distinct().count() != sourceIds().size()) {

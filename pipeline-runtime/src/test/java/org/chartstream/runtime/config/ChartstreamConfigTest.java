@@ -66,4 +66,17 @@ class ChartstreamConfigTest {
         assertThatThrownBy(() -> ChartstreamConfig.load(null, Map.of("CHARTSTREAM_SOURCE_KIND", "oracle")))
                 .hasMessageContaining("source.kind").hasMessageContaining("CHARTSTREAM_SOURCE_KIND");
     }
+
+    @Test
+    void freshnessSettingsDefaultToLowLatencyAndTheQuietTimeMayNotExceedTheLinger() {
+        ChartstreamConfig c = ChartstreamConfig.defaults();
+        assertThat(c.integer("ingest.quiet-ms")).isEqualTo(10);
+        assertThat(c.integer("ingest.commit-interval-ms")).isEqualTo(100);
+        assertThat(c.sourceValue(c.sourceIds().get(0), "poll-interval-ms")).isEqualTo("10");
+
+        assertThatThrownBy(() -> ChartstreamConfig.load(null, Map.of("CHARTSTREAM_INGEST_QUIET_MS", "600")))
+                .hasMessageContaining("ingest.quiet-ms").hasMessageContaining("ingest.linger-ms");
+        assertThatThrownBy(() -> ChartstreamConfig.load(null, Map.of("CHARTSTREAM_SOURCE_POLL_INTERVAL_MS", "0")))
+                .hasMessageContaining("source.poll-interval-ms");
+    }
 }

@@ -8,7 +8,7 @@ import org.apache.lucene.search.ReferenceManager;
 /**
  * Reference-counted snapshots over near-real-time readers of the writer; the reader's own ref count keeps an old
  * snapshot alive while searches use it. {@link #refreshTo} is only called by the store's commit, under its
- * exclusive lock, right after the writer committed.
+ * exclusive lock, right before the writer commits.
  */
 final class SnapshotManager extends ReferenceManager<Snapshot> {
 
