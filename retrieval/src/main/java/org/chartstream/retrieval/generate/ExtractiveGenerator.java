@@ -96,7 +96,7 @@ public final class ExtractiveGenerator implements Generator {
                 texts.add(shortlist.scoredText(pieces.get(r).get(i)));
             }
         }
-        double[] relevance = scorer.relevance(question, texts);
+        double[] relevance = texts.isEmpty() ? new double[0] : scorer.relevance(question, texts);
         double[] scores = new double[pieces.stream().mapToInt(List::size).sum()];
         Arrays.fill(scores, Double.NEGATIVE_INFINITY);
         int offset = 0;

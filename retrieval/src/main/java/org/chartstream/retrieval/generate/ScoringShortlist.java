@@ -16,7 +16,8 @@ import java.util.stream.IntStream;
 /**
  * Which pieces of each record the embedding model scores, so that the cost of an extractive answer does not grow
  * with the length of the cited notes (the model's time is linear in the pieces and their tokens). A record with at
- * most {@code perRecord} pieces has all of them scored. In a longer one, each piece is weighted by the question's
+ * most {@code perRecord} pieces has all of them scored, one with no more pieces than it quotes
+ * ({@link ExtractiveGenerator#SENTENCES_PER_PASSAGE}) none (it quotes them all). In a longer one, each piece is weighted by the question's
  * words it holds, each word by how rare it is among all pieces of the answer's records (1 / the number of pieces
  * holding it, so "the" or "patient" weigh little and no stop list is needed); each piece that holds any is taken
  * with the pieces either side of it, the heaviest first, then pieces ever further out (a plan sentence that shares
@@ -61,8 +62,12 @@ public record ScoringShortlist(int perRecord, int maxChars) {
         pieceWords.forEach(r -> r.forEach(w -> w.stream().filter(asked::contains).forEach(x -> piecesHolding.merge(x, 1, Integer::sum))));
         List<List<Integer>> picked = new ArrayList<>(records.size());
         for (List<Set<String>> record : pieceWords) {
-            picked.add(record.size() <= perRecord ? IntStream.range(0, record.size()).boxed().toList()
-                    : shortlist(record, asked, piecesHolding));
+            if (record.size() <= ExtractiveGenerator.SENTENCES_PER_PASSAGE) {
+                picked.add(List.of()); // it quotes every piece it has, in its order, whatever their scores
+            } else {
+                picked.add(record.size() <= perRecord ? IntStream.range(0, record.size()).boxed().toList()
+                        : shortlist(record, asked, piecesHolding));
+            }
         }
         return picked;
     }

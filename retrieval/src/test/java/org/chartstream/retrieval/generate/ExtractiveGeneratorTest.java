@@ -38,7 +38,13 @@ class ExtractiveGeneratorTest {
                 "record: medications\npatient: Ben Ode (MRN-2)\ndescription: metformin 500 mg",
                 "record: conditions\npatient: Ana Ruiz (MRN-1)\ndescription: essential hypertension (I10)");
 
-        GenerationResult result = new ExtractiveGenerator(WORD_OVERLAP, 600).generate("What does Ana Ruiz take daily?", passages, tokens::add);
+        List<List<String>> scored = new ArrayList<>();
+        SentenceScorer recording = (question, sentences) -> {
+            scored.add(sentences);
+            return WORD_OVERLAP.relevance(question, sentences);
+        };
+
+        GenerationResult result = new ExtractiveGenerator(recording, 600).generate("What does Ana Ruiz take daily?", passages, tokens::add);
 
         assertThat(result.outcome()).isEqualTo(GenerationResult.Outcome.EXTRACTIVE);
         assertThat(result.answer()).isEqualTo(ExtractiveAnswer.LABEL + "\n"
@@ -51,6 +57,7 @@ class ExtractiveGeneratorTest {
         assertThat(result.generator()).isEqualTo("extractive (no generation model configured)");
         assertThat(result.detail()).isEqualTo("no generation model configured: sentences of 3 of 3 passages quoted");
         assertThat(tokens).isEmpty();
+        assertThat(scored).as("records of at most three pieces quote them all: the model is not called").isEmpty();
     }
 
     @Test

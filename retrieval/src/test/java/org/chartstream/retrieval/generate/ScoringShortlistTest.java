@@ -24,6 +24,12 @@ class ScoringShortlistTest {
     }
 
     @Test
+    void aRecordWithNoMorePiecesThanItQuotesHasNoneScored() {
+        assertThat(FOUR.pick("what is the plan?", List.of(List.of("a", "b", "c"), List.of("one field"))))
+                .containsExactly(List.of(), List.of());
+    }
+
+    @Test
     void aLongRecordKeepsThePiecesWithTheRarestQuestionWordsAndTheirNeighbours() {
         List<String> note = review(10);
         note.add("PLAN: Hypertension is not controlled.");
