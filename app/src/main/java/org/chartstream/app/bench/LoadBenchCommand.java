@@ -45,6 +45,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
             defaultValue = "60")
     int timeoutSeconds;
 
+    @Option(names = "--index-dir", description = {"keep the index here and reuse it in later runs with the same --chunks",
+            "(default: a temporary index, built and deleted by each run)"})
+    java.nio.file.Path indexDir;
+
     @Option(names = "--json", description = "print the figures as one JSON line")
     boolean json;
 
@@ -56,7 +60,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         }
         PrintWriter progress = new PrintWriter(System.err, true);
         List<LoadLevel> levels = LoadBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests,
-                Duration.ofSeconds(timeoutSeconds), progress);
+                Duration.ofSeconds(timeoutSeconds), indexDir, progress);
         if (json) {
             System.out.println(LoadLevel.levelsJson(levels));
         } else {

@@ -30,13 +30,17 @@ public final class QueryBenchCommand implements Callable<Integer> {
     @Option(names = "--requests", description = "requests per client (default: ${DEFAULT-VALUE})", defaultValue = "50")
     int requests;
 
+    @Option(names = "--index-dir", description = {"keep the index here and reuse it in later runs with the same --chunks",
+            "(default: a temporary index, built and deleted by each run)"})
+    java.nio.file.Path indexDir;
+
     @Option(names = "--json", description = "print the figures as JSON lines")
     boolean json;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter progress = new PrintWriter(System.err, true);
-        List<QueryBench.Result> results = QueryBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests, progress);
+        List<QueryBench.Result> results = QueryBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests, indexDir, progress);
         if (json) {
             System.out.println(QueryBench.lastLine(results));
             return 0;

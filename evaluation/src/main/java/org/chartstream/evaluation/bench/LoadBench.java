@@ -2,6 +2,7 @@ package org.chartstream.evaluation.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,9 +32,9 @@ public final class LoadBench {
     }
 
     public static List<LoadLevel> run(ChartstreamConfig config, int chunks, List<Integer> clientCounts, int requestsPerClient,
-                                      Duration timeout, PrintWriter progress) throws IOException, InterruptedException {
-        return QueryBench.withTopology(config, chunks, Map.of(), progress,
-                (bootstrap, corpus, indexSeconds, admission) -> {
+                                      Duration timeout, Path indexDir, PrintWriter progress) throws IOException, InterruptedException {
+        return QueryBench.withTopology(config, chunks, indexDir, Map.of(), progress,
+                (bootstrap, corpus, index, admission) -> {
                     List<LoadLevel> levels = new ArrayList<>();
                     for (int clients : clientCounts) {
                         progress.printf(Locale.ROOT, "%d client(s) x %d requests, admission limit %d (bounds %d-%d)...%n", clients,

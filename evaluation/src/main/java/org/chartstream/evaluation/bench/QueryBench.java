@@ -50,16 +50,24 @@ import org.chartstream.store.lucene.LuceneHybridStore;
 public final class QueryBench {
     /** One run's figures. */
     public record Result(int chunks, int clients, int requests, double p50Ms, double p95Ms, double rps,
-                         Map<String, Double> stageP50Ms, double indexSeconds) {
+                         Map<String, Double> stageP50Ms, Index index) {
         public String toJson() {
             StringBuilder stages = new StringBuilder("{");
             stageP50Ms.forEach((k, v) -> stages.append(stages.length() > 1 ? ", " : "").append('"').append(k).append("\":")
                     .append(String.format(Locale.ROOT, "%.1f", v)));
             stages.append('}');
             return String.format(Locale.ROOT, "{\"chunks\":%d, \"clients\":%d, \"p50_ms\":%.1f, \"p95_ms\":%.1f, \"stages_ms\":%s,"
-                    + " \"requests\":%d, \"requests_per_s\":%.2f, \"index_s\":%.1f}", chunks, clients, p50Ms, p95Ms, stages,
-                    requests, rps, indexSeconds);
+                    + " \"requests\":%d, \"requests_per_s\":%.2f, \"index_s\":%.1f, \"merge_wait_s\":%.1f, \"segments\":%d}",
+                    chunks, clients, p50Ms, p95Ms, stages, requests, rps, index.buildSeconds(), index.mergeWaitSeconds(),
+                    index.segments());
         }
+    }
+
+    /**
+     * The searched index: seconds to build it and to wait for its background merges (both 0 when an earlier run's
+     * index was reused), and the segments searched (each with its own HNSW graph).
+     */
+    public record Index(double buildSeconds, double mergeWaitSeconds, int segments) {
     }
 
     private QueryBench() {
@@ -73,16 +81,21 @@ public final class QueryBench {
         return results.stream().map(Result::toJson).collect(java.util.stream.Collectors.joining(", ", "{\"runs\":[", "]}"));
     }
 
-    /** With {@code config}'s query settings (e.g. {@code query.poll-ms}, {@code query.commit-interval-ms}). */
+    /**
+     * With {@code config}'s query settings (e.g. {@code query.poll-ms}, {@code query.commit-interval-ms}).
+     *
+     * @param indexDir where the index is kept for later runs (reused when it holds one of {@code chunks} chunks whose
+     *                 merges were awaited); null for a temporary index
+     */
     public static List<Result> run(ChartstreamConfig config, int chunks, List<Integer> clientCounts, int requestsPerClient,
-                                   PrintWriter progress) throws IOException, InterruptedException {
+                                   Path indexDir, PrintWriter progress) throws IOException, InterruptedException {
         Map<String, String> noAdmissionLimit = Map.of("query.admission-limit", "256", "query.admission-min-limit", "256");
-        return withTopology(config, chunks, noAdmissionLimit, progress, (bootstrap, corpus, indexSeconds, admission) -> {
+        return withTopology(config, chunks, indexDir, noAdmissionLimit, progress, (bootstrap, corpus, index, admission) -> {
             List<Result> results = new ArrayList<>();
             for (int clients : clientCounts) {
                 progress.printf(Locale.ROOT, "%d client(s) x %d requests...%n", clients, requestsPerClient);
                 progress.flush();
-                results.add(measure(bootstrap, corpus, chunks, clients, requestsPerClient, indexSeconds));
+                results.add(measure(bootstrap, corpus, chunks, clients, requestsPerClient, index));
                 progress.println(results.get(results.size() - 1).toJson());
                 progress.flush();
             }
@@ -92,15 +105,17 @@ public final class QueryBench {
 
     /** What runs against the started query topology. */
     interface TopologyRun<T> {
-        T run(String bootstrapServers, ClusteredCorpus corpus, double indexSeconds, AdmissionControl admission) throws InterruptedException;
+        T run(String bootstrapServers, ClusteredCorpus corpus, Index index, AdmissionControl admission) throws InterruptedException;
     }
 
     /**
-     * Builds the clustered index, starts the embedded broker and the real query topology (no LLM endpoint, gate
-     * opened) with the given configuration overrides, warms it up and runs {@code body} against it.
+     * Builds the clustered index (or reuses the one in {@code indexDir}) and waits for its background merges, starts
+     * the embedded broker and the real query topology (no LLM endpoint, gate opened) with the given configuration
+     * overrides, warms it up and runs {@code body} against it. Queries measured while a merge rebuilds HNSW graphs on
+     * the same cores would measure the merge too (it ran through every run before session 8).
      */
-    static <T> T withTopology(ChartstreamConfig base, int chunks, Map<String, String> configOverrides, PrintWriter progress,
-                              TopologyRun<T> body) throws IOException, InterruptedException {
+    static <T> T withTopology(ChartstreamConfig base, int chunks, Path indexDir, Map<String, String> configOverrides,
+                              PrintWriter progress, TopologyRun<T> body) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("chartstream-bench-query");
         ChartstreamConfig config = base.with("data.dir", dir.toString()).with("gate.threshold.bi-encoder", "-1");
         for (Map.Entry<String, String> e : configOverrides.entrySet()) {
@@ -109,12 +124,13 @@ public final class QueryBench {
         StoreBench.Settings storeSettings = StoreBench.Settings.defaults(chunks);
         ClusteredCorpus corpus = new ClusteredCorpus(chunks, storeSettings.dimension(), storeSettings.clusters(),
                 storeSettings.noise(), storeSettings.seed());
-        try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"));
+        Path indexPath = indexDir == null ? dir.resolve("index") : indexDir;
+        boolean reuse = indexDir != null && builtIndex(chunks).equals(LuceneHybridStore.lastCommittedCheckpoint(indexPath));
+        try (LuceneHybridStore store = LuceneHybridStore.open(indexPath);
              OnnxEmbedder model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
              EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker().start(dir.resolve("kafka"))) {
-            long t0 = System.nanoTime();
-            StoreBench.buildIndex(store, corpus, storeSettings, progress);
-            double indexSeconds = (System.nanoTime() - t0) / 1e9;
+            Index index = reuse ? new Index(0, 0, store.searchableSegments()) : build(store, corpus, storeSettings, progress);
+            progress.printf(Locale.ROOT, "index %s: %d segments%n", reuse ? "reused from " + indexPath : "built", index.segments());
             broker.createTopics(Map.of(Topics.REQUESTS, 1, Topics.REPLIES, 1, Topics.AUDIT, 1, Topics.DEAD_LETTER, 1));
             try (QueryWiring wiring = QueryWiring.create(config, model, store)) {
                 Properties p = PipelineRuntime.streamsProperties("chartstream-bench-query", broker.bootstrapServers(), Map.of(),
@@ -127,7 +143,7 @@ public final class QueryBench {
                     streams.start();
                     awaitRunning(streams);
                     warmUp(broker.bootstrapServers(), corpus);
-                    return body.run(broker.bootstrapServers(), corpus, indexSeconds, wiring.admission());
+                    return body.run(broker.bootstrapServers(), corpus, index, wiring.admission());
                 }
             }
         } finally {
@@ -135,8 +151,26 @@ public final class QueryBench {
         }
     }
 
+    /** The checkpoint of a finished bench index: its size, and that its merges were awaited. */
+    static Map<String, String> builtIndex(int chunks) {
+        return Map.of("bench.chunks", Integer.toString(chunks), "bench.merges", "awaited");
+    }
+
+    private static Index build(LuceneHybridStore store, ClusteredCorpus corpus, StoreBench.Settings settings, PrintWriter progress)
+            throws InterruptedException {
+        if (store.chunkCount() > 0) {
+            throw new IllegalStateException("the index directory " + store.path() + " holds another index; give an empty or a bench-built one");
+        }
+        long t0 = System.nanoTime();
+        StoreBench.buildIndex(store, corpus, settings, progress);
+        long t1 = System.nanoTime();
+        store.awaitMerges();
+        store.commit(builtIndex(settings.chunks()));
+        return new Index((t1 - t0) / 1e9, (System.nanoTime() - t1) / 1e9, store.searchableSegments());
+    }
+
     private static Result measure(String bootstrap, ClusteredCorpus corpus, int chunks, int clients, int perClient,
-                                  double indexSeconds) throws InterruptedException {
+                                  Index index) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
         List<String> ids = Collections.synchronizedList(new ArrayList<>());
@@ -169,7 +203,7 @@ public final class QueryBench {
         double seconds = (System.nanoTime() - start) / 1e9;
         pool.shutdown();
         return new Result(chunks, clients, latencies.size(), RankingMetrics.percentile(latencies, 0.5),
-                RankingMetrics.percentile(latencies, 0.95), latencies.size() / seconds, stageMedians(bootstrap, ids), indexSeconds);
+                RankingMetrics.percentile(latencies, 0.95), latencies.size() / seconds, stageMedians(bootstrap, ids), index);
     }
 
     private static void warmUp(String bootstrap, ClusteredCorpus corpus) {
