@@ -15,6 +15,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.chartstream.schemas.QueryRequest;
@@ -94,7 +95,7 @@ public final class QueryClient implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                ReplyEvent e = r.value() == null ? null : replies.tryDeserialize(r.value());
+                ReplyEvent e = r.value() == null || !mayBeFor(id, r) ? null : replies.tryDeserialize(r.value());
                 if (e != null && (id.equals(e.getRequestId()) || id.equals(e.getCorrelationId())) && dedupe.isNew(e)) {
                     events.add(e);
                     onEvent.accept(e);
@@ -105,6 +106,19 @@ public final class QueryClient implements AutoCloseable {
             }
         }
         throw new IllegalStateException("no final reply for request " + id + " within " + timeout.toSeconds() + " s");
+    }
+
+    /**
+     * Whether a record on the reply topic may be a reply to {@code id}: the service keys every reply event by its
+     * request id and carries its correlation id in a header, so any other record is skipped undecoded (a shared reply
+     * topic holds every other client's replies too).
+     */
+    static boolean mayBeFor(String id, ConsumerRecord<String, byte[]> r) {
+        if (id.equals(r.key())) {
+            return true;
+        }
+        Header correlation = r.headers().lastHeader(Topics.HEADER_CORRELATION_ID);
+        return correlation != null && id.equals(new String(correlation.value(), StandardCharsets.UTF_8));
     }
 
     @Override
