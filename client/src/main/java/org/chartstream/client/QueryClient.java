@@ -7,15 +7,16 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.chartstream.schemas.QueryRequest;
@@ -27,7 +28,8 @@ import org.chartstream.schemas.serde.AvroSerde;
 /**
  * What an upstream system does: posts a {@link QueryRequest} on the request topic with {@code reply-to} and
  * {@code correlation-id} headers, then reads that request's reply events until a final one arrives, each once
- * ({@link ReplyDeduplicator}: replies are at least once).
+ * ({@link ReplyDeduplicator}: replies are at least once). Thread-safe: many requests may wait at once, each on its
+ * own thread, and one consumer (the client's reply reader thread) reads the reply topic once for all of them.
  */
 public final class QueryClient implements AutoCloseable {
     public static final Set<ReplyType> FINAL = EnumSet.of(ReplyType.ANSWER, ReplyType.REFUSED, ReplyType.UNAVAILABLE,
@@ -35,9 +37,14 @@ public final class QueryClient implements AutoCloseable {
 
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<String, byte[]> consumer;
-    private final AvroSerde<ReplyEvent> replies = AvroSerde.of(ReplyEvent.class);
     private final String replyTopic;
     private final AvroSerde<QueryRequest> requests = AvroSerde.of(QueryRequest.class);
+    /** How often a waiting request checks that the reply reader still runs. */
+    private static final Duration READER_CHECK = Duration.ofMillis(500);
+    private final ReplyRouter waiting = new ReplyRouter();
+    private final Thread reader;
+    private volatile boolean closed;
+    private volatile RuntimeException readerFailure;
 
     public QueryClient(String bootstrapServers, String replyTopic) {
         this(bootstrapServers, java.util.Map.of(), replyTopic);
@@ -66,6 +73,9 @@ public final class QueryClient implements AutoCloseable {
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         partitions.forEach(consumer::position); // resolve the end now, before the request is sent
+        this.reader = new Thread(this::readReplies, "chartstream-reply-reader");
+        reader.setDaemon(true);
+        reader.start();
     }
 
     /** Sends the request and returns its reply events in order, calling {@code onEvent} as each arrives. */
@@ -85,18 +95,21 @@ public final class QueryClient implements AutoCloseable {
     }
 
     private List<ReplyEvent> sendAndAwait(ProducerRecord<String, byte[]> record, String id, Duration timeout, Consumer<ReplyEvent> onEvent) {
+        BlockingQueue<ReplyEvent> mine = waiting.register(id);
         try {
-            producer.send(record).get();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot post the request to " + Topics.REQUESTS + ": " + e.getMessage(), e);
-        }
-        List<ReplyEvent> events = new ArrayList<>();
-        ReplyDeduplicator dedupe = new ReplyDeduplicator();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                ReplyEvent e = r.value() == null || !mayBeFor(id, r) ? null : replies.tryDeserialize(r.value());
-                if (e != null && (id.equals(e.getRequestId()) || id.equals(e.getCorrelationId())) && dedupe.isNew(e)) {
+            try {
+                producer.send(record).get();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot post the request to " + Topics.REQUESTS + ": " + e.getMessage(), e);
+            }
+            List<ReplyEvent> events = new ArrayList<>();
+            ReplyDeduplicator dedupe = new ReplyDeduplicator();
+            long deadline = System.nanoTime() + timeout.toNanos();
+            for (long left = timeout.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+                ReplyEvent e = mine.poll(Math.min(left, READER_CHECK.toNanos()), TimeUnit.NANOSECONDS);
+                if (e == null) {
+                    requireReaderAlive();
+                } else if (dedupe.isNew(e)) {
                     events.add(e);
                     onEvent.accept(e);
                     if (FINAL.contains(e.getType())) {
@@ -104,26 +117,48 @@ public final class QueryClient implements AutoCloseable {
                     }
                 }
             }
+            throw new IllegalStateException("no final reply for request " + id + " within " + timeout.toSeconds() + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the replies of " + id, e);
+        } finally {
+            waiting.unregister(id);
         }
-        throw new IllegalStateException("no final reply for request " + id + " within " + timeout.toSeconds() + " s");
     }
 
-    /**
-     * Whether a record on the reply topic may be a reply to {@code id}: the service keys every reply event by its
-     * request id and carries its correlation id in a header, so any other record is skipped undecoded (a shared reply
-     * topic holds every other client's replies too).
-     */
-    static boolean mayBeFor(String id, ConsumerRecord<String, byte[]> r) {
-        if (id.equals(r.key())) {
-            return true;
+    /** The reply reader's loop: every record that may answer a waiting request is decoded and handed to it. */
+    private void readReplies() {
+        try {
+            while (!closed) {
+                consumer.poll(Duration.ofMillis(100)).forEach(waiting::route);
+            }
+        } catch (WakeupException e) {
+            if (!closed) {
+                readerFailure = e;
+            }
+        } catch (RuntimeException e) {
+            readerFailure = e;
+        } finally {
+            consumer.close(Duration.ofSeconds(2));
         }
-        Header correlation = r.headers().lastHeader(Topics.HEADER_CORRELATION_ID);
-        return correlation != null && id.equals(new String(correlation.value(), StandardCharsets.UTF_8));
+    }
+
+    private void requireReaderAlive() {
+        RuntimeException failure = readerFailure;
+        if (failure != null) {
+            throw new IllegalStateException("the reply reader stopped: " + failure.getMessage(), failure);
+        }
     }
 
     @Override
     public void close() {
+        closed = true;
+        consumer.wakeup();
+        try {
+            reader.join(Duration.ofSeconds(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         producer.close(Duration.ofSeconds(2));
-        consumer.close(Duration.ofSeconds(2));
     }
 }

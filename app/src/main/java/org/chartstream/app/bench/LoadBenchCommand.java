@@ -49,6 +49,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
             "(default: a temporary index, built and deleted by each run)"})
     java.nio.file.Path indexDir;
 
+    @Option(names = "--shared-reply-reader", description = {"the clients share one query client and its one reply-topic consumer, as one",
+            "upstream service would (default: a client and consumer each, every reply read by every client)"})
+    boolean sharedReplyReader;
+
     @Option(names = "--json", description = "print the figures as one JSON line")
     boolean json;
 
@@ -60,7 +64,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         }
         PrintWriter progress = new PrintWriter(System.err, true);
         List<LoadLevel> levels = LoadBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests,
-                Duration.ofSeconds(timeoutSeconds), indexDir, progress);
+                Duration.ofSeconds(timeoutSeconds), indexDir, sharedReplyReader, progress);
         if (json) {
             System.out.println(LoadLevel.levelsJson(levels));
         } else {

@@ -34,13 +34,17 @@ public final class QueryBenchCommand implements Callable<Integer> {
             "(default: a temporary index, built and deleted by each run)"})
     java.nio.file.Path indexDir;
 
+    @Option(names = "--shared-reply-reader", description = {"the clients share one query client and its one reply-topic consumer, as one",
+            "upstream service would (default: a client and consumer each, every reply read by every client)"})
+    boolean sharedReplyReader;
+
     @Option(names = "--json", description = "print the figures as JSON lines")
     boolean json;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter progress = new PrintWriter(System.err, true);
-        List<QueryBench.Result> results = QueryBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests, indexDir, progress);
+        List<QueryBench.Result> results = QueryBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests, indexDir, sharedReplyReader, progress);
         if (json) {
             System.out.println(QueryBench.lastLine(results));
             return 0;

@@ -25,14 +25,17 @@ import org.chartstream.schemas.Topics;
  * adaptive admission limit in force ({@code query.admission-min-limit} to {@code query.admission-limit}; it carries
  * over from one level to the next, as in a running service): C clients each post R requests one after another
  * through {@code chartstream.requests} and wait for each final reply. A {@code busy} reply ends that request (the
- * client does not retry it); a request with no final reply within the timeout is lost.
+ * client does not retry it); a request with no final reply within the timeout is lost. The clients either each read
+ * the reply topic with a consumer of their own (every reply then reaches every client) or share one client and its
+ * one reply reader, as one upstream service with C requests in flight would.
  */
 public final class LoadBench {
     private LoadBench() {
     }
 
     public static List<LoadLevel> run(ChartstreamConfig config, int chunks, List<Integer> clientCounts, int requestsPerClient,
-                                      Duration timeout, Path indexDir, PrintWriter progress) throws IOException, InterruptedException {
+                                      Duration timeout, Path indexDir, boolean sharedReplyReader, PrintWriter progress)
+            throws IOException, InterruptedException {
         return QueryBench.withTopology(config, chunks, indexDir, Map.of(), progress,
                 (bootstrap, corpus, index, admission) -> {
                     List<LoadLevel> levels = new ArrayList<>();
@@ -41,7 +44,7 @@ public final class LoadBench {
                                 requestsPerClient, admission.limit(), config.integer("query.admission-min-limit"),
                                 config.integer("query.admission-limit"));
                         progress.flush();
-                        LoadLevel level = level(bootstrap, corpus, clients, requestsPerClient, timeout, admission);
+                        LoadLevel level = level(bootstrap, corpus, clients, requestsPerClient, timeout, admission, sharedReplyReader);
                         progress.println(level.toJson());
                         progress.flush();
                         levels.add(level);
@@ -51,21 +54,21 @@ public final class LoadBench {
     }
 
     private static LoadLevel level(String bootstrap, ClusteredCorpus corpus, int clients, int perClient, Duration timeout,
-                                   AdmissionControl admission) throws InterruptedException {
+                                   AdmissionControl admission, boolean sharedReplyReader) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<LoadLevel.Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
         List<QueryClient> connected = Collections.synchronizedList(new ArrayList<>());
         try {
             // connect every client first, so that the measured window holds requests only
             List<Future<?>> connecting = new ArrayList<>();
-            for (int c = 0; c < clients; c++) {
+            for (int c = 0; c < (sharedReplyReader ? 1 : clients); c++) {
                 connecting.add(pool.submit(() -> connected.add(new QueryClient(bootstrap, Topics.REPLIES))));
             }
             await(connecting);
             long start = System.nanoTime();
             List<Future<?>> running = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
-                QueryClient client = connected.get(c);
+                QueryClient client = connected.get(sharedReplyReader ? 0 : c);
                 int first = c * perClient;
                 running.add(pool.submit(() -> {
                     for (int i = 0; i < perClient; i++) {

@@ -86,16 +86,18 @@ public final class QueryBench {
      *
      * @param indexDir where the index is kept for later runs (reused when it holds one of {@code chunks} chunks whose
      *                 merges were awaited); null for a temporary index
+     * @param sharedReplyReader whether the C clients share one {@link QueryClient} (one consumer reading the reply
+     *                 topic for all) instead of a client each
      */
     public static List<Result> run(ChartstreamConfig config, int chunks, List<Integer> clientCounts, int requestsPerClient,
-                                   Path indexDir, PrintWriter progress) throws IOException, InterruptedException {
+                                   Path indexDir, boolean sharedReplyReader, PrintWriter progress) throws IOException, InterruptedException {
         Map<String, String> noAdmissionLimit = Map.of("query.admission-limit", "256", "query.admission-min-limit", "256");
         return withTopology(config, chunks, indexDir, noAdmissionLimit, progress, (bootstrap, corpus, index, admission) -> {
             List<Result> results = new ArrayList<>();
             for (int clients : clientCounts) {
                 progress.printf(Locale.ROOT, "%d client(s) x %d requests...%n", clients, requestsPerClient);
                 progress.flush();
-                results.add(measure(bootstrap, corpus, chunks, clients, requestsPerClient, index));
+                results.add(measure(bootstrap, corpus, chunks, clients, requestsPerClient, index, sharedReplyReader));
                 progress.println(results.get(results.size() - 1).toJson());
                 progress.flush();
             }
@@ -170,8 +172,9 @@ public final class QueryBench {
     }
 
     private static Result measure(String bootstrap, ClusteredCorpus corpus, int chunks, int clients, int perClient,
-                                  Index index) throws InterruptedException {
+                                  Index index, boolean sharedReplyReader) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
+        QueryClient shared = sharedReplyReader ? new QueryClient(bootstrap, Topics.REPLIES) : null;
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
         List<String> ids = Collections.synchronizedList(new ArrayList<>());
         long start = System.nanoTime();
@@ -179,7 +182,8 @@ public final class QueryBench {
         for (int c = 0; c < clients; c++) {
             int client = c;
             futures.add(pool.submit(() -> {
-                try (QueryClient q = new QueryClient(bootstrap, Topics.REPLIES)) {
+                QueryClient q = shared != null ? shared : new QueryClient(bootstrap, Topics.REPLIES);
+                try {
                     for (int i = 0; i < perClient; i++) {
                         QueryRequest r = request(corpus.queryText(client * perClient + i), "bench-" + client);
                         long t = System.nanoTime();
@@ -188,6 +192,10 @@ public final class QueryBench {
                         if (!events.isEmpty()) {
                             ids.add(r.getRequestId());
                         }
+                    }
+                } finally {
+                    if (q != shared) {
+                        q.close();
                     }
                 }
                 return null;
@@ -202,6 +210,9 @@ public final class QueryBench {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         pool.shutdown();
+        if (shared != null) {
+            shared.close();
+        }
         return new Result(chunks, clients, latencies.size(), RankingMetrics.percentile(latencies, 0.5),
                 RankingMetrics.percentile(latencies, 0.95), latencies.size() / seconds, stageMedians(bootstrap, ids), index);
     }

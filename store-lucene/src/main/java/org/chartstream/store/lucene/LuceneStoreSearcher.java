@@ -31,6 +31,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.document.Document;
 import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
@@ -195,9 +196,13 @@ final class LuceneStoreSearcher {
         return hits(s, s.searcher().search(chunks.build(), k), score -> score);
       }
       StoredFields stored = s.searcher().storedFields();
+      // a row's head is also its first chunk, often among the matching chunks: its stored fields are decoded once
+      Map<Integer, Document> heads = new HashMap<>();
       Map<String, Float> rowScores = new HashMap<>();
       for (ScoreDoc sd : rows.scoreDocs) {
-        rowScores.put(LuceneSchema.rowKeyOf(stored.document(sd.doc)), sd.score);
+        Document head = stored.document(sd.doc);
+        heads.put(sd.doc, head);
+        rowScores.put(LuceneSchema.rowKeyOf(head), sd.score);
       }
       List<BytesRef> rowTerms = rowScores.keySet().stream().map(BytesRef::new).toList();
       chunks.add(new TermInSetQuery(F_ROW, rowTerms), BooleanClause.Occur.FILTER);
@@ -206,7 +211,8 @@ final class LuceneStoreSearcher {
       record Ranked(int doc, StoredChunk chunk, float rowScore, float chunkScore) {}
       List<Ranked> ranked = new ArrayList<>(matching.scoreDocs.length);
       for (ScoreDoc sd : matching.scoreDocs) {
-        StoredChunk c = LuceneSchema.toChunk(stored.document(sd.doc), null);
+        Document d = heads.get(sd.doc);
+        StoredChunk c = LuceneSchema.toChunk(d != null ? d : stored.document(sd.doc), null);
         ranked.add(new Ranked(sd.doc, c, rowScores.get(LuceneSchema.rowKey(c.row())), sd.score));
       }
       ranked.sort(Comparator.comparing(Ranked::rowScore).thenComparing(Ranked::chunkScore).reversed()
