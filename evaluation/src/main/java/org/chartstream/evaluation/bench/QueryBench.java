@@ -127,11 +127,11 @@ public final class QueryBench {
         ClusteredCorpus corpus = new ClusteredCorpus(chunks, storeSettings.dimension(), storeSettings.clusters(),
                 storeSettings.noise(), storeSettings.seed());
         Path indexPath = indexDir == null ? dir.resolve("index") : indexDir;
-        boolean reuse = indexDir != null && builtIndex(chunks).equals(LuceneHybridStore.lastCommittedCheckpoint(indexPath));
+        boolean reuse = indexDir != null && reusable(indexDir, chunks);
         try (LuceneHybridStore store = LuceneHybridStore.open(indexPath);
              OnnxEmbedder model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
              EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker().start(dir.resolve("kafka"))) {
-            Index index = reuse ? new Index(0, 0, store.searchableSegments()) : build(store, corpus, storeSettings, progress);
+            Index index = prepare(store, reuse, corpus, storeSettings, progress);
             progress.printf(Locale.ROOT, "index %s: %d segments%n", reuse ? "reused from " + indexPath : "built", index.segments());
             broker.createTopics(Map.of(Topics.REQUESTS, 1, Topics.REPLIES, 1, Topics.AUDIT, 1, Topics.DEAD_LETTER, 1));
             try (QueryWiring wiring = QueryWiring.create(config, model, store)) {
@@ -154,12 +154,21 @@ public final class QueryBench {
     }
 
     /** The checkpoint of a finished bench index: its size, and that its merges were awaited. */
-    static Map<String, String> builtIndex(int chunks) {
+    private static Map<String, String> builtIndex(int chunks) {
         return Map.of("bench.chunks", Integer.toString(chunks), "bench.merges", "awaited");
     }
 
-    private static Index build(LuceneHybridStore store, ClusteredCorpus corpus, StoreBench.Settings settings, PrintWriter progress)
-            throws InterruptedException {
+    /** Whether {@code indexDir} holds a finished bench index of {@code chunks} chunks. */
+    static boolean reusable(Path indexDir, int chunks) {
+        return builtIndex(chunks).equals(LuceneHybridStore.lastCommittedCheckpoint(indexDir));
+    }
+
+    /** The index to search: {@code store} as it is when {@code reuse}, else built into it (which must be empty). */
+    static Index prepare(LuceneHybridStore store, boolean reuse, ClusteredCorpus corpus, StoreBench.Settings settings,
+                         PrintWriter progress) throws InterruptedException {
+        if (reuse) {
+            return new Index(0, 0, store.searchableSegments());
+        }
         if (store.chunkCount() > 0) {
             throw new IllegalStateException("the index directory " + store.path() + " holds another index; give an empty or a bench-built one");
         }
