@@ -23,17 +23,37 @@ import org.junit.jupiter.api.Test;
 class BenchmarksTest {
     private static final QueryPathBenchmark query = new QueryPathBenchmark();
     private static final ModelBenchmark model = new ModelBenchmark();
+    private static final PassageEmbeddingBenchmark passages = new PassageEmbeddingBenchmark();
 
     @BeforeAll
     static void setUp() {
         query.setUp();
         model.setUp();
+        passages.setUp();
     }
 
     @AfterAll
     static void tearDown() {
         query.tearDown();
         model.tearDown();
+        passages.tearDown();
+    }
+
+    @Test
+    void passageEmbeddingRunsEveryVariantOnFullChunksAndOnePerRunMatchesSubBatches() {
+        assertThat(passages.chunks).hasSize(PassageEmbeddingBenchmark.CHUNKS).allSatisfy(c -> assertThat(c).startsWith("record: clinical notes"));
+        float[][] onePerRun = passages.fp32OneTextPerRun();
+        float[][] subBatches = passages.fp32SubBatchesOf32();
+        assertThat(onePerRun).hasNumberOfRows(PassageEmbeddingBenchmark.CHUNKS);
+        for (int i = 0; i < onePerRun.length; i++) {
+            double dot = 0;
+            for (int j = 0; j < onePerRun[i].length; j++) {
+                dot += onePerRun[i][j] * subBatches[i][j];
+            }
+            assertThat(dot).as("chunk %d", i).isGreaterThan(0.9999);
+        }
+        assertThat(passages.int8OneTextPerRun()).hasNumberOfRows(PassageEmbeddingBenchmark.CHUNKS);
+        assertThat(passages.int8SubBatchesOf32()).hasNumberOfRows(PassageEmbeddingBenchmark.CHUNKS);
     }
 
     @Test

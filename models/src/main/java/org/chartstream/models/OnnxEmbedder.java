@@ -18,7 +18,11 @@ import org.slf4j.LoggerFactory;
  * padded only to its own longest text (a sub-batch also ends where texts get shorter than half its longest one, so
  * padding never exceeds half of what is computed); pooling is masked mean or CLS, then L2 normalisation. Vectors come back in
  * input order. With fp32 models a text's vector does not depend on the other texts of the batch (up to float
- * rounding).
+ * rounding); with the dynamic-int8 models it does, because their activations are quantised with one scale per run.
+ *
+ * <p>By default every text runs alone ({@link #DEFAULT_BATCH_SIZE} 1): then a text's vector is a function of the text
+ * only, bit for bit, for every model (an index built twice, or a re-index, gets the same vectors whatever the ingest's
+ * batches were), and it is faster on the CPUs measured here, see {@link #DEFAULT_BATCH_SIZE}.
  *
  * <p>Thread-safe: ONNX Runtime sessions accept concurrent runs and the tokenizer is shared read-only.
  * {@link #close()} waits for running calls.
@@ -28,8 +32,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class OnnxEmbedder implements Embedder {
 
-    /** Default sub-batch size. */
-    public static final int DEFAULT_BATCH_SIZE = 32;
+    /**
+     * Default sub-batch size: one text per ONNX Runtime run. Measured on the 2-core build machine with liveqa chunks of
+     * up to 256 tokens, 2 threads (docs/PERFORMANCE.md, "Embedding one text per run"): all-MiniLM-L6-v2 embeds about
+     * 1.4× as many chunks per second one at a time as in sub-batches of 32, and its int8 variant 2.5×, because a
+     * batch's activations outgrow the caches while one text's stay in them.
+     */
+    public static final int DEFAULT_BATCH_SIZE = 1;
 
     private static final Logger LOG = LoggerFactory.getLogger(OnnxEmbedder.class);
     private static final String LAST_HIDDEN_STATE = "last_hidden_state";

@@ -72,7 +72,31 @@ class OnnxEmbedderTest {
     }
 
     @Test
-    void batchEqualsOneByOneAndKeepsInputOrder() {
+    void byDefaultATextsVectorIsTheSameBitForBitWhateverElseTheCallEmbedsEvenForInt8Models() {
+        List<String> texts = new ArrayList<>();
+        Random r = new Random(3);
+        for (int i = 0; i < 12; i++) {
+            texts.add(TestTexts.passage(r, i % 3 == 0 ? 200 : 5 + i));
+        }
+        for (ModelDescriptor d : List.of(ModelDescriptor.ALL_MINILM_L6_V2, ModelDescriptor.ALL_MINILM_L6_V2_Q)) {
+            try (OnnxEmbedder byDefault = OnnxEmbedder.load(d, 2)) {
+                assertThat(byDefault.batchSize()).isEqualTo(1);
+                float[][] together = byDefault.embedPassages(texts);
+                for (int i = 0; i < texts.size(); i++) {
+                    assertThat(together[i]).as("%s text %d", d.id(), i).isEqualTo(byDefault.embedPassages(List.of(texts.get(i)))[0]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void subBatchesEqualOneByOneAndKeepInputOrder() {
+        try (OnnxEmbedder batched = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2, 32)) {
+            subBatchesEqualOneByOneAndKeepInputOrder(batched);
+        }
+    }
+
+    private static void subBatchesEqualOneByOneAndKeepInputOrder(OnnxEmbedder embedder) {
         Random r = new Random(7);
         List<String> texts = new ArrayList<>();
         // one text truncated to 256 tokens, 34 of similar length (a full sub-batch of 32 and more), 5 very short

@@ -1,5 +1,8 @@
 package org.chartstream.app.cli;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,12 +17,17 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 
 /**
- * Asks, within a few seconds, whether a pipeline answers at an address before a command talks to it: Kafka's own
- * clients would wait up to a minute, retrying a dead address and logging connection errors.
+ * Asks whether a pipeline answers at an address before a command talks to it: Kafka's own clients would wait up to a
+ * minute, retrying a dead address and logging connection errors. An address where nothing listens fails at once; one
+ * that accepts connections gets {@link #TIMEOUT} to answer as a Kafka broker, because a broker that has just started,
+ * or shares its cores with a busy pipeline, can take seconds to serve its first request (3 s was too short for
+ * {@code RunCrashRestartIT}'s restarted run on a loaded machine).
  */
 public final class PipelineProbe {
-    /** How long the probe waits in all; a command that finds nobody fails in about this time. */
-    public static final Duration TIMEOUT = Duration.ofSeconds(3);
+    /** How long a listening address has to answer as a Kafka broker. */
+    public static final Duration TIMEOUT = Duration.ofSeconds(15);
+    /** How long a TCP connection to one bootstrap address may take before it counts as nobody listening. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
 
     private PipelineProbe() {
     }
@@ -39,6 +47,10 @@ public final class PipelineProbe {
         p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, "1000");
         p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, "2000");
         p.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "500");
+        if (!anyListens(servers)) {
+            throw new NoPipelineException("no pipeline answers at " + servers + origin(origin) + ": no Kafka broker there responded (nothing"
+                    + " accepts connections). Start one with `./chartstream run`, or pass --bootstrap host:port");
+        }
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         Admin admin = Admin.create(p);
         try {
@@ -47,7 +59,7 @@ public final class PipelineProbe {
                         .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (ExecutionException | TimeoutException e) {
                 throw new NoPipelineException("no pipeline answers at " + servers + origin(origin) + ": no Kafka broker there responded within "
-                        + TIMEOUT.toSeconds() + " s. Start one with `./chartstream run`, or pass --bootstrap host:port");
+                        + TIMEOUT.toSeconds() + " s (something accepts connections there). Start one with `./chartstream run`, or pass --bootstrap host:port");
             }
             if (consumerGroup != null) {
                 requireMembers(admin, servers, origin, consumerGroup, Math.max(500, (deadline - System.nanoTime()) / 1_000_000));
@@ -72,6 +84,34 @@ public final class PipelineProbe {
             throw new NoPipelineException("no pipeline answers at " + servers + origin(origin) + ": the broker is up, but nothing consumes"
                     + " its requests (consumer group " + group + " has no members). Start one with `./chartstream run`");
         }
+    }
+
+    /**
+     * Whether a TCP connection to at least one of the comma-separated {@code host:port} addresses succeeds; an address
+     * this cannot parse counts as listening, so that Kafka's own client judges it.
+     */
+    static boolean anyListens(String servers) {
+        for (String server : servers.split(",")) {
+            String address = server.trim().replaceFirst("^[A-Za-z_]+://", "");
+            int colon = address.lastIndexOf(':');
+            if (colon <= 0) {
+                return true;
+            }
+            String host = address.substring(0, colon).replace("[", "").replace("]", "");
+            int port;
+            try {
+                port = Integer.parseInt(address.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                return true;
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(host, port), (int) CONNECT_TIMEOUT.toMillis());
+                return true;
+            } catch (IOException | IllegalArgumentException e) {
+                // nothing listens at this one; try the next
+            }
+        }
+        return false;
     }
 
     private static String origin(String origin) {
