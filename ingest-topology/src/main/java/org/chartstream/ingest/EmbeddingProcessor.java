@@ -1,5 +1,6 @@
 package org.chartstream.ingest;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -19,7 +20,10 @@ import org.chartstream.schemas.IndexEvent;
  * event in order, so a marker leaves only after every row that came before it on this partition has been embedded
  * and forwarded: on each index-log partition the marker follows that partition's rows, as the materializer needs.
  * Flushes when a batch is full, when the input is quiet, or at the latest after the linger time ({@link FlushRule});
- * each flush asks for a commit, and announces this partition's progress.
+ * each flush asks for a commit, and announces this partition's progress. The embedding tasks of one process share
+ * its stream thread, whose transaction takes every flush made before the next commit: each buffer's time budget is
+ * split over the tasks open in the process ({@code openTasks}), so that together they stay inside the transaction
+ * timeout.
  */
 final class EmbeddingProcessor implements Processor<String, IndexEvent, String, Object> {
     static final String BUFFER_STORE = "embedding-buffer";
@@ -30,16 +34,19 @@ final class EmbeddingProcessor implements Processor<String, IndexEvent, String, 
     private final PassageEmbedder embedder;
     private final FlushRule flushRule;
     private final String instance;
+    private final AtomicInteger openTasks;
 
     private ProcessorContext<String, Object> context;
     private EmbeddingBuffer buffer;
     private KeyValueStore<String, String> progress;
     private int partition;
 
-    EmbeddingProcessor(PassageEmbedder embedder, FlushRule flushRule, String instance) {
+    /** @param openTasks the embedding tasks open in this process, shared by all of them */
+    EmbeddingProcessor(PassageEmbedder embedder, FlushRule flushRule, String instance, AtomicInteger openTasks) {
         this.embedder = embedder;
         this.flushRule = flushRule;
         this.instance = instance;
+        this.openTasks = openTasks;
     }
 
     /** The sink of index-log partition {@code partition}, written only by the embedding task of that number. */
@@ -52,7 +59,9 @@ final class EmbeddingProcessor implements Processor<String, IndexEvent, String, 
         this.context = context;
         this.partition = context.taskId().partition();
         this.progress = context.getStateStore(PROGRESS_STORE);
-        this.buffer = new EmbeddingBuffer(context.getStateStore(BUFFER_STORE), embedder, flushRule, context::currentSystemTimeMs);
+        this.buffer = new EmbeddingBuffer(context.getStateStore(BUFFER_STORE), embedder, flushRule, context::currentSystemTimeMs,
+                openTasks::get);
+        openTasks.incrementAndGet();
         context.schedule(flushRule.quiet(), PunctuationType.WALL_CLOCK_TIME, now -> {
             if (buffer.flushDue()) {
                 flush();
@@ -66,6 +75,11 @@ final class EmbeddingProcessor implements Processor<String, IndexEvent, String, 
         if (buffer.full()) {
             flush();
         }
+    }
+
+    @Override
+    public void close() {
+        openTasks.decrementAndGet();
     }
 
     private void flush() {

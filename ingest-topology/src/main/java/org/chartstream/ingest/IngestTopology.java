@@ -2,6 +2,7 @@ package org.chartstream.ingest;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -70,7 +71,8 @@ public final class IngestTopology {
                 AvroSerde.of(DeadLetter.class), "normalize", "index-rows");
 
         topology.addSource("embedding-input", new StringDeserializer(), AvroSerde.of(IndexEvent.class), settings.embedTopic());
-        topology.addProcessor("embed", () -> new EmbeddingProcessor(embedder, settings.flushRule(), settings.instance()),
+        AtomicInteger openEmbeddingTasks = new AtomicInteger();
+        topology.addProcessor("embed", () -> new EmbeddingProcessor(embedder, settings.flushRule(), settings.instance(), openEmbeddingTasks),
                 "embedding-input");
         topology.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(EmbeddingProcessor.BUFFER_STORE), Serdes.Long(), AvroSerde.of(IndexEvent.class)), "embed");

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -56,6 +57,7 @@ class EmbeddingProcessorTest {
     File stateDir;
     private MockProcessorContext<String, Object> context;
     private EmbeddingProcessor processor;
+    private final AtomicInteger openTasks = new AtomicInteger();
 
     @BeforeEach
     void open() {
@@ -69,7 +71,7 @@ class EmbeddingProcessorTest {
         progress.init(context.getStateStoreContext(), progress);
         context.addStateStore(buffer);
         context.addStateStore(progress);
-        processor = new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a");
+        processor = new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks);
         processor.init(context);
     }
 
@@ -133,5 +135,12 @@ class EmbeddingProcessorTest {
         List<String> keys = context.forwarded().stream().filter(f -> f.childName().orElseThrow().equals(EmbeddingProcessor.PROGRESS_CHILD))
                 .map(f -> (String) f.record().key()).distinct().toList();
         assertThat(keys).containsExactly(EmbedProgress.key(PARTITION));
+    }
+
+    @Test
+    void theProcessCountsItsOpenEmbeddingTasksWhichShareTheTransactionBudget() {
+        assertThat(openTasks.get()).isEqualTo(1);
+        processor.close();
+        assertThat(openTasks.get()).isZero();
     }
 }

@@ -159,8 +159,7 @@ final class IngestScaleOut {
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         try (Admin admin = Admin.create(p)) {
             while (true) {
-                var groups = admin.describeConsumerGroups(List.of(PipelineRuntime.INGEST_APPLICATION_ID)).all().get();
-                if (groups.get(PipelineRuntime.INGEST_APPLICATION_ID).members().size() >= members) {
+                if (groupMembers(admin) >= members) {
                     return;
                 }
                 requireAlive(processes);
@@ -169,6 +168,19 @@ final class IngestScaleOut {
                 }
                 Thread.sleep(250);
             }
+        }
+    }
+
+    /** Members of the ingest group; 0 while the group does not exist yet. */
+    private static int groupMembers(Admin admin) throws InterruptedException {
+        try {
+            return admin.describeConsumerGroups(List.of(PipelineRuntime.INGEST_APPLICATION_ID)).all().get()
+                    .get(PipelineRuntime.INGEST_APPLICATION_ID).members().size();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                return 0;
+            }
+            throw new IllegalStateException("cannot describe the ingest group: " + e.getCause(), e.getCause());
         }
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -33,6 +34,7 @@ public final class EmbeddingBuffer {
     private final PassageEmbedder embedder;
     private final FlushRule rule;
     private final LongSupplier clockMs;
+    private final IntSupplier sharers;
     private final EmbeddingPace pace = new EmbeddingPace(EMBEDDING_BUDGET);
     private long nextSeq;
     private int pendingEvents;
@@ -43,12 +45,16 @@ public final class EmbeddingBuffer {
     /**
      * @param rule    when pending events go out
      * @param clockMs wall clock in ms (events a previous run left pending count as appended when this buffer opens)
+     * @param sharers how many buffers' flushes may fall into one transaction (the embedding tasks of a stream
+     *                thread, which commits them together): each flush gets that share of the time budget
      */
-    public EmbeddingBuffer(KeyValueStore<Long, IndexEvent> store, PassageEmbedder embedder, FlushRule rule, LongSupplier clockMs) {
+    public EmbeddingBuffer(KeyValueStore<Long, IndexEvent> store, PassageEmbedder embedder, FlushRule rule, LongSupplier clockMs,
+                           IntSupplier sharers) {
         this.store = store;
         this.embedder = embedder;
         this.rule = rule;
         this.clockMs = clockMs;
+        this.sharers = sharers;
         this.firstPendingMs = clockMs.getAsLong();
         this.lastAppendMs = firstPendingMs;
         try (KeyValueIterator<Long, IndexEvent> it = store.all()) {
@@ -63,7 +69,7 @@ public final class EmbeddingBuffer {
 
     /** Chunks the next flush should take at most: the rule's batch, or fewer when the model is slow. */
     public int batchChunks() {
-        return pace.batchLimit(rule.batchChunks());
+        return pace.batchLimit(rule.batchChunks(), sharers.getAsInt());
     }
 
     public void append(IndexEvent event) {

@@ -32,11 +32,14 @@ final class EmbeddingPace {
         msPerChunk = msPerChunk == 0 ? sample : (1 - WEIGHT) * msPerChunk + WEIGHT * sample;
     }
 
-    /** The configured batch, or fewer chunks (at least one) when that many would take longer than the budget. */
-    int batchLimit(int configured) {
+    /**
+     * The configured batch, or fewer chunks (at least one) when that many would take longer than the budget's share:
+     * {@code sharers} batches (the embedding tasks of one stream thread) may all be embedded in one transaction.
+     */
+    int batchLimit(int configured, int sharers) {
         if (msPerChunk == 0) {
             return configured;
         }
-        return (int) Math.max(1, Math.min(configured, Math.floor(budgetMs / msPerChunk)));
+        return (int) Math.max(1, Math.min(configured, Math.floor(budgetMs / (double) Math.max(1, sharers) / msPerChunk)));
     }
 }

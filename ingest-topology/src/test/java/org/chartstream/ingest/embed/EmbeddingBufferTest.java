@@ -47,7 +47,8 @@ class EmbeddingBufferTest {
     private long nowMs = 1_000;
 
     private EmbeddingBuffer buffer(int batchChunks) {
-        return new EmbeddingBuffer(store, model, new FlushRule(batchChunks, Duration.ofMillis(10), Duration.ofMillis(500)), () -> nowMs);
+        return new EmbeddingBuffer(store, model, new FlushRule(batchChunks, Duration.ofMillis(10), Duration.ofMillis(500)), () -> nowMs,
+                () -> 1);
     }
 
     @BeforeEach
