@@ -7,6 +7,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.ingest.embed.EmbeddingBuffer;
+import org.chartstream.ingest.embed.EmbeddingPace;
 import org.chartstream.ingest.embed.FlushRule;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.publish.IndexEvents;
@@ -35,18 +36,23 @@ final class EmbeddingProcessor implements Processor<String, IndexEvent, String, 
     private final FlushRule flushRule;
     private final String instance;
     private final AtomicInteger openTasks;
+    private final EmbeddingPace pace;
 
     private ProcessorContext<String, Object> context;
     private EmbeddingBuffer buffer;
     private KeyValueStore<String, String> progress;
     private int partition;
 
-    /** @param openTasks the embedding tasks open in this process, shared by all of them */
-    EmbeddingProcessor(PassageEmbedder embedder, FlushRule flushRule, String instance, AtomicInteger openTasks) {
+    /**
+     * @param openTasks the embedding tasks open in this process, shared by all of them
+     * @param pace      the model's pace, measured by all of them
+     */
+    EmbeddingProcessor(PassageEmbedder embedder, FlushRule flushRule, String instance, AtomicInteger openTasks, EmbeddingPace pace) {
         this.embedder = embedder;
         this.flushRule = flushRule;
         this.instance = instance;
         this.openTasks = openTasks;
+        this.pace = pace;
     }
 
     /** The sink of index-log partition {@code partition}, written only by the embedding task of that number. */
@@ -60,7 +66,7 @@ final class EmbeddingProcessor implements Processor<String, IndexEvent, String, 
         this.partition = context.taskId().partition();
         this.progress = context.getStateStore(PROGRESS_STORE);
         this.buffer = new EmbeddingBuffer(context.getStateStore(BUFFER_STORE), embedder, flushRule, context::currentSystemTimeMs,
-                openTasks::get);
+                pace, openTasks::get);
         openTasks.incrementAndGet();
         context.schedule(flushRule.quiet(), PunctuationType.WALL_CLOCK_TIME, now -> {
             if (buffer.flushDue()) {

@@ -13,6 +13,8 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 import org.chartstream.connectors.limits.FieldCap;
 import org.chartstream.core.model.TextChunker;
+import org.chartstream.ingest.embed.EmbeddingBuffer;
+import org.chartstream.ingest.embed.EmbeddingPace;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.ChangeNormalizer;
 import org.chartstream.ingest.normalize.SourceRegistration;
@@ -72,8 +74,9 @@ public final class IngestTopology {
 
         topology.addSource("embedding-input", new StringDeserializer(), AvroSerde.of(IndexEvent.class), settings.embedTopic());
         AtomicInteger openEmbeddingTasks = new AtomicInteger();
-        topology.addProcessor("embed", () -> new EmbeddingProcessor(embedder, settings.flushRule(), settings.instance(), openEmbeddingTasks),
-                "embedding-input");
+        EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET);
+        topology.addProcessor("embed", () -> new EmbeddingProcessor(embedder, settings.flushRule(), settings.instance(),
+                openEmbeddingTasks, pace), "embedding-input");
         topology.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(EmbeddingProcessor.BUFFER_STORE), Serdes.Long(), AvroSerde.of(IndexEvent.class)), "embed");
         topology.addStateStore(Stores.keyValueStoreBuilder(

@@ -15,6 +15,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.chartstream.ingest.chunk.RowChunks;
+import org.chartstream.ingest.embed.EmbeddingBuffer;
+import org.chartstream.ingest.embed.EmbeddingPace;
 import org.chartstream.ingest.embed.FlushRule;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.publish.IndexEvents;
@@ -71,7 +73,8 @@ class EmbeddingProcessorTest {
         progress.init(context.getStateStoreContext(), progress);
         context.addStateStore(buffer);
         context.addStateStore(progress);
-        processor = new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks);
+        processor = new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks,
+                new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET));
         processor.init(context);
     }
 

@@ -226,7 +226,7 @@ public final class PipelineRuntime implements AutoCloseable {
         }
     }
 
-    /** The name this process's embedding tasks report their progress under: host and data directory. */
+    /** The name this process's embedding tasks report their progress under: host and run directory (one per process). */
     private String instanceName() {
         String host;
         try {
@@ -234,7 +234,7 @@ public final class PipelineRuntime implements AutoCloseable {
         } catch (java.net.UnknownHostException e) {
             host = "localhost";
         }
-        return host + ":" + dir.getFileName();
+        return host + ":" + dir.toAbsolutePath();
     }
 
     /**

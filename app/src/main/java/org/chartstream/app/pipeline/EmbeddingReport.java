@@ -26,10 +26,10 @@ public final class EmbeddingReport {
 
     /** @param pending per partition, events of the repartition topic its task has not read yet */
     public static String text(Map<Integer, EmbedProgress> progress, Map<Integer, Long> pending) {
-        StringBuilder out = new StringBuilder(String.format("%-10s %-40s %10s %10s %8s%n", "embedding", "instance", "chunks", "events", "pending"));
+        StringBuilder out = new StringBuilder(String.format("%-10s %-60s %10s %10s %8s%n", "embedding", "instance", "chunks", "events", "pending"));
         Map<Integer, EmbedProgress> all = new TreeMap<>(progress);
         pending.keySet().forEach(p -> all.putIfAbsent(p, EmbedProgress.none(p)));
-        all.values().forEach(p -> out.append(String.format("%-10s %-40s %10d %10d %8d%n", "part " + p.partition(),
+        all.values().forEach(p -> out.append(String.format("%-10s %-60s %10d %10d %8d%n", "part " + p.partition(),
                 p.instance().isEmpty() ? "-" : p.instance(), p.chunks(), p.events(), pending.getOrDefault(p.partition(), 0L))));
         chunksPerInstance(progress).forEach((instance, chunks) ->
                 out.append("instance ").append(instance).append(": ").append(chunks).append(" chunks embedded\n"));

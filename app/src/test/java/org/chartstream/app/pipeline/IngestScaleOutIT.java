@@ -77,7 +77,7 @@ class IngestScaleOutIT {
                 assertThat(index.markers(1)).as("generation 1's marker, once on each of the 3 partitions").isEqualTo(3);
                 assertThat(index.markers()).as("no other generation published").isEqualTo(3);
                 assertThat(progress.latestEmbedProgress(Duration.ofSeconds(10)).values()).extracting(EmbedProgress::instance)
-                        .as("the survivor took every embedding task over").allMatch(i -> i.endsWith(":ingest-a"));
+                        .as("the survivor took every embedding task over").allMatch(i -> i.endsWith("/ingest-a"));
 
                 ChildPipeline again = ChildPipeline.start(configFile, work.resolve("ingest-b"), log, embeddingOnly);
                 ChangeWriter writer = new ChangeWriter(db::open, 42, SNAPSHOT_ROWS + 1, 15).withoutSchemaChange().start();
