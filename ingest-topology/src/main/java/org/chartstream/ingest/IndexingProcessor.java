@@ -16,7 +16,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.core.model.TextChunker;
 import org.chartstream.ingest.chunk.RowChunker;
 import org.chartstream.ingest.chunk.RowChunks;
-import org.chartstream.ingest.embed.EmbeddingBuffer;
 import org.chartstream.ingest.embed.FlushRule;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
@@ -37,18 +36,22 @@ import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.ingest.status.TableStatuses;
 import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.RowChange;
 import org.chartstream.schemas.RowOp;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Row change → generation plan → projected text → chunks ({@link RowChunker}) → pending index events
- * ({@link EmbeddingBuffer}), embedded a batch at a time and forwarded to the index log in their original order once
- * a batch is full, the input has been quiet for a moment or the linger time passes ({@link FlushRule}, checked every
- * quiet period); each flush asks Kafka Streams to commit at once, so a lone change does not wait for the commit
- * interval either. Each linger period also lets the {@link ReindexDriver} rebuild re-indexed tables from the kept row
- * images, while streaming changes keep flowing to both the active and the staged generation.
+ * Row change → generation plan → projected text → chunks ({@link RowChunker}) → index events without vectors on the
+ * ingest repartition topic, keyed by row, a generation's marker on every partition after its rows
+ * ({@link org.chartstream.ingest.publish.IndexEventPartitioner}); the {@link EmbeddingProcessor} of each partition
+ * embeds them and writes the index log. This task holds everything that depends on a table's order (one task reads a
+ * table's one-partition change topic): generations, row images, patient identities, deletes and re-indexes. Once the
+ * input has been quiet for a moment it asks Kafka Streams to commit, so a lone change does not wait for the commit
+ * interval. Each linger period lets the {@link ReindexDriver} rebuild re-indexed tables from the kept row images,
+ * while streaming changes keep flowing to both the active and the staged generation, and announces the table
+ * statuses that changed.
  *
  * <p>The latest image of every indexed row is kept (without excluded fields): what a re-index rebuilds from and what
  * keeps each table's row and chunk counts exact. A row whose allowed fields are all NULL is not indexed (and leaves
@@ -59,7 +62,6 @@ import org.slf4j.LoggerFactory;
 final class IndexingProcessor implements Processor<String, Object, String, Object> {
     static final String PATIENTS_STORE = "patient-identities";
     static final String GENERATIONS_STORE = "table-generations";
-    static final String BUFFER_STORE = "embedding-buffer";
     static final String ROWS_STORE = "row-images";
     static final String STATUS_STORE = "table-status";
     static final String REINDEX_STORE = "reindex-cursors";
@@ -67,7 +69,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     static final String DEAD_LETTER_CHILD = "dead-letters";
     static final String STAGE_NEW_COLUMN = "ingest.project.new-column";
     static final String STAGE_WRITE = "ingest.write";
-    static final String INDEX_CHILD = "index-log";
+    static final String EMBED_CHILD = "to-embedding";
     static final String STATUS_CHILD = "ingest-status";
     private static final Logger LOG = LoggerFactory.getLogger(IndexingProcessor.class);
 
@@ -77,6 +79,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private final IndexEvents events;
     private final FlushRule flushRule;
     private final int maxRecordBytes;
+    private boolean uncommitted;
+    private long lastForwardMs;
 
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, String> generations;
@@ -85,7 +89,6 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private PatientIdentities patients;
     private TableStatuses statuses;
     private RowChunker chunker;
-    private EmbeddingBuffer buffer;
     private ReindexDriver reindex;
 
     IndexingProcessor(Map<String, SourceRegistration> sources, TextChunker chunker, PassageEmbedder embedder,
@@ -105,20 +108,24 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         this.rows = context.getStateStore(ROWS_STORE);
         this.columns = context.getStateStore(COLUMNS_STORE);
         this.patients = new PatientIdentities(context.getStateStore(PATIENTS_STORE));
-        this.buffer = new EmbeddingBuffer(context.getStateStore(BUFFER_STORE), embedder, flushRule, context::currentSystemTimeMs);
         this.statuses = new TableStatuses(context.getStateStore(STATUS_STORE));
         this.chunker = new RowChunker(textChunker, patients);
         this.reindex = new ReindexDriver(sources, context.getStateStore(REINDEX_STORE), generations, rows, statuses,
-                chunker, buffer, events);
+                chunker, this::emit, flushRule.batchChunks(), events);
         context.schedule(flushRule.quiet(), PunctuationType.WALL_CLOCK_TIME, now -> {
-            if (buffer.flushDue()) {
-                flush();
-            } else if (buffer.empty()) {
-                announceStatuses(System.currentTimeMillis());
+            if (uncommitted && context.currentSystemTimeMs() - lastForwardMs >= flushRule.quiet().toMillis()) {
+                commit();
             }
         });
         Duration linger = flushRule.linger();
-        context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, now -> reindex.advance(linger, this::flush));
+        context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, now -> {
+            reindex.advance(linger);
+            if (uncommitted) {
+                commit();
+            } else {
+                announceStatuses(System.currentTimeMillis());
+            }
+        });
     }
 
     @Override
@@ -131,9 +138,6 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             scanCompleted(scan, record.timestamp());
         } else if (record.value() instanceof TableTruncated truncated) {
             truncate(truncated, record.timestamp());
-        }
-        if (buffer.full()) {
-            flush();
         }
     }
 
@@ -195,7 +199,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             return noticed;
         }
         for (long generation : plan.targets()) {
-            buffer.append(events.upsert(chunks, generation));
+            emit(events.upsert(chunks, generation));
         }
         long newest = plan.targets().stream().mapToLong(Long::longValue).max().orElse(0);
         rows.put(rowStoreKey, image.writtenTo(chunks.count(), newest).encode());
@@ -205,7 +209,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
 
     /** Removes a row from every generation and from the kept images (a delete, or a row with nothing to index). */
     private TableStatus removeRow(RowChange change, String rowStoreKey, RowImage previous, TableStatus status) {
-        buffer.append(IndexEvents.deleteRow(change.getSourceId(), change.getTableName(), change.getRowKey()));
+        emit(IndexEvents.deleteRow(change.getSourceId(), change.getTableName(), change.getRowKey()));
         if (previous == null) {
             return status;
         }
@@ -261,7 +265,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         TableStatus status = statuses.of(tableKey, truncated.sourceId(), truncated.table())
                 .withChange(truncated.position(), truncated.commitTsMs(), embedder.modelId());
         status = dropRowsNotIn(tableKey, plan.publish(), status);
-        buffer.append(events.published(truncated.sourceId(), truncated.table(), plan.publish(), 0, timestamp));
+        emit(events.published(truncated.sourceId(), truncated.table(), plan.publish(), 0, timestamp));
         statuses.put(tableKey, status);
         LOG.info("table {} truncated: publishing empty generation {}", tableKey, plan.publish());
     }
@@ -284,7 +288,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private TableStatus publishStaged(String tableKey, String sourceId, String table, long generation, boolean snapshot,
                                       long rowCount, long timestamp, TableStatus status) {
         TableStatus after = snapshot ? dropRowsNotIn(tableKey, generation, status) : status;
-        buffer.append(events.published(sourceId, table, generation, rowCount, timestamp));
+        emit(events.published(sourceId, table, generation, rowCount, timestamp));
         LOG.info("table {} generation {} complete, publishing", tableKey, generation);
         return after;
     }
@@ -310,18 +314,21 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         return status.withCounts(status.rows() - gone.size(), status.chunks() - chunks);
     }
 
+    /** Sends an index event to the embedding tasks: a row to its key's partition, a marker to every partition. */
+    private void emit(IndexEvent event) {
+        lastForwardMs = context.currentSystemTimeMs();
+        uncommitted = true;
+        context.forward(new Record<String, Object>(IndexEvents.key(event), event, System.currentTimeMillis()), EMBED_CHILD);
+    }
+
     /**
-     * Embeds and forwards the pending index events, then announces the status of every table they touched, and asks
-     * for a commit: under exactly-once the index log's readers see the events only once the transaction commits.
+     * Announces the statuses that changed and asks for a commit: under exactly-once the embedding tasks see the
+     * events only once the transaction commits.
      */
-    private void flush() {
-        long now = System.currentTimeMillis();
-        boolean pending = !buffer.empty();
-        buffer.flush(event -> context.forward(new Record<String, Object>(IndexEvents.key(event), event, now), INDEX_CHILD));
-        announceStatuses(now);
-        if (pending) {
-            context.commit();
-        }
+    private void commit() {
+        announceStatuses(System.currentTimeMillis());
+        uncommitted = false;
+        context.commit();
     }
 
     private void announceStatuses(long now) {

@@ -18,16 +18,25 @@ import org.chartstream.schemas.Topics;
  * @param maxRecordBytes the largest record the topology may write ({@code kafka.max-record-bytes}): a row whose index
  *                       record would be larger is not indexed in that version (dead letter) instead of failing the
  *                       transaction
+ * @param embedTopic     the repartition topic between the per-table planner and the embedding tasks: index events
+ *                       without vectors, keyed by row, markers on every partition
+ * @param partitions     partitions of {@code embedTopic} ({@code ingest.partitions}), equal to the index log's: the
+ *                       embedding task of partition p writes only index-log partition p
+ * @param progressTopic  per embedding task progress (compacted, key {@code embed-<partition>}), for {@code chartstream status}
+ * @param instance       the name this process reports its embedding tasks' progress under
  */
 public record IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger, Duration quiet,
                              String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic,
-                             int maxFieldBytes, int maxRecordBytes) {
+                             int maxFieldBytes, int maxRecordBytes, String embedTopic, int partitions,
+                             String progressTopic, String instance) {
     /** The default {@code ingest.max-field-bytes}: 1 MiB. */
     public static final int DEFAULT_MAX_FIELD_BYTES = 1 << 20;
     /** The default {@code kafka.max-record-bytes}: 16 MiB. */
     public static final int DEFAULT_MAX_RECORD_BYTES = 16 << 20;
     public static final String CONTROL_TOPIC = "chartstream.ingest.control";
     public static final String STATUS_TOPIC = "chartstream.ingest.status";
+    public static final String EMBED_TOPIC = "chartstream.ingest.embed";
+    public static final String PROGRESS_TOPIC = "chartstream.ingest.progress";
     /** The default {@code ingest.quiet-ms}. */
     public static final Duration DEFAULT_QUIET = Duration.ofMillis(10);
 
@@ -37,24 +46,33 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
         if (maxFieldBytes < 1 || maxRecordBytes <= maxFieldBytes) {
             throw new IllegalArgumentException("need 0 < field cap < record limit, got " + maxFieldBytes + " and " + maxRecordBytes);
         }
+        if (partitions < 1) {
+            throw new IllegalArgumentException("need at least one embedding partition, got " + partitions);
+        }
     }
 
     public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
                           String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic) {
         this(sources, batchChunks, linger, DEFAULT_QUIET, indexTopic, deadLetterTopic, controlTopic, statusTopic,
-                DEFAULT_MAX_FIELD_BYTES, DEFAULT_MAX_RECORD_BYTES);
+                DEFAULT_MAX_FIELD_BYTES, DEFAULT_MAX_RECORD_BYTES, EMBED_TOPIC, 1, PROGRESS_TOPIC, "local");
     }
 
     /** The same settings with another field cap and record limit. */
     public IngestSettings withLimits(int fieldBytes, int recordBytes) {
         return new IngestSettings(sources, batchChunks, linger, quiet, indexTopic, deadLetterTopic, controlTopic, statusTopic,
-                fieldBytes, recordBytes);
+                fieldBytes, recordBytes, embedTopic, partitions, progressTopic, instance);
     }
 
     /** The same settings with another quiet time. */
     public IngestSettings withQuiet(Duration newQuiet) {
         return new IngestSettings(sources, batchChunks, linger, newQuiet, indexTopic, deadLetterTopic, controlTopic, statusTopic,
-                maxFieldBytes, maxRecordBytes);
+                maxFieldBytes, maxRecordBytes, embedTopic, partitions, progressTopic, instance);
+    }
+
+    /** The same settings with {@code count} embedding partitions, this process reporting as {@code name}. */
+    public IngestSettings withEmbedding(int count, String name) {
+        return new IngestSettings(sources, batchChunks, linger, quiet, indexTopic, deadLetterTopic, controlTopic, statusTopic,
+                maxFieldBytes, maxRecordBytes, embedTopic, count, progressTopic, name);
     }
 
     /** When the embedding buffer's pending events go out. */

@@ -2,6 +2,7 @@ package org.chartstream.ingest;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -12,24 +13,32 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 import org.chartstream.connectors.limits.FieldCap;
 import org.chartstream.core.model.TextChunker;
+import org.chartstream.ingest.embed.EmbeddingBuffer;
+import org.chartstream.ingest.embed.EmbeddingPace;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.ChangeNormalizer;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.publish.IndexEventPartitioner;
+import org.chartstream.ingest.publish.OwnPartition;
 import org.chartstream.ingest.reindex.ControlRequestParser;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.serde.AvroSerde;
 
 /**
- * Debezium topics → normalise → project, chunk, batch-embed → the index log ({@code chartstream.index}).
+ * Debezium topics → normalise → plan (project, keep row images, plan generations, chunk) → the ingest repartition
+ * topic ({@code chartstream.ingest.embed}, {@code ingest.partitions} partitions, keyed by row) → embed in batches →
+ * the index log ({@code chartstream.index}). Two sub-topologies: the planner task that owns a table's order, and one
+ * embedding task per repartition partition, which Kafka Streams spreads over the ingest instances of its group.
  * Bad events go to the dead-letter topic. The query role's stores materialise from the index log (the replica
- * module's {@code IndexMaterializer}).
- * Re-index requests arrive on the control topic; per-table status leaves on the status topic.
+ * module's {@code IndexMaterializer}). Re-index requests arrive on the control topic; per-table status leaves on the
+ * status topic, per-partition embedding progress on the progress topic.
  *
  * <p>Each registered table's change topic must have one partition (see docs/ARCHITECTURE.md, "Generations"):
  * one task then reads a table's snapshot in source order up to the row Debezium marks as its last, which is what
- * makes publishing a generation after that row correct.
+ * makes publishing a generation after that row correct. The planner writes that generation's marker to every
+ * repartition partition after the rows; the embedding task of partition p writes index-log partition p only, so on
+ * every index-log partition the marker still follows the partition's rows.
  */
 public final class IngestTopology {
     private IngestTopology() {
@@ -57,13 +66,26 @@ public final class IngestTopology {
             topology.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()), "index-rows");
         }
-        topology.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(IndexingProcessor.BUFFER_STORE), Serdes.Long(), AvroSerde.of(IndexEvent.class)), "index-rows");
-        topology.addSink(IndexingProcessor.INDEX_CHILD, settings.indexTopic(), new StringSerializer(), AvroSerde.of(IndexEvent.class),
+        topology.addSink(IndexingProcessor.EMBED_CHILD, settings.embedTopic(), new StringSerializer(), AvroSerde.of(IndexEvent.class),
                 new IndexEventPartitioner(), "index-rows");
         topology.addSink(IndexingProcessor.STATUS_CHILD, settings.statusTopic(), new StringSerializer(), new StringSerializer(), "index-rows");
         topology.addSink(IndexingProcessor.DEAD_LETTER_CHILD, settings.deadLetterTopic(), new StringSerializer(),
                 AvroSerde.of(DeadLetter.class), "normalize", "index-rows");
+
+        topology.addSource("embedding-input", new StringDeserializer(), AvroSerde.of(IndexEvent.class), settings.embedTopic());
+        AtomicInteger openEmbeddingTasks = new AtomicInteger();
+        EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET);
+        topology.addProcessor("embed", () -> new EmbeddingProcessor(embedder, settings.flushRule(), settings.instance(),
+                openEmbeddingTasks, pace), "embedding-input");
+        topology.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(EmbeddingProcessor.BUFFER_STORE), Serdes.Long(), AvroSerde.of(IndexEvent.class)), "embed");
+        topology.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(EmbeddingProcessor.PROGRESS_STORE), Serdes.String(), Serdes.String()), "embed");
+        for (int p = 0; p < settings.partitions(); p++) {
+            topology.addSink(EmbeddingProcessor.indexChild(p), settings.indexTopic(), new StringSerializer(),
+                    AvroSerde.of(IndexEvent.class), new OwnPartition(p, settings.partitions()), "embed");
+        }
+        topology.addSink(EmbeddingProcessor.PROGRESS_CHILD, settings.progressTopic(), new StringSerializer(), new StringSerializer(), "embed");
         return topology;
     }
 

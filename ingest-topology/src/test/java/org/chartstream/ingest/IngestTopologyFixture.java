@@ -31,6 +31,7 @@ final class IngestTopologyFixture implements AutoCloseable {
 
     private final TopologyTestDriver driver;
     private final TestOutputTopic<String, IndexEvent> index;
+    private final TestOutputTopic<String, IndexEvent> toEmbedding;
     private final TestOutputTopic<String, DeadLetter> deadLetters;
     private final TestOutputTopic<String, String> status;
     private final TestInputTopic<String, String> control;
@@ -43,6 +44,7 @@ final class IngestTopologyFixture implements AutoCloseable {
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         driver = new TopologyTestDriver(IngestTopology.build(settings, chunker, embedder), props);
         index = driver.createOutputTopic(settings.indexTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));
+        toEmbedding = driver.createOutputTopic(settings.embedTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));
         deadLetters = driver.createOutputTopic(settings.deadLetterTopic(), new StringDeserializer(), AvroSerde.of(DeadLetter.class));
         status = driver.createOutputTopic(settings.statusTopic(), new StringDeserializer(), new StringDeserializer());
         control = input(settings.controlTopic());
@@ -59,6 +61,11 @@ final class IngestTopologyFixture implements AutoCloseable {
 
     TestOutputTopic<String, IndexEvent> index() {
         return index;
+    }
+
+    /** What the planner task wrote to the ingest repartition topic (the embedding tasks read it too). */
+    TestOutputTopic<String, IndexEvent> toEmbedding() {
+        return toEmbedding;
     }
 
     TestOutputTopic<String, DeadLetter> deadLetters() {

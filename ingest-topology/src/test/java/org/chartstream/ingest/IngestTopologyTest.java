@@ -163,6 +163,32 @@ class IngestTopologyTest {
     }
 
     @Test
+    void thePlannerHandsRowsWithoutVectorsAndThenTheMarkerToTheEmbeddingTasksWhichWriteTheIndexLog() {
+        snapshotTwoPatientsAndTheirNotes();
+
+        List<IndexEvent> planned = ingest.toEmbedding().readValuesToList();
+        assertThat(planned).extracting(IndexEvent::getKind).containsExactly(
+                IndexEventKind.UPSERT_ROW, IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER,
+                IndexEventKind.UPSERT_ROW, IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER);
+        assertThat(planned.stream().flatMap(e -> e.getChunks().stream())).allSatisfy(c -> assertThat(c.getVector()).isEmpty());
+        assertThat(ingest.toEmbedding().readValuesToList()).isEmpty();
+        assertThat(index.readValuesToList()).extracting(IndexEvent::getRowKey)
+                .containsExactlyElementsOf(planned.stream().map(IndexEvent::getRowKey).toList());
+    }
+
+    @Test
+    void theTopologyIsAPlannerSubTopologyAndAnEmbeddingSubTopologyPerRepartitionPartition() {
+        var described = IngestTopology.build(IngestSettings.defaults(List.of()).withEmbedding(3, "test"),
+                model.chunker()::chunkUnderHeader, PassageEmbedder.of(model)).describe();
+        assertThat(described.subtopologies()).hasSize(2);
+        var embedding = described.subtopologies().stream()
+                .filter(s -> s.nodes().stream().anyMatch(n -> n.name().equals("embed"))).findFirst().orElseThrow();
+        assertThat(embedding.nodes()).extracting(n -> n.name()).contains("embedding-input", "embed", "index-log-0", "index-log-1",
+                "index-log-2", "embedding-progress");
+        assertThat(embedding.nodes()).noneMatch(n -> n.name().equals("index-rows"));
+    }
+
+    @Test
     void aFirstTableWithOneRowIsPublishedWhenDebeziumReportsItsScanWhicheverIsReadFirst() {
         TestInputTopic<String, String> notifications =
                 ingest.input("ehr.debezium-notifications");

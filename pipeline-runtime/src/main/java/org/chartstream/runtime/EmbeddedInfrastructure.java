@@ -76,8 +76,8 @@ final class EmbeddedInfrastructure implements AutoCloseable {
                 connections.put(source.sourceId(), configured.get());
                 continue;
             }
-            if (!role.ingests()) {
-                continue; // the embedded source database belongs to the ingest process
+            if (!role.captures(config)) {
+                continue; // the embedded source database belongs to the ingest process that captures
             }
             if (postgres == null) {
                 long t = System.nanoTime();

@@ -72,6 +72,11 @@ public final class PipelineRuntime implements AutoCloseable {
         boolean answers() {
             return this != INGEST;
         }
+
+        /** Whether this process runs change data capture: an ingest process unless {@code ingest.capture=false}. */
+        boolean captures(ChartstreamConfig config) {
+            return ingests() && Boolean.parseBoolean(config.string("ingest.capture"));
+        }
     }
 
     private final ChartstreamConfig config;
@@ -150,7 +155,8 @@ public final class PipelineRuntime implements AutoCloseable {
             IngestSettings ingestSettings = new IngestSettings(sources, (int) config.integer("ingest.batch-chunks"),
                     Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER)
                     .withLimits((int) config.integer("ingest.max-field-bytes"), maxRecordBytes())
-                    .withQuiet(Duration.ofMillis(config.integer("ingest.quiet-ms")));
+                    .withQuiet(Duration.ofMillis(config.integer("ingest.quiet-ms")))
+                    .withEmbedding(config.ingestPartitions(), instanceName());
             ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)),
                     ingestStreamsSettings(config));
         }
@@ -162,7 +168,7 @@ public final class PipelineRuntime implements AutoCloseable {
 
         capture = started.add(new ChangeCapture(dir.resolve("debezium"), bootstrapServers(), kafkaClientProperties(),
                 maxRecordBytes(), (int) config.integer("ingest.max-field-bytes"), progress));
-        for (SourceRegistration source : role.ingests() ? sources : List.<SourceRegistration>of()) {
+        for (SourceRegistration source : role.captures(config) ? sources : List.<SourceRegistration>of()) {
             capture.start(source, infrastructure.connections().get(source.sourceId()),
                     Long.parseLong(config.sourceValue(source.sourceId(), "poll-interval-ms")));
         }
@@ -179,6 +185,8 @@ public final class PipelineRuntime implements AutoCloseable {
         }
         specs.add(new PipelineTopics.Spec(Topics.INDEX, (int) config.integer("index.partitions"), false));
         specs.add(new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true));
+        specs.add(new PipelineTopics.Spec(IngestSettings.EMBED_TOPIC, config.ingestPartitions(), false));
+        specs.add(new PipelineTopics.Spec(IngestSettings.PROGRESS_TOPIC, 1, true));
         List<String> singlePartition = new ArrayList<>(List.of(IngestSettings.CONTROL_TOPIC));
         for (SourceRegistration source : sources) {
             if (!infrastructure.connections().containsKey(source.sourceId())) {
@@ -197,6 +205,36 @@ public final class PipelineRuntime implements AutoCloseable {
         if (role.answers()) {
             requireRequestPartitions(PipelineTopics.partitionCount(bootstrapServers(), kafkaClientProperties(), Topics.REQUESTS));
         }
+        if (role.ingests()) {
+            requireEmbeddingPartitions();
+        }
+    }
+
+    /**
+     * The embedding task of repartition partition p writes index-log partition p only (so that a generation's
+     * marker follows that partition's rows on every index-log partition): both topics must have the configured
+     * count. Checked, never changed: another count would send a row's events to another task than its earlier ones.
+     */
+    private void requireEmbeddingPartitions() {
+        for (String topic : List.of(IngestSettings.EMBED_TOPIC, Topics.INDEX)) {
+            int actual = PipelineTopics.partitionCount(bootstrapServers(), kafkaClientProperties(), topic);
+            if (actual != config.ingestPartitions()) {
+                throw config.invalid("ingest.partitions", topic + " exists with " + actual + " partition(s), not "
+                        + config.ingestPartitions() + "; the ingest repartition topic and the index log must both have"
+                        + " ingest.partitions = index.partitions partitions: set " + actual + ", or start on a new broker or topic set");
+            }
+        }
+    }
+
+    /** The name this process's embedding tasks report their progress under: host and run directory (one per process). */
+    private String instanceName() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "localhost";
+        }
+        return host + ":" + dir.toAbsolutePath();
     }
 
     /**

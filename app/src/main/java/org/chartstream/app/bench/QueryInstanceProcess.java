@@ -49,15 +49,21 @@ public final class QueryInstanceProcess implements AutoCloseable {
      */
     static QueryInstanceProcess start(Launcher launcher, String name, Map<String, String> configuration, Path configFile, Path log)
             throws IOException {
+        return start(launcher, name, "query", configuration, configFile, log);
+    }
+
+    /** The same for {@code run --role <role>} (an ingest instance of {@code bench scaleout} has no ready endpoint to ask). */
+    static QueryInstanceProcess start(Launcher launcher, String name, String role, Map<String, String> configuration, Path configFile,
+                                      Path log) throws IOException {
         StringBuilder text = new StringBuilder();
         configuration.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
         Files.createDirectories(configFile.getParent());
         Files.writeString(configFile, text.toString());
-        ProcessBuilder pb = new ProcessBuilder(launcher.command(List.of("run", "--role", "query", "--config", configFile.toString())))
+        ProcessBuilder pb = new ProcessBuilder(launcher.command(List.of("run", "--role", role, "--config", configFile.toString())))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         configuration.keySet().forEach(key -> pb.environment().remove(ChartstreamConfig.envName(key)));
         pb.environment().put(OnnxSessions.TELEMETRY_SWITCH, "1");
-        return new QueryInstanceProcess(name, pb.start(), Integer.parseInt(configuration.get("ops.http.port")), log);
+        return new QueryInstanceProcess(name, pb.start(), Integer.parseInt(configuration.getOrDefault("ops.http.port", "0")), log);
     }
 
     String name() {

@@ -12,9 +12,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code chartstream bench scaleout}: query instances sharing the request topic, one killed mid-load. */
+/** {@code chartstream bench scaleout}: ingest instances sharing the embedding; query instances sharing the request topic, one killed mid-load. */
 @Command(name = "scaleout", mixinStandardHelpOptions = true, description = {
-        "Starts the embedded broker and an ingest runtime (embedded PostgreSQL with the",
+        "Ingest: the synthetic dataset (--ingest-patients) is snapshotted by one `chartstream run",
+        "--role ingest` and then by --instances of them (JVMs of their own, the embedding model on one",
+        "ONNX thread each, the first capturing, the others ingest.capture=false), each run on a fresh",
+        "embedded broker and PostgreSQL, with --ingest-partitions index-log and repartition partitions.",
+        "chunks_per_s: the snapshot's chunks over the time from the first row event on the index log to",
+        "the last marker; ratio: against the single instance of the same run; index_equals_source:",
+        "every source row on the index log after both runs, with the same chunk texts in both.",
+        "Query: starts the embedded broker and an ingest runtime (embedded PostgreSQL with the",
         "synthetic dataset) in this JVM and --instances query instances, each",
         "`chartstream run --role query` in a JVM of its own with its own state and Lucene",
         "replica, on a request topic of --partitions partitions. Once all are ready,",
@@ -27,15 +34,11 @@ import picocli.CommandLine.Spec;
         "in type, text or cited rows), conversations_out_of_order, resumed_from_pending",
         "(requests the survivor took over from the pending store), p50_ms/p99_ms (sent to",
         "first final reply), rps before and after the kill. Admission is fixed at 64 in",
-        "flight (bench load measures admission). Ingest scale-out is not built: the",
-        "\"ingest\" part says it was not measured. Last stdout line with --json:",
+        "flight (bench load measures admission). Last stdout line with --json:",
         "{\"query\":{\"instances\":…, \"killed\":1, \"requests\":…, \"answered\":…, \"lost\":…,",
-        "\"duplicates\":…, \"conflicting_duplicates\":…, \"p99_ms\":…, …}, \"ingest\":{\"measured\":false, …}}"})
+        "\"duplicates\":…, \"conflicting_duplicates\":…, \"p99_ms\":…, …}, \"ingest\":{\"instances\":…,",
+        "\"chunks_per_s\":…, \"single_chunks_per_s\":…, \"ratio\":…, \"index_equals_source\":…, …}}"})
 public final class ScaleOutBenchCommand implements Callable<Integer> {
-    /** The ingest half of issue 18 (a repartition by row key before chunking and embedding) is not built. */
-    static final String INGEST_NOT_MEASURED = "{\"measured\":false, \"reason\":\"ingest scale-out (embedding behind a repartition by"
-            + " row key) is not built yet; one ingest instance ran\"}";
-
     @Spec
     CommandSpec spec;
 
@@ -65,29 +68,47 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
             + " (default: ${DEFAULT-VALUE})", defaultValue = "120")
     int timeoutSeconds;
 
+    @Option(names = "--ingest-patients", description = "synthetic patients of the ingest part (default: ${DEFAULT-VALUE})", defaultValue = "20")
+    int ingestPatients;
+
+    @Option(names = "--ingest-partitions", description = "index-log and ingest repartition partitions of the ingest part"
+            + " (default: ${DEFAULT-VALUE})", defaultValue = "2")
+    int ingestPartitions;
+
+    @Option(names = "--part", description = "ingest, query or both (default: ${DEFAULT-VALUE})", defaultValue = "both")
+    String part;
+
     @Option(names = "--json", description = "print the figures as one JSON line")
     boolean json;
 
     @Override
     public Integer call() throws Exception {
         if (instances < 2 || partitions < instances || patients < 1 || clients < 1 || conversations < 1 || turns < 1
-                || killAfter <= 0 || killAfter >= 1 || timeoutSeconds < 1) {
-            spec.commandLine().getErr().println("--instances must be at least 2, --partitions at least --instances, --kill-after between"
-                    + " 0 and 1 (exclusive), every other count at least 1");
+                || killAfter <= 0 || killAfter >= 1 || timeoutSeconds < 1 || ingestPatients < 1 || ingestPartitions < instances
+                || !List.of("ingest", "query", "both").contains(part)) {
+            spec.commandLine().getErr().println("--instances must be at least 2, --partitions and --ingest-partitions at least --instances,"
+                    + " --kill-after between 0 and 1 (exclusive), --part ingest, query or both, every other count at least 1");
             return 2;
         }
         var config = PipelineBenchRuntime.config(spec);
         Path work = config.dataDir().resolve("bench-scaleout");
         PipelineBenchRuntime.deleteRecursively(work);
-        ScaleOutLoad.Settings settings = new ScaleOutLoad.Settings(instances, partitions, patients, clients, conversations, turns,
-                killAfter, Duration.ofSeconds(timeoutSeconds), Map.of("query.admission-limit", "64", "query.admission-min-limit", "64"));
-        ScaleOutLoad.Result result = ScaleOutLoad.run(config, settings, childJvm(), work, PipelineBenchRuntime::progress);
-        String query = result.queryJson();
+        List<String> parts = new ArrayList<>();
+        if (!part.equals("query")) {
+            IngestScaleOut.Result ingest = IngestScaleOut.run(config, PipelineBenchRuntime.dataset(config, ingestPatients), instances,
+                    ingestPartitions, childJvm(), work.resolve("ingest"), PipelineBenchRuntime::progress);
+            parts.add("\"ingest\":" + ingest.json());
+        }
+        if (!part.equals("ingest")) {
+            ScaleOutLoad.Settings settings = new ScaleOutLoad.Settings(instances, partitions, patients, clients, conversations, turns,
+                    killAfter, Duration.ofSeconds(timeoutSeconds), Map.of("query.admission-limit", "64", "query.admission-min-limit", "64"));
+            ScaleOutLoad.Result result = ScaleOutLoad.run(config, settings, childJvm(), work.resolve("query"), PipelineBenchRuntime::progress);
+            parts.add("\"query\":" + result.queryJson());
+        }
         if (json) {
-            System.out.println("{\"query\":" + query + ", \"ingest\":" + INGEST_NOT_MEASURED + "}");
+            System.out.println("{" + String.join(", ", parts) + "}");
         } else {
-            System.out.println("query: " + query);
-            System.out.println("ingest: not measured (ingest scale-out is not built yet)");
+            parts.forEach(System.out::println);
         }
         return 0;
     }

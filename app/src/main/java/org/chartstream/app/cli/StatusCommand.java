@@ -11,7 +11,12 @@ import org.chartstream.app.Main;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.TransportSecurity;
 import org.chartstream.app.pipeline.IngestStatusReader;
+import org.chartstream.app.pipeline.EmbeddingReport;
 import org.chartstream.app.pipeline.StatusReport;
+import org.chartstream.ingest.IngestSettings;
+import org.chartstream.ingest.status.EmbedProgress;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.runtime.StoreStatus;
 import org.chartstream.runtime.PipelineRuntime;
@@ -30,6 +35,7 @@ import picocli.CommandLine.ParentCommand;
         "active generation and its rows (the store), chunks, model and last source position (the ingest side),",
         "change events not yet ingested, and index-log records not yet in the store."})
 public final class StatusCommand implements Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
     @ParentCommand
     Main main;
 
@@ -51,8 +57,16 @@ public final class StatusCommand implements Callable<Integer> {
             long indexLag = store == null ? -1 : StatusReport.indexLag(reader.endOffsets(Topics.INDEX), store.committedPositions());
             Map<String, TableStatus> ingest = reader.latestTableStatus(Duration.ofSeconds(10));
             List<StatusReport.Line> lines = StatusReport.lines(tables, topics, store, ingest, lag);
-            System.out.print(json ? StatusReport.json(lines, indexLag, tables, ingest) + "\n"
-                    : StatusReport.text(lines, indexLag, System.currentTimeMillis()) + StatusReport.noticeText(StatusReport.notices(tables, ingest)));
+            Map<Integer, EmbedProgress> embedded = reader.latestEmbedProgress(Duration.ofSeconds(10));
+            Map<Integer, Long> pending = reader.partitionLag(PipelineRuntime.INGEST_APPLICATION_ID, IngestSettings.EMBED_TOPIC);
+            if (json) {
+                ObjectNode root = (ObjectNode) JSON.readTree(StatusReport.json(lines, indexLag, tables, ingest));
+                root.set("embedding", EmbeddingReport.json(embedded, pending));
+                System.out.print(root + "\n");
+            } else {
+                System.out.print(StatusReport.text(lines, indexLag, System.currentTimeMillis())
+                        + StatusReport.noticeText(StatusReport.notices(tables, ingest)) + EmbeddingReport.text(embedded, pending));
+            }
         }
         return 0;
     }

@@ -25,6 +25,7 @@ import org.chartstream.app.ops.IngestStatusRecords;
 import org.chartstream.client.KafkaClientProperties;
 import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.reindex.ReindexRequest;
+import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.schemas.unreadable.UnreadableRecord;
 import org.chartstream.schemas.unreadable.UnreadableRecords;
@@ -66,27 +67,52 @@ public final class IngestStatusReader implements AutoCloseable {
 
     /** The latest status of every table, read from the compacted status topic up to its end. */
     public Map<String, TableStatus> latestTableStatus(Duration timeout) {
-        Properties p = KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides, "chartstream-status-reader");
         Map<String, TableStatus> latest = new TreeMap<>();
+        readToEnd(IngestSettings.STATUS_TOPIC, timeout, r -> {
+            IngestStatusRecords.Read read = IngestStatusRecords.read(r.key(), r.value());
+            if (!read.readable()) {
+                report(r, read.problem());
+            } else if (read.status() != null) {
+                latest.put(read.key(), read.status());
+            }
+        });
+        return latest;
+    }
+
+    /** The latest progress of every embedding task (repartition partition), from the compacted progress topic. */
+    public Map<Integer, EmbedProgress> latestEmbedProgress(Duration timeout) {
+        Map<Integer, EmbedProgress> latest = new TreeMap<>();
+        readToEnd(IngestSettings.PROGRESS_TOPIC, timeout, r -> {
+            if (r.value() == null) {
+                return;
+            }
+            try {
+                EmbedProgress progress = EmbedProgress.decode(r.value());
+                if (!EmbedProgress.key(progress.partition()).equals(r.key())) {
+                    report(r, "an embedding progress record whose key is not its own partition's");
+                } else {
+                    latest.put(progress.partition(), progress);
+                }
+            } catch (IllegalArgumentException e) {
+                report(r, "not an embedding progress record (JSON object expected)");
+            }
+        });
+        return latest;
+    }
+
+    private void readToEnd(String topic, Duration timeout, java.util.function.Consumer<ConsumerRecord<String, String>> each) {
+        Properties p = KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides, "chartstream-status-reader");
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
-            List<TopicPartition> tps = consumer.partitionsFor(IngestSettings.STATUS_TOPIC, timeout).stream()
+            List<TopicPartition> tps = consumer.partitionsFor(topic, timeout).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             consumer.assign(tps);
             consumer.seekToBeginning(tps);
             Map<TopicPartition, Long> end = consumer.endOffsets(tps, timeout);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-                    IngestStatusRecords.Read read = IngestStatusRecords.read(r.key(), r.value());
-                    if (!read.readable()) {
-                        report(r, read.problem());
-                    } else if (read.status() != null) {
-                        latest.put(read.key(), read.status());
-                    }
-                }
+                consumer.poll(Duration.ofMillis(100)).forEach(each);
             }
         }
-        return latest;
     }
 
     private void report(ConsumerRecord<String, String> r, String problem) {
@@ -108,6 +134,26 @@ public final class IngestStatusReader implements AutoCloseable {
             ends.forEach((tp, info) -> {
                 OffsetAndMetadata c = committed.get(tp);
                 lag.merge(tp.topic(), info.offset() - (c == null ? 0 : c.offset()), Long::sum);
+            });
+            return lag;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot read consumer lag: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Records of each partition of {@code topic} that consumer group {@code groupId} has not read yet. */
+    public Map<Integer, Long> partitionLag(String groupId, String topic) {
+        Map<Integer, Long> end = endOffsets(topic);
+        try {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
+                    .partitionsToOffsetAndMetadata().get();
+            Map<Integer, Long> lag = new TreeMap<>();
+            end.forEach((partition, offset) -> {
+                OffsetAndMetadata c = committed.get(new TopicPartition(topic, partition));
+                lag.put(partition, offset - (c == null ? 0 : c.offset()));
             });
             return lag;
         } catch (ExecutionException e) {

@@ -20,6 +20,23 @@ class ScaleOutLoadTest {
                 + " \"duplicates\":1, \"conflicting_duplicates\":0, \"conversations_out_of_order\":0, \"resumed_from_pending\":2,"
                 + " \"final_types\":{\"answer\":4}, \"p50_ms\":200.0, \"p99_ms\":9000.0, \"rps_before_kill\":3.50, \"rps_after_kill\":1.25}");
         assertThat(settings.requests()).isEqualTo(4);
-        assertThat(ScaleOutBenchCommand.INGEST_NOT_MEASURED).startsWith("{\"measured\":false");
+    }
+
+    @Test
+    void theIngestPartComparesTheScaledRunWithTheSingleInstanceOfTheSameRunAndBothIndexesWithTheSource() {
+        Map<String, Long> rows = Map.of("ehr:notes", 2L, "ehr:patients", 1L);
+        Map<String, String> hashes = Map.of("ehr:notes:1", "a", "ehr:notes:2", "b", "ehr:patients:p1", "c");
+        IngestScaleOut.Run single = new IngestScaleOut.Run(1, 300, 30.0, rows, hashes, Map.of("h:ingest-0", 300L));
+        IngestScaleOut.Run scaled = new IngestScaleOut.Run(2, 300, 16.0, rows, hashes, Map.of("h:ingest-0", 140L, "h:ingest-1", 160L));
+        IngestScaleOut.Result result = new IngestScaleOut.Result(single, scaled, Map.of("ehr:notes", 2, "ehr:patients", 1), 2);
+
+        assertThat(result.json()).isEqualTo("{\"instances\":2, \"partitions\":2, \"rows\":3, \"chunks\":300, \"chunks_per_s\":18.75,"
+                + " \"single_chunks_per_s\":10.00, \"ratio\":1.88, \"seconds\":16.0, \"single_seconds\":30.0,"
+                + " \"chunks_per_instance\":{\"h:ingest-0\":140, \"h:ingest-1\":160}, \"index_equals_source\":true}");
+        assertThat(new IngestScaleOut.Result(single, new IngestScaleOut.Run(2, 300, 16.0, rows,
+                Map.of("ehr:notes:1", "a", "ehr:notes:2", "stale", "ehr:patients:p1", "c"), Map.of()), Map.of("ehr:notes", 2, "ehr:patients", 1), 2)
+                .indexEqualsSource()).as("a row with other chunk texts").isFalse();
+        assertThat(new IngestScaleOut.Result(single, scaled, Map.of("ehr:notes", 3, "ehr:patients", 1), 2).indexEqualsSource())
+                .as("a source row missing from the index").isFalse();
     }
 }

@@ -16,10 +16,17 @@ final class ChildPipeline implements AutoCloseable {
     }
 
     static ChildPipeline start(Path configFile, Path runDir, Path log) throws IOException {
+        return start(configFile, runDir, log, List.of());
+    }
+
+    /** @param roleAndSettings the role ({@code ingest}, …) and {@code key=value} settings over the file's */
+    static ChildPipeline start(Path configFile, Path runDir, Path log, List<String> roleAndSettings) throws IOException {
         Files.createDirectories(runDir);
         Files.deleteIfExists(runDir.resolve("child.ready"));
+        List<String> arguments = new java.util.ArrayList<>(List.of(configFile.toString(), runDir.toString()));
+        arguments.addAll(roleAndSettings);
         List<String> command = ChildJvmClassPath.javaCommand(List.of("-Xmx1500m"), PipelineChild.class.getName(),
-                configFile.toString(), runDir.toString());
+                arguments.toArray(String[]::new));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         return new ChildPipeline(p);
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -27,13 +28,14 @@ public final class EmbeddingBuffer {
      * open transaction blocking read_committed readers that much longer, and RunCrashRestartIT's restarted run did
      * not answer in time with 30 s.)
      */
-    static final Duration EMBEDDING_BUDGET = Duration.ofSeconds(4);
+    public static final Duration EMBEDDING_BUDGET = Duration.ofSeconds(4);
 
     private final KeyValueStore<Long, IndexEvent> store;
     private final PassageEmbedder embedder;
     private final FlushRule rule;
     private final LongSupplier clockMs;
-    private final EmbeddingPace pace = new EmbeddingPace(EMBEDDING_BUDGET);
+    private final IntSupplier sharers;
+    private final EmbeddingPace pace;
     private long nextSeq;
     private int pendingEvents;
     private int pendingChunks;
@@ -43,12 +45,18 @@ public final class EmbeddingBuffer {
     /**
      * @param rule    when pending events go out
      * @param clockMs wall clock in ms (events a previous run left pending count as appended when this buffer opens)
+     * @param pace    the model's measured pace, shared by the process's buffers (budget {@link #EMBEDDING_BUDGET})
+     * @param sharers how many buffers' flushes may fall into one transaction (the embedding tasks of a stream
+     *                thread, which commits them together): each flush gets that share of the time budget
      */
-    public EmbeddingBuffer(KeyValueStore<Long, IndexEvent> store, PassageEmbedder embedder, FlushRule rule, LongSupplier clockMs) {
+    public EmbeddingBuffer(KeyValueStore<Long, IndexEvent> store, PassageEmbedder embedder, FlushRule rule, LongSupplier clockMs,
+                           EmbeddingPace pace, IntSupplier sharers) {
         this.store = store;
         this.embedder = embedder;
         this.rule = rule;
         this.clockMs = clockMs;
+        this.sharers = sharers;
+        this.pace = pace;
         this.firstPendingMs = clockMs.getAsLong();
         this.lastAppendMs = firstPendingMs;
         try (KeyValueIterator<Long, IndexEvent> it = store.all()) {
@@ -63,7 +71,7 @@ public final class EmbeddingBuffer {
 
     /** Chunks the next flush should take at most: the rule's batch, or fewer when the model is slow. */
     public int batchChunks() {
-        return pace.batchLimit(rule.batchChunks());
+        return pace.batchLimit(rule.batchChunks(), sharers.getAsInt());
     }
 
     public void append(IndexEvent event) {

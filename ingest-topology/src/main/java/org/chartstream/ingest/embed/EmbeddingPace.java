@@ -8,15 +8,18 @@ import java.time.Duration;
  * when it stays open past the transaction timeout: a batch sized for a fast, idle machine could then never finish
  * on a slow or loaded one (the same batch is retried and aborted again, and nothing is indexed). The estimate is an
  * exponential average over flushes (each new flush weighs {@value #WEIGHT}), so it follows the machine's load.
+ * One pace serves every embedding task of a process (they run the same model on the same cores), so a task that is
+ * created again after a rebalance or a fenced transaction starts from what the process has measured, not from the
+ * full configured batch that may be what timed the transaction out.
  */
-final class EmbeddingPace {
+public final class EmbeddingPace {
     private static final double WEIGHT = 0.5;
 
     private final long budgetMs;
     private double msPerChunk;
 
     /** @param budget longest time one embedding call should take */
-    EmbeddingPace(Duration budget) {
+    public EmbeddingPace(Duration budget) {
         if (budget.isNegative() || budget.isZero()) {
             throw new IllegalArgumentException("budget must be positive, got " + budget);
         }
@@ -24,7 +27,7 @@ final class EmbeddingPace {
     }
 
     /** Records a flush that embedded {@code chunks} chunks in {@code elapsedMs}. */
-    void embedded(int chunks, long elapsedMs) {
+    synchronized void embedded(int chunks, long elapsedMs) {
         if (chunks < 1) {
             return;
         }
@@ -32,11 +35,14 @@ final class EmbeddingPace {
         msPerChunk = msPerChunk == 0 ? sample : (1 - WEIGHT) * msPerChunk + WEIGHT * sample;
     }
 
-    /** The configured batch, or fewer chunks (at least one) when that many would take longer than the budget. */
-    int batchLimit(int configured) {
+    /**
+     * The configured batch, or fewer chunks (at least one) when that many would take longer than the budget's share:
+     * {@code sharers} batches (the embedding tasks of one stream thread) may all be embedded in one transaction.
+     */
+    synchronized int batchLimit(int configured, int sharers) {
         if (msPerChunk == 0) {
             return configured;
         }
-        return (int) Math.max(1, Math.min(configured, Math.floor(budgetMs / msPerChunk)));
+        return (int) Math.max(1, Math.min(configured, Math.floor(budgetMs / (double) Math.max(1, sharers) / msPerChunk)));
     }
 }

@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.ingest.chunk.RowChunker;
 import org.chartstream.ingest.chunk.RowChunks;
-import org.chartstream.ingest.embed.EmbeddingBuffer;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.RowImage;
 import org.chartstream.ingest.project.TableProjection;
@@ -18,12 +18,13 @@ import org.chartstream.ingest.publish.IndexEvents;
 import org.chartstream.ingest.publish.TableGenerations;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.ingest.status.TableStatuses;
+import org.chartstream.schemas.IndexEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds a table as a new generation from its kept row images (key {@code source:table:rowKey}), in key order,
- * one embedding batch at a time, while streaming changes keep flowing to both the active and the staged generation.
+ * one embedding batch's worth of chunks at a time, while streaming changes keep flowing to both the active and the staged generation.
  * A {@link ReindexCursor} per table (key {@code source:table}) says how far the rebuild has read, so a restart goes
  * on from there; the generation is published once the last kept row has been written.
  */
@@ -36,19 +37,22 @@ public final class ReindexDriver {
     private final KeyValueStore<String, String> rows;
     private final TableStatuses statuses;
     private final RowChunker chunker;
-    private final EmbeddingBuffer buffer;
+    private final Consumer<IndexEvent> emit;
+    private final int batchChunks;
     private final IndexEvents events;
 
     public ReindexDriver(Map<String, SourceRegistration> sources, KeyValueStore<String, String> cursors,
                          KeyValueStore<String, String> generations, KeyValueStore<String, String> rows,
-                         TableStatuses statuses, RowChunker chunker, EmbeddingBuffer buffer, IndexEvents events) {
+                         TableStatuses statuses, RowChunker chunker, Consumer<IndexEvent> emit, int batchChunks,
+                         IndexEvents events) {
         this.sources = sources;
         this.cursors = cursors;
         this.generations = generations;
         this.rows = rows;
         this.statuses = statuses;
         this.chunker = chunker;
-        this.buffer = buffer;
+        this.emit = emit;
+        this.batchChunks = batchChunks;
         this.events = events;
     }
 
@@ -79,12 +83,8 @@ public final class ReindexDriver {
         cursors.delete(tableKey);
     }
 
-    /**
-     * Rebuilds re-indexed tables a batch at a time for at most {@code budget}, then lets changes flow again.
-     *
-     * @param flush embeds and forwards each batch before the next is read
-     */
-    public void advance(Duration budget, Runnable flush) {
+    /** Rebuilds re-indexed tables a batch at a time for at most {@code budget}, then lets changes flow again. */
+    public void advance(Duration budget) {
         long deadline = System.nanoTime() + budget.toNanos();
         List<KeyValue<String, String>> open = new ArrayList<>();
         try (KeyValueIterator<String, String> it = cursors.all()) {
@@ -94,7 +94,6 @@ public final class ReindexDriver {
             ReindexCursor cursor = ReindexCursor.decode(entry.value);
             while (cursor != null && System.nanoTime() < deadline) {
                 cursor = writeBatch(entry.key, cursor);
-                flush.run();
             }
         }
     }
@@ -117,14 +116,14 @@ public final class ReindexDriver {
         String last = cursor.lastKey();
         List<KeyValue<String, RowImage>> updated = new ArrayList<>();
         try (KeyValueIterator<String, String> it = rows.range(from, tableKey + ";")) {
-            while (it.hasNext() && chunksWritten < buffer.batchChunks()) {
+            while (it.hasNext() && chunksWritten < batchChunks) {
                 KeyValue<String, String> kv = it.next();
                 if (kv.key.equals(cursor.lastKey())) {
                     continue;
                 }
                 RowImage image = RowImage.decode(kv.value);
                 RowChunks chunks = chunker.chunk(sourceId, table, kv.key.substring(tableKey.length() + 1), projection, image);
-                buffer.append(events.upsert(chunks, cursor.generation()));
+                emit.accept(events.upsert(chunks, cursor.generation()));
                 updated.add(KeyValue.pair(kv.key, image.writtenTo(chunks.count(), cursor.generation())));
                 last = kv.key;
                 written++;
@@ -138,13 +137,13 @@ public final class ReindexDriver {
             rows.put(kv.key, kv.value.encode());
         }
         status = status.withCounts(status.rows(), status.chunks() + chunkDelta);
-        if (written > 0 && chunksWritten >= buffer.batchChunks()) {
+        if (written > 0 && chunksWritten >= batchChunks) {
             ReindexCursor next = cursor.advancedTo(last);
             cursors.put(tableKey, next.encode());
             statuses.put(tableKey, status);
             return next;
         }
-        buffer.append(events.published(sourceId, table, cursor.generation(), status.rows(), System.currentTimeMillis()));
+        emit.accept(events.published(sourceId, table, cursor.generation(), status.rows(), System.currentTimeMillis()));
         generations.put(tableKey, GenerationPlanner.published(state).encode());
         cursors.delete(tableKey);
         statuses.put(tableKey, status);

@@ -43,11 +43,13 @@ class EmbeddingBufferTest {
             return vectors;
         }
     };
+    private final EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET);
     private KeyValueStore<Long, IndexEvent> store;
     private long nowMs = 1_000;
 
     private EmbeddingBuffer buffer(int batchChunks) {
-        return new EmbeddingBuffer(store, model, new FlushRule(batchChunks, Duration.ofMillis(10), Duration.ofMillis(500)), () -> nowMs);
+        return new EmbeddingBuffer(store, model, new FlushRule(batchChunks, Duration.ofMillis(10), Duration.ofMillis(500)), () -> nowMs,
+                pace, () -> 1);
     }
 
     @BeforeEach
@@ -166,5 +168,21 @@ class EmbeddingBufferTest {
         buffer.append(upsert("m9", "more 9"));
         assertThat(buffer.full()).isTrue();
         assertThat(buffer.flushDue()).isTrue();
+    }
+
+    @Test
+    void aBufferOpenedAgainAfterARebalanceStartsFromThePaceTheProcessMeasuredAndSharesItsBudgetWithTheOtherTasks() {
+        EmbeddingBuffer before = buffer(64);
+        msPerChunk = 400;
+        for (int i = 0; i < 40; i++) {
+            before.append(upsert("n" + i, "text " + i));
+        }
+        before.flush(e -> { });
+
+        EmbeddingBuffer reopened = buffer(64);
+        assertThat(reopened.batchChunks()).as("not the full configured batch that timed out").isEqualTo(10);
+        EmbeddingBuffer sharing = new EmbeddingBuffer(store, model, new FlushRule(64, Duration.ofMillis(10), Duration.ofMillis(500)),
+                () -> nowMs, pace, () -> 2);
+        assertThat(sharing.batchChunks()).as("two tasks' flushes in one transaction").isEqualTo(5);
     }
 }

@@ -95,6 +95,11 @@ public final class ChartstreamConfig {
         k.put("ingest.quiet-ms", new String[] {"10", "a partial embedding batch is embedded once no change arrived for this long (an idle pipeline embeds a lone change at once);"
                 + " also how often the ingest topology checks that (its Kafka Streams poll.ms)"});
         k.put("ingest.commit-interval-ms", new String[] {"100", "Kafka Streams commit.interval.ms of the ingest topology (each embedded batch also commits at once)"});
+        k.put("ingest.partitions", new String[] {"", "partitions of the ingest repartition topic chartstream.ingest.embed, between the per-table"
+                + " planner and the embedding tasks (one per partition, shared by the ingest processes of the group); empty: index.partitions."
+                + " Must equal index.partitions: the embedding task of partition p writes index-log partition p only (docs/SCALING.md)"});
+        k.put("ingest.capture", new String[] {"true", "false: this ingest process runs no change data capture (Debezium) and no embedded source"
+                + " database; it only shares the ingest topology's tasks. One ingest process per set of sources captures (docs/SCALING.md)"});
         k.put("ingest.max-field-bytes", new String[] {"1048576", "most UTF-8 bytes one field value of a change keeps; a longer value is truncated before it is written to Kafka (dead letter naming table, row key and field; the row is still indexed)"});
         k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
@@ -254,12 +259,20 @@ public final class ChartstreamConfig {
         positive("llm.read-timeout-ms");
         positive("llm.deadline-ms");
         positive("index.partitions");
+        if (!string("ingest.partitions").isEmpty()) {
+            positive("ingest.partitions");
+            if (integer("ingest.partitions") != integer("index.partitions")) {
+                throw bad("ingest.partitions", "must equal index.partitions (" + integer("index.partitions") + "): the embedding task of"
+                        + " partition p writes index-log partition p only, so that a generation's marker follows that partition's rows;"
+                        + " set both to the same count, or leave ingest.partitions empty");
+            }
+        }
         positive("query.partitions");
         nonNegative("source.port");
         opsPort();
         TransportSecurity.validate(this);
         StoreSelection.validate(this);
-        for (String flag : List.of("documentdb.tls", "documentdb.tls.allow-invalid-certificates")) {
+        for (String flag : List.of("documentdb.tls", "documentdb.tls.allow-invalid-certificates", "ingest.capture")) {
             if (!List.of("true", "false").contains(string(flag))) {
                 throw bad(flag, "must be true or false");
             }
@@ -389,6 +402,11 @@ public final class ChartstreamConfig {
     /** A ConfigException naming the key, its value and where the value came from. */
     public ConfigException invalid(String key, String rule) {
         return bad(key, rule);
+    }
+
+    /** {@code ingest.partitions}, or {@code index.partitions} when it is empty. */
+    public int ingestPartitions() {
+        return (int) integer(string("ingest.partitions").isEmpty() ? "index.partitions" : "ingest.partitions");
     }
 
     public Path dataDir() {

@@ -35,4 +35,20 @@ class ChartstreamConfigSourcesTest {
         assertThat(ChartstreamConfig.defaults().with("source.fields.patients", "first_name,last_name")
                 .allowedFields("ehr", "patients")).containsExactly("first_name", "last_name");
     }
+
+    @Test
+    void ingestPartitionsDefaultToTheIndexLogsAndAnyOtherCountIsRefusedNamingBoth() {
+        assertThat(ChartstreamConfig.defaults().with("index.partitions", "3").ingestPartitions()).isEqualTo(3);
+        assertThat(ChartstreamConfig.defaults().with("index.partitions", "3").with("ingest.partitions", "3").ingestPartitions()).isEqualTo(3);
+        assertThatThrownBy(() -> ChartstreamConfig.defaults().with("index.partitions", "3").with("ingest.partitions", "2"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("ingest.partitions")
+                .hasMessageContaining("must equal index.partitions (3)");
+        assertThatThrownBy(() -> ChartstreamConfig.defaults().with("ingest.partitions", "0")).hasMessageContaining("ingest.partitions");
+    }
+
+    @Test
+    void ingestCaptureIsAFlag() {
+        assertThat(ChartstreamConfig.defaults().string("ingest.capture")).isEqualTo("true");
+        assertThatThrownBy(() -> ChartstreamConfig.defaults().with("ingest.capture", "no")).hasMessageContaining("ingest.capture");
+    }
 }

@@ -1,0 +1,34 @@
+package org.chartstream.app.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.chartstream.ingest.status.EmbedProgress;
+import org.junit.jupiter.api.Test;
+
+class EmbeddingReportTest {
+    private final Map<Integer, EmbedProgress> progress = Map.of(
+            0, new EmbedProgress(0, "h:/data/ingest-1/run", 812, 705, 1_000),
+            1, new EmbedProgress(1, "h:/data/ingest-2/run", 790, 690, 1_000),
+            2, new EmbedProgress(2, "h:/data/ingest-1/run", 10, 12, 1_000));
+
+    @Test
+    void chunksAreSummedPerInstanceOverThePartitionsItEmbeddedLast() {
+        assertThat(EmbeddingReport.chunksPerInstance(progress))
+                .containsExactly(Map.entry("h:/data/ingest-1/run", 822L), Map.entry("h:/data/ingest-2/run", 790L));
+    }
+
+    @Test
+    void everyPartitionIsListedWithItsPendingEventsEvenBeforeItsFirstBatch() {
+        String text = EmbeddingReport.text(progress, Map.of(0, 0L, 1, 4L, 2, 0L, 3, 9L));
+
+        assertThat(text.lines()).hasSize(1 + 4 + 2);
+        assertThat(text).contains("part 1").containsPattern("part 1\\s+h:/data/ingest-2/run\\s+790\\s+690\\s+4")
+                .containsPattern("part 3\\s+-\\s+0\\s+0\\s+9")
+                .contains("instance h:/data/ingest-1/run: 822 chunks embedded");
+        var json = EmbeddingReport.json(progress, Map.of(0, 0L, 1, 4L, 2, 0L, 3, 9L));
+        assertThat(json.get("partitions")).hasSize(4);
+        assertThat(json.get("partitions").get(3).get("pending").asLong()).isEqualTo(9);
+        assertThat(json.get("instances").get("h:/data/ingest-2/run").asLong()).isEqualTo(790);
+    }
+}

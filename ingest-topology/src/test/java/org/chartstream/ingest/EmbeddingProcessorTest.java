@@ -1,0 +1,149 @@
+package org.chartstream.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.chartstream.ingest.chunk.RowChunks;
+import org.chartstream.ingest.embed.EmbeddingBuffer;
+import org.chartstream.ingest.embed.EmbeddingPace;
+import org.chartstream.ingest.embed.FlushRule;
+import org.chartstream.ingest.embed.PassageEmbedder;
+import org.chartstream.ingest.publish.IndexEvents;
+import org.chartstream.ingest.status.EmbedProgress;
+import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.IndexEventKind;
+import org.chartstream.schemas.serde.AvroSerde;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The embedding task of repartition partition 2 of 3. */
+class EmbeddingProcessorTest {
+    private static final int PARTITION = 2;
+    private final List<Integer> embedCalls = new ArrayList<>();
+    private final PassageEmbedder model = new PassageEmbedder() {
+        @Override
+        public String modelId() {
+            return "test-model";
+        }
+
+        @Override
+        public int dimension() {
+            return 2;
+        }
+
+        @Override
+        public float[][] embedPassages(List<String> texts) {
+            embedCalls.add(texts.size());
+            float[][] vectors = new float[texts.size()][];
+            for (int i = 0; i < vectors.length; i++) {
+                vectors[i] = new float[] {texts.get(i).length(), i};
+            }
+            return vectors;
+        }
+    };
+    private final IndexEvents events = new IndexEvents(model);
+
+    @TempDir
+    File stateDir;
+    private MockProcessorContext<String, Object> context;
+    private EmbeddingProcessor processor;
+    private final AtomicInteger openTasks = new AtomicInteger();
+
+    @BeforeEach
+    void open() {
+        context = new MockProcessorContext<>(new Properties(), new TaskId(1, PARTITION), stateDir);
+        context.setCurrentSystemTimeMs(1_000);
+        KeyValueStore<Long, IndexEvent> buffer = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(EmbeddingProcessor.BUFFER_STORE),
+                Serdes.Long(), AvroSerde.of(IndexEvent.class)).withLoggingDisabled().build();
+        KeyValueStore<String, String> progress = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(EmbeddingProcessor.PROGRESS_STORE),
+                Serdes.String(), Serdes.String()).withLoggingDisabled().build();
+        buffer.init(context.getStateStoreContext(), buffer);
+        progress.init(context.getStateStoreContext(), progress);
+        context.addStateStore(buffer);
+        context.addStateStore(progress);
+        processor = new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks,
+                new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET));
+        processor.init(context);
+    }
+
+    private IndexEvent upsert(String rowKey) {
+        return events.upsert(new RowChunks("ehr", "notes", rowKey, List.of("record: notes\ntext of " + rowKey), "MRN-1", "lsn:1", 1), 1);
+    }
+
+    private void receive(IndexEvent event) {
+        processor.process(new Record<>(IndexEvents.key(event), event, 0));
+    }
+
+    private List<IndexEvent> forwardedTo(String child) {
+        return context.forwarded().stream().filter(f -> f.childName().orElseThrow().equals(child))
+                .map(f -> (IndexEvent) f.record().value()).toList();
+    }
+
+    @Test
+    void aMarkerLeavesOnlyAfterTheRowsBeforeItAreEmbeddedAndEverythingGoesToTheIndexPartitionOfTheTask() {
+        receive(upsert("n1"));
+        receive(events.published("ehr", "notes", 1, 3, 5));
+        assertThat(context.forwarded()).as("a partial batch waits, and so does the marker behind it").isEmpty();
+
+        context.setCurrentSystemTimeMs(1_100); // past the quiet time
+        context.scheduledPunctuators().getFirst().getPunctuator().punctuate(1_100);
+
+        List<IndexEvent> out = forwardedTo(EmbeddingProcessor.indexChild(PARTITION));
+        assertThat(out).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER);
+        assertThat(out.getFirst().getChunks()).allSatisfy(c -> assertThat(c.getVector()).hasSize(2));
+        assertThat(context.forwarded()).extracting(f -> f.childName().orElseThrow())
+                .containsOnly(EmbeddingProcessor.indexChild(PARTITION), EmbeddingProcessor.PROGRESS_CHILD);
+        assertThat(context.committed()).isTrue();
+    }
+
+    @Test
+    void aFullBatchIsEmbeddedInOneCallAndKeepsTheOrderOfRowsAndDeletes() {
+        receive(upsert("n1"));
+        receive(IndexEvents.deleteRow("ehr", "notes", "n0"));
+        receive(upsert("n2"));
+        receive(upsert("n3"));
+
+        assertThat(embedCalls).containsExactly(3);
+        assertThat(forwardedTo(EmbeddingProcessor.indexChild(PARTITION))).extracting(IndexEvent::getRowKey)
+                .containsExactly("n1", "n0", "n2", "n3");
+    }
+
+    @Test
+    void eachFlushAnnouncesThePartitionsProgressUnderTheInstanceThatEmbeddedIt() {
+        receive(upsert("n1"));
+        receive(upsert("n2"));
+        receive(upsert("n3"));
+        receive(upsert("n4"));
+        receive(upsert("n5"));
+        receive(upsert("n6"));
+
+        List<EmbedProgress> progress = context.forwarded().stream()
+                .filter(f -> f.childName().orElseThrow().equals(EmbeddingProcessor.PROGRESS_CHILD))
+                .map(f -> EmbedProgress.decode((String) f.record().value())).toList();
+        assertThat(progress).extracting(EmbedProgress::partition, EmbedProgress::instance, EmbedProgress::chunks)
+                .containsExactly(org.assertj.core.api.Assertions.tuple(PARTITION, "instance-a", 3L),
+                        org.assertj.core.api.Assertions.tuple(PARTITION, "instance-a", 6L));
+        List<String> keys = context.forwarded().stream().filter(f -> f.childName().orElseThrow().equals(EmbeddingProcessor.PROGRESS_CHILD))
+                .map(f -> (String) f.record().key()).distinct().toList();
+        assertThat(keys).containsExactly(EmbedProgress.key(PARTITION));
+    }
+
+    @Test
+    void theProcessCountsItsOpenEmbeddingTasksWhichShareTheTransactionBudget() {
+        assertThat(openTasks.get()).isEqualTo(1);
+        processor.close();
+        assertThat(openTasks.get()).isZero();
+    }
+}
