@@ -5,7 +5,9 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.chartstream.ingest.embed.EmbedTopicRecords;
 import org.chartstream.ingest.embed.EmbeddingBuffer;
 import org.chartstream.ingest.embed.EmbeddingPace;
 import org.chartstream.ingest.embed.FlushRule;
@@ -13,6 +15,9 @@ import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.publish.IndexEvents;
 import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.unreadable.UnreadableRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedding task of one partition of the ingest repartition topic: index events without vectors (rows keyed by
@@ -25,8 +30,15 @@ import org.chartstream.schemas.IndexEvent;
  * its stream thread, whose transaction takes every flush made before the next commit: each buffer's time budget is
  * split over the tasks open in the process ({@code openTasks}), so that together they stay inside the transaction
  * timeout.
+ *
+ * <p>It reads bytes and decodes them itself ({@link EmbedTopicRecords}): a record that is not an index event it can
+ * embed, written into the topic by anyone but the planner, is skipped and dead-lettered (stage
+ * {@value #UNREADABLE_STAGE}, with its original key and bytes), so one record never stops the task.
  */
-final class EmbeddingProcessor implements Processor<String, IndexEvent, String, Object> {
+final class EmbeddingProcessor implements Processor<byte[], byte[], String, Object> {
+    static final String UNREADABLE_STAGE = "ingest-embed";
+    static final String DEAD_LETTER_CHILD = "embedding-dead-letters";
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddingProcessor.class);
     static final String BUFFER_STORE = "embedding-buffer";
     static final String PROGRESS_STORE = "embedding-progress";
     static final String PROGRESS_CHILD = "embedding-progress";
@@ -76,11 +88,28 @@ final class EmbeddingProcessor implements Processor<String, IndexEvent, String, 
     }
 
     @Override
-    public void process(Record<String, IndexEvent> record) {
-        buffer.append(record.value());
+    public void process(Record<byte[], byte[]> record) {
+        EmbedTopicRecords.Read read = EmbedTopicRecords.read(record.value());
+        if (!read.readable()) {
+            skip(record, read.problem());
+            return;
+        }
+        if (read.event() == null) {
+            return;
+        }
+        buffer.append(read.event());
         if (buffer.full()) {
             flush();
         }
+    }
+
+    private void skip(Record<byte[], byte[]> record, String problem) {
+        RecordMetadata meta = context.recordMetadata().orElse(null);
+        UnreadableRecord unreadable = new UnreadableRecord(meta == null ? "" : meta.topic(), meta == null ? -1 : meta.partition(),
+                meta == null ? -1 : meta.offset(), record.key(), record.value(), UNREADABLE_STAGE, problem);
+        LOG.warn(unreadable.describe());
+        long now = System.currentTimeMillis();
+        context.forward(new Record<String, Object>(null, unreadable.toDeadLetter(now), now), DEAD_LETTER_CHILD);
     }
 
     @Override

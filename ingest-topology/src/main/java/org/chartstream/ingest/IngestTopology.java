@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -72,7 +73,7 @@ public final class IngestTopology {
         topology.addSink(IndexingProcessor.DEAD_LETTER_CHILD, settings.deadLetterTopic(), new StringSerializer(),
                 AvroSerde.of(DeadLetter.class), "normalize", "index-rows");
 
-        topology.addSource("embedding-input", new StringDeserializer(), AvroSerde.of(IndexEvent.class), settings.embedTopic());
+        topology.addSource("embedding-input", new ByteArrayDeserializer(), new ByteArrayDeserializer(), settings.embedTopic());
         AtomicInteger openEmbeddingTasks = new AtomicInteger();
         EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET);
         topology.addProcessor("embed", () -> new EmbeddingProcessor(embedder, settings.flushRule(), settings.instance(),
@@ -86,6 +87,9 @@ public final class IngestTopology {
                     AvroSerde.of(IndexEvent.class), new OwnPartition(p, settings.partitions()), "embed");
         }
         topology.addSink(EmbeddingProcessor.PROGRESS_CHILD, settings.progressTopic(), new StringSerializer(), new StringSerializer(), "embed");
+        // a sink of its own: one shared with the planner's processors would join both into one sub-topology
+        topology.addSink(EmbeddingProcessor.DEAD_LETTER_CHILD, settings.deadLetterTopic(), new StringSerializer(),
+                AvroSerde.of(DeadLetter.class), "embed");
         return topology;
     }
 

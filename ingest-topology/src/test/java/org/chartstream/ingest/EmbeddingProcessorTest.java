@@ -3,6 +3,7 @@ package org.chartstream.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +84,8 @@ class EmbeddingProcessorTest {
     }
 
     private void receive(IndexEvent event) {
-        processor.process(new Record<>(IndexEvents.key(event), event, 0));
+        processor.process(new Record<>(IndexEvents.key(event).getBytes(StandardCharsets.UTF_8),
+                AvroSerde.of(IndexEvent.class).serialize("", event), 0));
     }
 
     private List<IndexEvent> forwardedTo(String child) {

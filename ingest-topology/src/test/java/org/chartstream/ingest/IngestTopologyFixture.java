@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -53,6 +54,11 @@ final class IngestTopologyFixture implements AutoCloseable {
     /** A topic the topology reads: a table's change topic ({@code ehr.public.notes}), a source's notifications. */
     TestInputTopic<String, String> input(String topic) {
         return driver.createInputTopic(topic, new StringSerializer(), new StringSerializer());
+    }
+
+    /** The ingest repartition topic as anyone with broker access could write it: raw bytes. */
+    TestInputTopic<byte[], byte[]> rawEmbedTopic(String topic) {
+        return driver.createInputTopic(topic, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     TestInputTopic<String, String> control() {

@@ -281,6 +281,30 @@ class IngestTopologyTest {
     }
 
     @Test
+    void recordsWrittenIntoTheEmbedTopicByOthersAreDeadLetteredAndTheEmbeddingTaskKeepsEmbedding() {
+        TestInputTopic<byte[], byte[]> embedTopic = ingest.rawEmbedTopic(IngestSettings.EMBED_TOPIC);
+        embedTopic.pipeInput("k".getBytes(StandardCharsets.UTF_8), "garbage, not an index event".getBytes(StandardCharsets.UTF_8));
+        IndexEvent withoutRowKey = IndexEvent.newBuilder().setKind(IndexEventKind.DELETE_ROW).setSourceId("ehr").setTableName("patients")
+                .setRowKey("").setGeneration(1).setChunks(List.of()).setMarker(null).build();
+        embedTopic.pipeInput((byte[]) null, AvroSerde.of(IndexEvent.class).serialize("", withoutRowKey));
+        embedTopic.pipeInput("tombstone".getBytes(StandardCharsets.UTF_8), (byte[]) null);
+        patients.pipeInput("{\"patient_id\":\"p3\"}", change("c", "false",
+                "{\"patient_id\":\"p3\",\"patient_no\":\"MRN-3\",\"first_name\":\"Diane\",\"last_name\":\"Baker\"}", 30));
+        ingest.lingerPasses();
+
+        List<DeadLetter> dead = deadLetters.readValuesToList();
+        assertThat(dead).extracting(DeadLetter::getStage).containsExactly("ingest-embed", "ingest-embed");
+        assertThat(dead.get(0).getReason()).startsWith("not an IndexEvent (Avro single-object encoding)");
+        assertThat(dead.get(0).getSourceTopic()).isEqualTo(IngestSettings.EMBED_TOPIC);
+        assertThat(StandardCharsets.UTF_8.decode(dead.get(0).getValue()).toString()).isEqualTo("garbage, not an index event");
+        assertThat(dead.get(1).getReason()).isEqualTo("DELETE_ROW event without a row_key");
+        List<IndexEvent> events = index.readValuesToList();
+        assertThat(events).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER);
+        assertThat(events.get(0).getRowKey()).isEqualTo("p3");
+        assertThat(events.get(0).getChunks()).allSatisfy(c -> assertThat(c.getVector()).isNotEmpty());
+    }
+
+    @Test
     void aColumnThatCannotBeRenderedIsLeftOutOfTheIndexedRowAndNamedInADeadLetterWhileTheStreamContinues() {
         snapshotTwoPatientsAndTheirNotes();
         index.readValuesToList();
