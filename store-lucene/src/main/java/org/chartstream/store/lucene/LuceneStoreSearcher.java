@@ -183,7 +183,7 @@ final class LuceneStoreSearcher {
         return List.of();
       }
       Query restriction = restriction(s, filter);
-      TopDocs rows = s.searcher().search(new BooleanQuery.Builder()
+      Map<String, Float> rowScores = topRows(s.searcher(), new BooleanQuery.Builder()
           .add(rowText, BooleanClause.Occur.MUST)
           .add(restriction, BooleanClause.Occur.FILTER)
           .add(rowHeads(), BooleanClause.Occur.FILTER)
@@ -191,18 +191,14 @@ final class LuceneStoreSearcher {
       BooleanQuery.Builder chunks = new BooleanQuery.Builder()
           .add(chunkText, BooleanClause.Occur.MUST)
           .add(restriction, BooleanClause.Occur.FILTER);
-      if (rows.scoreDocs.length == 0) {
+      if (rowScores.isEmpty()) {
         return hits(s, s.searcher().search(chunks.build(), k), score -> score);
       }
       StoredFields stored = s.searcher().storedFields();
-      Map<String, Float> rowScores = new HashMap<>();
-      for (ScoreDoc sd : rows.scoreDocs) {
-        rowScores.put(LuceneSchema.rowKeyOf(stored.document(sd.doc)), sd.score);
-      }
       List<BytesRef> rowTerms = rowScores.keySet().stream().map(BytesRef::new).toList();
       chunks.add(new TermInSetQuery(F_ROW, rowTerms), BooleanClause.Occur.FILTER);
       TopDocs matching =
-          s.searcher().search(chunks.build(), Math.max(k, rows.scoreDocs.length * MAX_CHUNKS_PER_ROW_HIT));
+          s.searcher().search(chunks.build(), Math.max(k, rowScores.size() * MAX_CHUNKS_PER_ROW_HIT));
       record Ranked(int doc, StoredChunk chunk, float rowScore, float chunkScore) {}
       List<Ranked> ranked = new ArrayList<>(matching.scoreDocs.length);
       for (ScoreDoc sd : matching.scoreDocs) {
@@ -470,6 +466,32 @@ final class LuceneStoreSearcher {
 
   private interface ScoreMap {
     double apply(float score);
+  }
+
+  /**
+   * The {@code k} best rows' keys and scores. Rows tied at the k-th score are cut by row key, not by Lucene's doc id
+   * (the order the rows were written in, which follows ingest timing), so two indexes of the same rows return the
+   * same rows: the search asks for one more hit than {@code k} and, while that one ties with the k-th, for twice as many.
+   */
+  static Map<String, Float> topRows(IndexSearcher searcher, Query rowQuery, int k) throws IOException {
+    int n = k + 1;
+    ScoreDoc[] top = searcher.search(rowQuery, n).scoreDocs;
+    while (top.length == n && top[n - 1].score == top[k - 1].score) {
+      n = Math.multiplyExact(n, 2);
+      top = searcher.search(rowQuery, n).scoreDocs;
+    }
+    StoredFields stored = searcher.storedFields();
+    record Row(String key, float score) {}
+    List<Row> rows = new ArrayList<>(top.length);
+    for (ScoreDoc sd : top) {
+      rows.add(new Row(LuceneSchema.rowKeyOf(stored.document(sd.doc)), sd.score));
+    }
+    rows.sort(Comparator.comparing(Row::score).reversed().thenComparing(Row::key));
+    Map<String, Float> out = new HashMap<>();
+    for (Row r : rows.subList(0, Math.min(k, rows.size()))) {
+      out.put(r.key(), r.score());
+    }
+    return out;
   }
 
   private static List<SearchHit> hits(Snapshot s, TopDocs top, ScoreMap scoreMap) throws IOException {
