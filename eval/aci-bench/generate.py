@@ -53,9 +53,16 @@ def patient_words(dialogue, names):
     return None
 
 
+def age(value):
+    """An age as a note writes it: "29.0" (how some metadata rows hold it) is "29"; a "29.0-year-old" would be one
+    token to BM25 that no note contains."""
+    value = value.strip()
+    return value[:-2] if re.fullmatch(r"\d+\.0", value) else value
+
+
 def visit_summary(meta):
     history = [c.strip() for c in meta["2nd_complaints"].split(";") if c.strip()]
-    text = "%s-year-old %s with %s" % (meta["patient_age"], meta["patient_gender"], meta["cc"].strip())
+    text = "%s-year-old %s with %s" % (age(meta["patient_age"]), meta["patient_gender"], meta["cc"].strip())
     if history:
         text += "; history of " + (", ".join(history[:-1]) + " and " + history[-1] if len(history) > 1 else history[0])
     return text

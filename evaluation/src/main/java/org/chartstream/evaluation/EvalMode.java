@@ -11,6 +11,8 @@ import org.chartstream.retrieval.SearchMode;
  * kept (a bi-encoder reorder only repeats the vector side and lost on every set measured, docs/EVALUATION.md).
  * {@link #HYBRID_FIXED} and {@link #HYBRID_RRF} are hybrid search with {@code query.fusion=score} (the fixed
  * {@code query.vector-weight}) and {@code query.fusion=rrf} whatever the configured fusion: the fusions side by side.
+ * {@link #HYBRID_FEEDBACK} is hybrid search with a second, fed-back vector search ({@code DenseFeedback.ROCCHIO}),
+ * measured without a cross-encoder.
  */
 public enum EvalMode {
     LEXICAL("lexical", SearchMode.LEXICAL),
@@ -18,7 +20,8 @@ public enum EvalMode {
     HYBRID("hybrid", SearchMode.HYBRID),
     HYBRID_RERANK("hybrid+rerank", SearchMode.HYBRID),
     HYBRID_FIXED("hybrid+fixed", SearchMode.HYBRID),
-    HYBRID_RRF("hybrid+rrf", SearchMode.HYBRID);
+    HYBRID_RRF("hybrid+rrf", SearchMode.HYBRID),
+    HYBRID_FEEDBACK("hybrid+feedback", SearchMode.HYBRID);
 
     private final String label;
     private final SearchMode searchMode;
@@ -42,7 +45,7 @@ public enum EvalMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf");
+        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback");
     }
 
     /** A comma list of labels, in the order given. */

@@ -14,6 +14,8 @@ class EvalModeTest {
         assertThat(EvalMode.list("hybrid+rrf")).containsExactly(EvalMode.HYBRID_RRF);
         assertThat(EvalMode.HYBRID_RRF.searchMode()).isEqualTo(SearchMode.HYBRID);
         assertThat(EvalMode.list("hybrid+fixed")).containsExactly(EvalMode.HYBRID_FIXED);
+        assertThat(EvalMode.list("hybrid+feedback")).containsExactly(EvalMode.HYBRID_FEEDBACK);
+        assertThat(EvalMode.HYBRID_FEEDBACK.searchMode()).isEqualTo(SearchMode.HYBRID);
     }
 
     @Test

@@ -1,8 +1,10 @@
 package org.chartstream.retrieval;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.TableRef;
@@ -183,6 +185,20 @@ public final class QueryPipeline {
         RowDedupe.PerRow perRow = RowDedupe.perRow(sides);
         List<Candidate> fused = fusion(rewrite.primary()).fuse(perRow.vector(), perRow.lexical());
         t = lap(stageMs, "fuse", t);
+
+        if (mode == SearchMode.HYBRID && settings.denseFeedback().on()) {
+            Optional<float[]> moved = settings.denseFeedback().query(vectors.get(0), fused);
+            if (moved.isPresent()) {
+                before("feedback", deadlineMs);
+                SideResults again = stages.searcher().search(SearchMode.VECTOR, moved.get(), lexicalQueries.get(0), filter);
+                List<SideResults> fedBack = new ArrayList<>(sides);
+                fedBack.set(0, new SideResults(again.vector(), sides.get(0).lexical()));
+                sides = List.copyOf(fedBack);
+                perRow = RowDedupe.perRow(sides);
+                fused = fusion(rewrite.primary()).fuse(perRow.vector(), perRow.lexical());
+            }
+            t = lap(stageMs, "feedback", t);
+        }
 
         before("rerank", deadlineMs);
         RerankOutcome reranked = stages.reranker().rerank(rewrite.primary(), fused, topK);

@@ -1,7 +1,9 @@
 package org.chartstream.retrieval;
 
+import java.util.Objects;
 import org.chartstream.core.model.Reranker;
 import org.chartstream.retrieval.cohort.CohortStage;
+import org.chartstream.retrieval.feedback.DenseFeedback;
 import org.chartstream.retrieval.fusion.NormalizedScoreFusion;
 import org.chartstream.retrieval.gate.ScopedEvidenceGate;
 
@@ -21,10 +23,30 @@ import org.chartstream.retrieval.gate.ScopedEvidenceGate;
  * @param fusion                    how the sides' rankings are fused
  * @param vectorWeight              the vector side's weight in {@link Fusion#SCORE} fusion
  * @param cohortCap                 the most rows a cohort answer lists ({@code query.cohort-cap})
+ * @param denseFeedback             a second vector search moved towards the first fused rows ({@link DenseFeedback});
+ *                                  {@link DenseFeedback#OFF} by default (measured by {@code eval} mode
+ *                                  {@code hybrid+feedback}, docs/EVALUATION.md)
  */
 public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                             int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
-                            Fusion fusion, double vectorWeight, int cohortCap) {
+                            Fusion fusion, double vectorWeight, int cohortCap, DenseFeedback denseFeedback) {
+
+    public QuerySettings {
+        Objects.requireNonNull(denseFeedback, "denseFeedback");
+    }
+
+    /** Without dense feedback. */
+    public QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
+                         int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
+                         Fusion fusion, double vectorWeight, int cohortCap) {
+        this(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars, maxQuestionChars, maxTopK,
+                admissionLimit, workers, fusion, vectorWeight, cohortCap, DenseFeedback.OFF);
+    }
+
+    public QuerySettings withDenseFeedback(DenseFeedback feedback) {
+        return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, feedback);
+    }
 
     /**
      * {@code RRF}: reciprocal rank fusion (k = {@code rrfK}), ranks only. {@code SCORE}: min-max normalised scores,

@@ -1,17 +1,16 @@
 package org.chartstream.retrieval.generate;
 
-import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import org.chartstream.retrieval.scope.Words;
 
 /**
  * Which pieces of each record the embedding model scores, so that the cost of an extractive answer does not grow
@@ -37,8 +36,7 @@ public record ScoringShortlist(int perRecord, int maxChars) {
     public static final ScoringShortlist DEFAULT = new ScoringShortlist(6, 240);
     /** Every piece, whole: what the generator did before the shortlist (for the benchmark's comparison). */
     public static final ScoringShortlist EVERY_PIECE = new ScoringShortlist(Integer.MAX_VALUE, Integer.MAX_VALUE);
-    private static final Pattern SEPARATOR = Pattern.compile("[^\\p{L}\\p{N}]+");
-    private static final Pattern MARKS = Pattern.compile("\\p{M}+");
+    private static final Pattern HYPHEN = Pattern.compile("-+");
 
     public ScoringShortlist {
         if (perRecord < ExtractiveGenerator.SENTENCES_PER_PASSAGE) {
@@ -109,12 +107,14 @@ public record ScoringShortlist(int perRecord, int maxChars) {
         return List.copyOf(picked);
     }
 
+    /** The text's folded words of two or more characters, a hyphenated word as its parts ("blood-pressure"). */
     private static Set<String> words(String text) {
-        String folded = MARKS.matcher(Normalizer.normalize(text, Normalizer.Form.NFD)).replaceAll("").toLowerCase(Locale.ROOT);
         Set<String> words = new HashSet<>();
-        for (String w : SEPARATOR.split(folded)) {
-            if (w.length() > 1) {
-                words.add(w);
+        for (String word : Words.folded(text)) {
+            for (String part : HYPHEN.split(word)) {
+                if (part.length() > 1) {
+                    words.add(part);
+                }
             }
         }
         return words;

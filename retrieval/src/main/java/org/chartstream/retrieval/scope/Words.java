@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * A text's words as names and patient numbers are compared: letters, digits and inner hyphens ({@code MRN-000001},
  * {@code Pemberton-Lowe}), folded to lower case without accents ({@code Róss} = {@code ross}).
  */
-final class Words {
+public final class Words {
     private static final Pattern SEPARATOR = Pattern.compile("[^\\p{L}\\p{M}\\p{N}-]+");
     private static final Pattern MARKS = Pattern.compile("\\p{M}+");
 
@@ -20,13 +20,14 @@ final class Words {
      * @param folded      lower case, accents removed
      * @param capitalised whether it was written with a capital first letter
      */
-    record Word(String folded, boolean capitalised) {
+    public record Word(String folded, boolean capitalised) {
     }
 
     private Words() {
     }
 
-    static List<Word> of(String text) {
+    /** The text's words in order. */
+    public static List<Word> of(String text) {
         List<Word> words = new ArrayList<>();
         for (String raw : SEPARATOR.split(text)) {
             String word = raw.replaceAll("^-+|-+$", "");
@@ -37,12 +38,13 @@ final class Words {
         return words;
     }
 
-    static List<String> folded(String text) {
+    /** The text's words in order, folded ({@link #fold}). */
+    public static List<String> folded(String text) {
         return of(text).stream().map(Word::folded).toList();
     }
 
     /** Lower case, accents removed. */
-    static String fold(String text) {
+    public static String fold(String text) {
         return MARKS.matcher(Normalizer.normalize(text, Normalizer.Form.NFD)).replaceAll("").toLowerCase(Locale.ROOT);
     }
 }

@@ -57,6 +57,14 @@ class ScoringShortlistTest {
     }
 
     @Test
+    void aHyphenatedWordMatchesItsParts() {
+        List<String> record = new ArrayList<>(review(6));
+        record.add("Follow-up for low-dose aspirin.");
+
+        assertThat(FOUR.pick("what dose was given?", List.of(record)).get(0)).contains(6).hasSize(4);
+    }
+
+    @Test
     void aScoredTextIsCutAtAWordWithinTheLimit() {
         assertThat(FOUR.scoredText("short")).isEqualTo("short");
         assertThat(FOUR.scoredText("Hypertension is not controlled and the dose of lisinopril goes up"))

@@ -184,30 +184,25 @@ final class LuceneStoreSearcher {
         return List.of();
       }
       Query restriction = restriction(s, filter);
-      TopDocs rows = s.searcher().search(new BooleanQuery.Builder()
+      TopRows top = topRows(s.searcher(), new BooleanQuery.Builder()
           .add(rowText, BooleanClause.Occur.MUST)
           .add(restriction, BooleanClause.Occur.FILTER)
           .add(rowHeads(), BooleanClause.Occur.FILTER)
           .build(), k);
+      Map<String, Float> rowScores = top.scores();
       BooleanQuery.Builder chunks = new BooleanQuery.Builder()
           .add(chunkText, BooleanClause.Occur.MUST)
           .add(restriction, BooleanClause.Occur.FILTER);
-      if (rows.scoreDocs.length == 0) {
+      if (rowScores.isEmpty()) {
         return hits(s, s.searcher().search(chunks.build(), k), score -> score);
       }
       StoredFields stored = s.searcher().storedFields();
       // a row's head is also its first chunk, often among the matching chunks: its stored fields are decoded once
-      Map<Integer, Document> heads = new HashMap<>();
-      Map<String, Float> rowScores = new HashMap<>();
-      for (ScoreDoc sd : rows.scoreDocs) {
-        Document head = stored.document(sd.doc);
-        heads.put(sd.doc, head);
-        rowScores.put(LuceneSchema.rowKeyOf(head), sd.score);
-      }
+      Map<Integer, Document> heads = top.heads();
       List<BytesRef> rowTerms = rowScores.keySet().stream().map(BytesRef::new).toList();
       chunks.add(new TermInSetQuery(F_ROW, rowTerms), BooleanClause.Occur.FILTER);
       TopDocs matching =
-          s.searcher().search(chunks.build(), Math.max(k, rows.scoreDocs.length * MAX_CHUNKS_PER_ROW_HIT));
+          s.searcher().search(chunks.build(), Math.max(k, rowScores.size() * MAX_CHUNKS_PER_ROW_HIT));
       record Ranked(int doc, StoredChunk chunk, float rowScore, float chunkScore) {}
       List<Ranked> ranked = new ArrayList<>(matching.scoreDocs.length);
       for (ScoreDoc sd : matching.scoreDocs) {
@@ -217,11 +212,11 @@ final class LuceneStoreSearcher {
       }
       ranked.sort(Comparator.comparing(Ranked::rowScore).thenComparing(Ranked::chunkScore).reversed()
           .thenComparing(r -> r.chunk().chunkId()));
-      List<Ranked> top = ranked.subList(0, Math.min(k, ranked.size()));
+      List<Ranked> kept = ranked.subList(0, Math.min(k, ranked.size()));
       // only the k kept hits read their vectors
-      float[][] vectors = RawVectors.of(s.reader(), top.stream().mapToInt(Ranked::doc).toArray());
-      List<SearchHit> out = new ArrayList<>(top.size());
-      for (Ranked r : top) {
+      float[][] vectors = RawVectors.of(s.reader(), kept.stream().mapToInt(Ranked::doc).toArray());
+      List<SearchHit> out = new ArrayList<>(kept.size());
+      for (Ranked r : kept) {
         out.add(new SearchHit(r.chunk().withVector(vectors[out.size()]), r.rowScore(), out.size() + 1));
       }
       return List.copyOf(out);
@@ -476,6 +471,38 @@ final class LuceneStoreSearcher {
 
   private interface ScoreMap {
     double apply(float score);
+  }
+
+  /** The best rows' keys and scores, and their heads' stored fields by doc id (decoded once, reused for their chunks). */
+  record TopRows(Map<String, Float> scores, Map<Integer, Document> heads) {}
+
+  /**
+   * The {@code k} best rows' keys and scores. Rows tied at the k-th score are cut by row key, not by Lucene's doc id
+   * (the order the rows were written in, which follows ingest timing), so two indexes of the same rows return the
+   * same rows: the search asks for one more hit than {@code k} and, while that one ties with the k-th, for twice as many.
+   */
+  static TopRows topRows(IndexSearcher searcher, Query rowQuery, int k) throws IOException {
+    int n = k + 1;
+    ScoreDoc[] top = searcher.search(rowQuery, n).scoreDocs;
+    while (top.length == n && top[n - 1].score == top[k - 1].score) {
+      n = Math.multiplyExact(n, 2);
+      top = searcher.search(rowQuery, n).scoreDocs;
+    }
+    StoredFields stored = searcher.storedFields();
+    record Row(String key, float score, int doc, Document head) {}
+    List<Row> rows = new ArrayList<>(top.length);
+    for (ScoreDoc sd : top) {
+      Document head = stored.document(sd.doc);
+      rows.add(new Row(LuceneSchema.rowKeyOf(head), sd.score, sd.doc, head));
+    }
+    rows.sort(Comparator.comparing(Row::score).reversed().thenComparing(Row::key));
+    Map<String, Float> scores = new HashMap<>();
+    Map<Integer, Document> heads = new HashMap<>();
+    for (Row r : rows.subList(0, Math.min(k, rows.size()))) {
+      scores.put(r.key(), r.score());
+      heads.put(r.doc(), r.head());
+    }
+    return new TopRows(scores, heads);
   }
 
   private static List<SearchHit> hits(Snapshot s, TopDocs top, ScoreMap scoreMap) throws IOException {

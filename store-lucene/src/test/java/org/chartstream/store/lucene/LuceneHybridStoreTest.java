@@ -55,6 +55,21 @@ class LuceneHybridStoreTest extends HybridStoreContract {
   }
 
   @Test
+  void rowsTiedAtTheCutAreChosenByRowKeyNotByTheOrderTheyWereWritten() {
+    store.publish(NOTES, 1);
+    for (String key : List.of("r4", "r3", "r2", "r1")) {
+      RowRef row = new RowRef(NOTES, key);
+      store.upsertRow(row, 1, chunks(row, 1, "p1", 0, "Aspirin 81 mg daily."));
+    }
+    store.commit(Map.of());
+
+    assertThat(store.lexicalSearch("aspirin", 2, RetrievalFilter.NONE))
+        .extracting(h -> h.chunk().row().rowKey()).containsExactly("r1", "r2");
+    assertThat(store.lexicalSearch("aspirin", 4, RetrievalFilter.NONE))
+        .extracting(h -> h.chunk().row().rowKey()).containsExactly("r1", "r2", "r3", "r4");
+  }
+
+  @Test
   void aRowWhoseOpeningNamesTheQueryTermsOutranksOneThatMentionsThemLater() {
     store.publish(NOTES, 1);
     RowRef aboutIt = new RowRef(NOTES, "about");
