@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>By default every text runs alone ({@link #DEFAULT_BATCH_SIZE} 1): then a text's vector is a function of the text
  * only, bit for bit, for every model (an index built twice, or a re-index, gets the same vectors whatever the ingest's
- * batches were), and it is faster on the CPUs measured here, see {@link #DEFAULT_BATCH_SIZE}.
+ * batches were), and it is not slower on the CPUs measured here, see {@link #DEFAULT_BATCH_SIZE}.
  *
  * <p>Thread-safe: ONNX Runtime sessions accept concurrent runs and the tokenizer is shared read-only.
  * {@link #close()} waits for running calls.
@@ -33,10 +33,10 @@ import org.slf4j.LoggerFactory;
 public final class OnnxEmbedder implements Embedder {
 
     /**
-     * Default sub-batch size: one text per ONNX Runtime run. Measured on the 2-core build machine with liveqa chunks of
-     * up to 256 tokens, 2 threads (docs/PERFORMANCE.md, "Embedding one text per run"): all-MiniLM-L6-v2 embeds about
-     * 1.4× as many chunks per second one at a time as in sub-batches of 32, and its int8 variant 2.5×, because a
-     * batch's activations outgrow the caches while one text's stay in them.
+     * Default sub-batch size: one text per ONNX Runtime run, so that a text's vector depends on nothing else. It is
+     * also not slower on the 2-core build machine (docs/PERFORMANCE.md, "Embedding one text per run"; JMH, 256-token
+     * chunks, 2 threads): all-MiniLM-L6-v2 1.08× the chunks per second of sub-batches of 32 on a quiet machine and more
+     * under load, when a batch's activations (tens of MB) compete for the caches that one text's (about 1.5 MB) fit in.
      */
     public static final int DEFAULT_BATCH_SIZE = 1;
 
