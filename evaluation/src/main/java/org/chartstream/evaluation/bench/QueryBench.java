@@ -129,7 +129,7 @@ public final class QueryBench {
         Path indexPath = indexDir == null ? dir.resolve("index") : indexDir;
         boolean reuse = indexDir != null && reusable(indexDir, chunks);
         try (LuceneHybridStore store = LuceneHybridStore.open(indexPath);
-             OnnxEmbedder model = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, 2);
+             OnnxEmbedder model = OnnxEmbedder.load(ModelDescriptor.byId(config.string("embedding.model")), 2);
              EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker().start(dir.resolve("kafka"))) {
             Index index = prepare(store, reuse, corpus, storeSettings, progress);
             progress.printf(Locale.ROOT, "index %s: %d segments%n", reuse ? "reused from " + indexPath : "built", index.segments());

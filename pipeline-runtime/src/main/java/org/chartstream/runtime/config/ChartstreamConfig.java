@@ -85,7 +85,7 @@ public final class ChartstreamConfig {
         k.put("store.documentdb.database", new String[] {"chartstream", "database holding the chunk collections"});
         k.put("store.documentdb.username", new String[] {"", "DocumentDB user (added to the connection string)"});
         k.put("store.documentdb.password", new String[] {"", "DocumentDB password (never printed)"});
-        k.put("embedding.model", new String[] {"all-minilm-l6-v2", "embedding model id (ModelDescriptor: all-minilm-l6-v2, e5-small-v2, bge-small-en-v1.5, each also -q for int8; bge-m3 from files); an index committed for another model is refused"});
+        k.put("embedding.model", new String[] {"all-minilm-l6-v2-q", "embedding model id (ModelDescriptor: all-minilm-l6-v2, e5-small-v2, bge-small-en-v1.5, each also -q for int8; bge-m3 from files); an index committed for another model is refused"});
         k.put("embedding.threads", new String[] {"2", "ONNX Runtime intra-op threads"});
         k.put("chunk.window-tokens", new String[] {"0", "tokens per chunk window; 0 = the model's maximum minus special tokens"});
         k.put("chunk.overlap-tokens", new String[] {"32", "tokens shared by consecutive windows"});
