@@ -7,7 +7,6 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.chartstream.ingest.embed.EmbedTopicRecords;
 import org.chartstream.ingest.embed.EmbeddingBuffer;
 import org.chartstream.ingest.embed.EmbeddingPace;
 import org.chartstream.ingest.embed.FlushRule;
@@ -15,6 +14,7 @@ import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.publish.IndexEvents;
 import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.unreadable.IndexEventRecords;
 import org.chartstream.schemas.unreadable.UnreadableRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * split over the tasks open in the process ({@code openTasks}), so that together they stay inside the transaction
  * timeout.
  *
- * <p>It reads bytes and decodes them itself ({@link EmbedTopicRecords}): a record that is not an index event it can
+ * <p>It reads bytes and decodes them itself ({@link IndexEventRecords}): a record that is not an index event it can
  * embed, written into the topic by anyone but the planner, is skipped and dead-lettered (stage
  * {@value #UNREADABLE_STAGE}, with its original key and bytes), so one record never stops the task.
  */
@@ -89,7 +89,8 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        EmbedTopicRecords.Read read = EmbedTopicRecords.read(record.value());
+        // vectors are added here: a row whose parts fit is all the task needs
+        IndexEventRecords.Read read = IndexEventRecords.read(record.value(), e -> null);
         if (!read.readable()) {
             skip(record, read.problem());
             return;

@@ -18,6 +18,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.chartstream.core.store.HybridStore;
+import org.chartstream.schemas.unreadable.IndexEventRecords;
 import org.chartstream.schemas.unreadable.UnreadableRecord;
 import org.chartstream.schemas.unreadable.UnreadableRecords;
 import org.slf4j.Logger;
@@ -256,7 +257,7 @@ public final class IndexMaterializer implements AutoCloseable {
      * are not an event. Any other store failure stops the materializer.
      */
     private String apply(IndexLogApplier applier, ConsumerRecord<byte[], byte[]> r) {
-        IndexLogRecords.Read read = IndexLogRecords.read(r.value(), contract);
+        IndexEventRecords.Read read = IndexLogRecords.read(r.value(), contract);
         if (!read.readable()) {
             return read.problem();
         }

@@ -38,14 +38,14 @@ class IndexLogRecordsTest {
 
     @Test
     void aWellFormedUpsertIsReadable() {
-        IndexLogRecords.Read read = IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 3, 3))), HOLDS_M);
+        var read = IndexLogRecords.read(EVENTS.serialize(upsert("r1", chunk("r1", 3, 3))), HOLDS_M);
         assertThat(read.readable()).isTrue();
         assertThat(read.event().getRowKey()).isEqualTo("r1");
     }
 
     @Test
     void aTombstoneIsNeitherAnEventNorAProblem() {
-        IndexLogRecords.Read read = IndexLogRecords.read(null, HOLDS_M);
+        var read = IndexLogRecords.read(null, HOLDS_M);
         assertThat(read.readable()).isTrue();
         assertThat(read.event()).isNull();
     }
@@ -54,7 +54,7 @@ class IndexLogRecordsTest {
     void aReplyEventWrittenIntoTheLogIsNotAnIndexEvent() {
         byte[] reply = AvroSerde.of(ReplyEvent.class).serialize(ReplyEvent.newBuilder().setRequestId("r").setSeq(0)
                 .setType(ReplyType.ERROR).setTsMs(1).build());
-        IndexLogRecords.Read read = IndexLogRecords.read(reply, HOLDS_M);
+        var read = IndexLogRecords.read(reply, HOLDS_M);
         assertThat(read.readable()).isFalse();
         assertThat(read.problem()).startsWith("not an IndexEvent");
     }
