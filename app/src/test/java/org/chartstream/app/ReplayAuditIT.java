@@ -15,7 +15,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import org.chartstream.app.audit.ReplyLog;
+import org.chartstream.app.audit.TimeWindow;
+import org.chartstream.app.audit.TopicReader;
 import org.chartstream.client.QueryClient;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.TableRef;
@@ -66,6 +70,14 @@ class ReplayAuditIT {
         try (QueryClient client = new QueryClient(runtime.bootstrapServers(), REPLY_TOPIC)) {
             assertThat(citedRows(client, ZOLMITRIPTAN_QUESTION)).contains(UPDATED.rowKey());
             assertThat(citedRows(client, "Which patient takes warfarin for atrial fibrillation?")).contains(DELETED.rowKey());
+        }
+        // an answer's audit record commits with the query topology's next transaction (query.commit-interval-ms), which
+        // a fast index update can beat: the audit below reads committed records only
+        ReplyLog log = new ReplyLog(new TopicReader(runtime.bootstrapServers(), Map.of()));
+        long auditDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (log.audits(new TimeWindow(asked, Instant.now()), false).size() < 2) {
+            assertThat(System.nanoTime()).as("both answers' audit records are committed within 30 s").isLessThan(auditDeadline);
+            Thread.sleep(100);
         }
         String citedPosition = runtime.store().rowChunks(UPDATED).get(0).sourcePosition();
         execute("update medications set reason_description = 'Chronic migraine without aura' where medication_id = 900101");
