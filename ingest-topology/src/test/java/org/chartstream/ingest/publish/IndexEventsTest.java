@@ -14,22 +14,7 @@ import org.chartstream.schemas.IndexEventKind;
 import org.junit.jupiter.api.Test;
 
 class IndexEventsTest {
-    private static final PassageEmbedder MODEL = new PassageEmbedder() {
-        @Override
-        public String modelId() {
-            return "test-model";
-        }
-
-        @Override
-        public int dimension() {
-            return 3;
-        }
-
-        @Override
-        public float[][] embedPassages(List<String> texts) {
-            throw new AssertionError("building events embeds nothing");
-        }
-    };
+    private static final PassageEmbedder MODEL = new NoEmbedding("building events embeds nothing");
     private final IndexEvents events = new IndexEvents(MODEL);
 
     @Test

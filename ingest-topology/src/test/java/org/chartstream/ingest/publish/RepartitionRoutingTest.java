@@ -20,22 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class RepartitionRoutingTest {
     private static final int PARTITIONS = 3;
-    private static final PassageEmbedder MODEL = new PassageEmbedder() {
-        @Override
-        public String modelId() {
-            return "test-model";
-        }
-
-        @Override
-        public int dimension() {
-            return 3;
-        }
-
-        @Override
-        public float[][] embedPassages(List<String> texts) {
-            throw new AssertionError("routing embeds nothing");
-        }
-    };
+    private static final PassageEmbedder MODEL = new NoEmbedding("routing embeds nothing");
     private final IndexEvents events = new IndexEvents(MODEL);
     private final IndexEventPartitioner byKey = new IndexEventPartitioner();
 
