@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.chartstream.client.QueryClient;
@@ -132,18 +134,23 @@ class FaultMatrixIT {
         try (ChildPipeline child = startChild()) {
             index.await(() -> index.markers(2) >= 1, child, Duration.ofSeconds(180));
             child.kill();
-            log("killed as generation 2's publication reached the index log (" + index.markers(2) + " markers read)");
         }
+        index.drain();
+        Set<Integer> logged = index.markerPartitions(2);
+        log("killed as generation 2's publication reached the index log (marker on partitions " + logged + ")");
         CrashedStoreCheck.Result reopened = CrashedStoreCheck.check(run.resolve("index"), work.resolve("replay-2"),
                 kafka.bootstrapServers(), NOTES, 2);
         log("reopened store: " + reopened);
         assertThat(reopened.differences()).as("reopened store against the index log up to its checkpoint").isEmpty();
         assertThat(reopened.activeGeneration()).as("generation 2 visible only with its marker on all 3 partitions (%s)",
                 reopened.markerPartitions()).isEqualTo(reopened.markerPartitions().size() == 3 ? 2 : 1);
-        if (reopened.markerPartitions().size() <= 1) {
+        // a marker the log holds but the store has not applied (the embedding tasks write their partitions' markers in
+        // transactions of their own, so the kill may have left some partitions without one, to be written after the restart)
+        OptionalInt unapplied = IntStream.range(0, 3).filter(p -> logged.contains(p) && !reopened.markerPartitions().contains(p)).findFirst();
+        if (reopened.markerPartitions().size() <= 1 && unapplied.isPresent()) {
             // the kill beat the store to (most of) the markers: leave it as a materializer that had read one more
             // partition's marker, committed, and died; the restart must finish the publication from that checkpoint
-            int partition = IntStream.range(0, 3).filter(p -> !reopened.markerPartitions().contains(p)).findFirst().orElseThrow();
+            int partition = unapplied.getAsInt();
             Map<String, String> committed = CrashedStoreCheck.commitOnePartitionPastItsMarker(run.resolve("index"),
                     kafka.bootstrapServers(), NOTES, 2, partition);
             CrashedStoreCheck.Result partial = CrashedStoreCheck.check(run.resolve("index"), work.resolve("replay-3"),

@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,6 +29,7 @@ final class IndexLogWatcher implements AutoCloseable {
     private final Map<Long, Long> upsertsByGeneration = new HashMap<>();
     private final Map<Long, Long> markersByGeneration = new HashMap<>();
     private final Map<Integer, Long> afterLastEvent = new HashMap<>();
+    private final Map<Long, Set<Integer>> markerPartitionsByGeneration = new HashMap<>();
 
     IndexLogWatcher(String bootstrap) {
         Properties p = new Properties();
@@ -41,11 +44,24 @@ final class IndexLogWatcher implements AutoCloseable {
     }
 
     void poll() {
-        for (ConsumerRecord<String, IndexEvent> r : consumer.poll(Duration.ofMillis(100))) {
+        pollOnce();
+    }
+
+    /** Reads until a poll returns nothing: everything committed before now has been counted. */
+    void drain() {
+        while (pollOnce() > 0) {
+            // keep reading
+        }
+    }
+
+    private int pollOnce() {
+        var records = consumer.poll(Duration.ofMillis(100));
+        for (ConsumerRecord<String, IndexEvent> r : records) {
             afterLastEvent.put(r.partition(), r.offset() + 1);
             if (r.value().getKind() == IndexEventKind.MARKER) {
                 markers++;
                 markersByGeneration.merge(r.value().getGeneration(), 1L, Long::sum);
+                markerPartitionsByGeneration.computeIfAbsent(r.value().getGeneration(), g -> new TreeSet<>()).add(r.partition());
             } else if (r.value().getKind() == IndexEventKind.UPSERT_ROW) {
                 upserts++;
                 upsertsByGeneration.merge(r.value().getGeneration(), 1L, Long::sum);
@@ -54,13 +70,14 @@ final class IndexLogWatcher implements AutoCloseable {
                 }
             }
         }
+        return records.count();
     }
 
     long upserts() {
         return upserts;
     }
 
-    /** Marker records (each publication is broadcast to every partition). */
+    /** Marker records (each publication reaches every partition, each embedding task writing its own). */
     long markers() {
         return markers;
     }
@@ -77,6 +94,14 @@ final class IndexLogWatcher implements AutoCloseable {
     /** Publication markers of {@code generation} (one per partition once published). */
     long markers(long generation) {
         return markersByGeneration.getOrDefault(generation, 0L);
+    }
+
+    /**
+     * The index-log partitions on which a marker of {@code generation} has been read. Each embedding task writes its
+     * own partition's marker in its own transaction, so a kill can leave some partitions with it and others without.
+     */
+    Set<Integer> markerPartitions(long generation) {
+        return Set.copyOf(markerPartitionsByGeneration.getOrDefault(generation, Set.of()));
     }
 
     /** Per partition, the offset after the last event counted so far (not after transaction markers). */
