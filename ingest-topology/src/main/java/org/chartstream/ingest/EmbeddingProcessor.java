@@ -22,11 +22,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The embedding task of one partition of the ingest repartition topic: index events without vectors (rows keyed by
  * row, generation markers on every partition) → {@link EmbeddingBuffer} → the index log, all to the index-log
- * partition with this task's number ({@link #indexChild}). The buffer is FIFO and a flush forwards every pending
- * event in order, so a marker leaves only after every row that came before it on this partition has been embedded
+ * partition with this task's number ({@link #indexChild}). The buffer is FIFO and a flush forwards the finished
+ * events in order, so a marker leaves only after every row that came before it on this partition has been embedded
  * and forwarded: on each index-log partition the marker follows that partition's rows, as the materializer needs.
- * Flushes when a batch is full, when the input is quiet, or at the latest after the linger time ({@link FlushRule});
- * each flush asks for a commit, and announces this partition's progress. The embedding tasks of one process share
+ * Flushes (from its punctuator only, so at most once per Streams loop) when a batch is full, when the input is quiet,
+ * or at the latest after the linger time ({@link FlushRule}); each flush embeds one time-bounded slice, asks for a
+ * commit, and announces this partition's progress. The embedding tasks of one process share
  * its stream thread, whose transaction takes every flush made before the next commit: each buffer's time budget is
  * split over the tasks open in the process ({@code openTasks}), so that together they stay inside the transaction
  * timeout.
@@ -98,10 +99,11 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
         if (read.event() == null) {
             return;
         }
+        // Only the punctuator flushes: Kafka Streams runs it at most once per loop, after the loop's records and
+        // before the loop's commit, so a transaction holds at most one embedding slice of this task. Flushing here
+        // whenever the buffer is full could embed a slice per record of the loop in one transaction and outlive
+        // the transaction timeout under load, after which the fenced task starts over and loses the slices.
         buffer.append(read.event());
-        if (buffer.full()) {
-            flush();
-        }
     }
 
     private void skip(Record<byte[], byte[]> record, String problem) {

@@ -52,7 +52,12 @@ final class ServingProbe {
 
     /** Waits until {@code condition} holds, failing with {@code what} after {@link #WAIT}. */
     static void await(String what, Supplier<Boolean> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
+        await(what, WAIT, condition);
+    }
+
+    /** Waits until {@code condition} holds, failing with {@code what} after {@code wait}. */
+    static void await(String what, Duration wait, Supplier<Boolean> condition) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
         while (!condition.get()) {
             assertThat(System.nanoTime()).as(what).isLessThan(deadline);
             Thread.sleep(200);

@@ -15,9 +15,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Index events waiting for their vectors, in append order, in a changelogged store: a crash loses none, and the
- * events a previous run left pending are flushed by this one. A flush embeds every pending chunk with one model call
- * ({@link EmbeddingBatch}) and hands the events on in the order they were appended; the owner flushes when
- * {@link #full()} and whenever {@link #flushDue()} says the {@link FlushRule} is met.
+ * events a previous run left pending are flushed by this one. A flush embeds one time-bounded slice of the pending
+ * chunks ({@link EmbeddingBatch}) and hands the finished events on in the order they were appended; the owner
+ * flushes at most once per Streams loop (so that each transaction holds one slice per task), whenever
+ * {@link #flushDue()} says the {@link FlushRule} is met.
  */
 public final class EmbeddingBuffer {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddingBuffer.class);
@@ -101,26 +102,49 @@ public final class EmbeddingBuffer {
         return full() || rule.due(pendingEvents, pendingChunks, now - firstPendingMs, now - lastAppendMs);
     }
 
-    /** Embeds the pending chunks and passes every pending event, in append order, to {@code forward}. */
-    public void flush(Consumer<IndexEvent> forward) {
+    /**
+     * Embeds one slice of the pending chunks, in append order, and passes on (in append order) every event whose
+     * chunks all have vectors and that no unfinished event precedes. A slice ends after {@link #batchChunks()} texts
+     * or once it has taken this task's share of {@link #EMBEDDING_BUDGET}, even inside a row: one row may have more
+     * chunks than the model embeds within the transaction (a note near {@code ingest.max-field-bytes} has about a
+     * thousand), so a row is embedded over as many transactions as it needs, its vectors so far kept in the store.
+     *
+     * @return true when nothing is left pending
+     */
+    public boolean flush(Consumer<IndexEvent> forward) {
         List<KeyValue<Long, IndexEvent>> pending = new ArrayList<>();
         try (KeyValueIterator<Long, IndexEvent> it = store.all()) {
             it.forEachRemaining(pending::add);
         }
         if (pending.isEmpty()) {
-            return;
+            return true;
         }
         List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
+        int[] before = events.stream().mapToInt(EmbeddingBatch::pendingChunks).toArray();
         long t0 = clockMs.getAsLong();
-        EmbeddingBatch.embed(events, embedder);
+        long sliceMs = EMBEDDING_BUDGET.toMillis() / Math.max(1, sharers.getAsInt());
+        int filled = EmbeddingBatch.embed(events, embedder, batchChunks(), () -> clockMs.getAsLong() - t0 >= sliceMs);
         long elapsedMs = clockMs.getAsLong() - t0;
-        pace.embedded(pendingChunks, elapsedMs);
-        LOG.debug("embedded {} pending chunks of {} events in {} ms", pendingChunks, events.size(), elapsedMs);
-        for (KeyValue<Long, IndexEvent> kv : pending) {
-            forward.accept(kv.value);
-            store.delete(kv.key);
-        }
+        pace.embedded(filled, elapsedMs);
+        LOG.debug("embedded {} of {} pending chunks of {} events in {} ms", filled, pendingChunks, events.size(), elapsedMs);
+        boolean passing = true;
         pendingEvents = 0;
         pendingChunks = 0;
+        for (int i = 0; i < pending.size(); i++) {
+            KeyValue<Long, IndexEvent> kv = pending.get(i);
+            int left = EmbeddingBatch.pendingChunks(kv.value);
+            passing &= left == 0;
+            if (passing) {
+                forward.accept(kv.value);
+                store.delete(kv.key);
+                continue;
+            }
+            if (left < before[i]) {
+                store.put(kv.key, kv.value);
+            }
+            pendingEvents++;
+            pendingChunks += left;
+        }
+        return pendingEvents == 0;
     }
 }

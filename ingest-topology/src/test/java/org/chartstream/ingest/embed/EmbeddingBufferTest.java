@@ -81,7 +81,7 @@ class EmbeddingBufferTest {
     }
 
     @Test
-    void aFlushEmbedsEveryPendingChunkInOneCallAndForwardsTheEventsInAppendOrder() {
+    void aFlushEmbedsEachPendingTextOnceInItsOwnCallAndForwardsTheEventsInAppendOrder() {
         EmbeddingBuffer buffer = buffer(8);
         buffer.append(upsert("n2", "second row"));
         buffer.append(IndexEvent.newBuilder().setKind(IndexEventKind.DELETE_ROW).setSourceId("ehr").setTableName("notes")
@@ -91,7 +91,7 @@ class EmbeddingBufferTest {
 
         buffer.flush(forwarded::add);
 
-        assertThat(calls).containsExactly(List.of("second row", "first row"));
+        assertThat(calls).containsExactly(List.of("second row"), List.of("first row"));
         assertThat(forwarded).extracting(IndexEvent::getRowKey).containsExactly("n2", "n9", "n1");
         assertThat(forwarded.get(2).getChunks()).extracting(c -> c.getVector().get(0)).containsExactly(9f, 10f);
         assertThat(store.approximateNumEntries()).isZero();
@@ -158,8 +158,11 @@ class EmbeddingBufferTest {
         for (int i = 0; i < 40; i++) {
             buffer.append(upsert("n" + i, "text " + i));
         }
-        buffer.flush(e -> { });
+        assertThat(buffer.flush(e -> { })).as("the first slice ends when the budget is spent").isFalse();
         assertThat(buffer.batchChunks()).isEqualTo((int) (EmbeddingBuffer.EMBEDDING_BUDGET.toMillis() / 400));
+        while (!buffer.flush(e -> { })) {
+            assertThat(calls.getLast()).hasSize(1);
+        }
 
         for (int i = 0; i < 9; i++) {
             buffer.append(upsert("m" + i, "more " + i));
@@ -184,5 +187,55 @@ class EmbeddingBufferTest {
         EmbeddingBuffer sharing = new EmbeddingBuffer(store, model, new FlushRule(64, Duration.ofMillis(10), Duration.ofMillis(500)),
                 () -> nowMs, pace, () -> 2);
         assertThat(sharing.batchChunks()).as("two tasks' flushes in one transaction").isEqualTo(5);
+    }
+
+    private static IndexEvent upsertOfChunks(String rowKey, int chunks) {
+        String[] texts = new String[chunks];
+        for (int i = 0; i < chunks; i++) {
+            texts[i] = rowKey + " chunk " + i;
+        }
+        return upsert(rowKey, texts);
+    }
+
+    @Test
+    void aRowWithMoreChunksThanOneSliceEmbedsGoesOutWholeAfterSeveralSlicesItsVectorsSoFarKeptInTheStore() {
+        msPerChunk = 1_000; // 10 chunks take 10 s: more than the 4 s budget, and the 10 s transaction timeout
+        EmbeddingBuffer buffer = buffer(64);
+        buffer.append(upsertOfChunks("huge", 10));
+        buffer.append(IndexEvent.newBuilder().setKind(IndexEventKind.DELETE_ROW).setSourceId("ehr").setTableName("notes")
+                .setRowKey("n9").setGeneration(0).build());
+        List<IndexEvent> forwarded = new ArrayList<>();
+
+        assertThat(buffer.flush(forwarded::add)).isFalse();
+        assertThat(calls).hasSize(4);
+        assertThat(forwarded).as("neither the part-embedded row nor the delete behind it").isEmpty();
+
+        EmbeddingBuffer reopened = buffer(64); // as after a commit and a restart: the slice's vectors are in the store
+        assertThat(reopened.flush(forwarded::add)).isFalse();
+        assertThat(calls).hasSize(8);
+        assertThat(reopened.flush(forwarded::add)).isTrue();
+
+        assertThat(calls).as("every chunk embedded once").hasSize(10);
+        assertThat(forwarded).extracting(IndexEvent::getRowKey).containsExactly("huge", "n9");
+        assertThat(forwarded.getFirst().getChunks()).allSatisfy(c -> assertThat(c.getVector()).hasSize(2));
+        assertThat(store.approximateNumEntries()).isZero();
+    }
+
+    @Test
+    void aSliceEndsOnceItHasTakenTheBudgetEvenWhenTheModelSlowsDownAfterThePaceWasMeasured() {
+        EmbeddingBuffer buffer = buffer(64);
+        msPerChunk = 10;
+        buffer.append(upsertOfChunks("fast", 8));
+        buffer.flush(e -> { });
+        assertThat(buffer.batchChunks()).as("the pace measured before the load rose").isEqualTo(64);
+
+        msPerChunk = 2_000; // the machine got busy
+        buffer.append(upsertOfChunks("slow", 20));
+        calls.clear();
+        long started = nowMs;
+        buffer.flush(e -> { });
+
+        assertThat(calls).as("texts embedded before 4 s were spent").hasSize(2);
+        assertThat(nowMs - started).isEqualTo(4_000);
     }
 }
