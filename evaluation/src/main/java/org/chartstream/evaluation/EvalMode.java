@@ -12,7 +12,8 @@ import org.chartstream.retrieval.SearchMode;
  * {@link #HYBRID_FIXED} and {@link #HYBRID_RRF} are hybrid search with {@code query.fusion=score} (the fixed
  * {@code query.vector-weight}) and {@code query.fusion=rrf} whatever the configured fusion: the fusions side by side.
  * {@link #HYBRID_FEEDBACK} is hybrid search with a second, fed-back vector search ({@code DenseFeedback.ROCCHIO}),
- * measured without a cross-encoder.
+ * measured without a cross-encoder. {@link #HYBRID_RM3} is hybrid search with a second lexical search expanded by the
+ * first fused row's terms ({@code LexicalFeedback.RM3}), likewise without a cross-encoder.
  */
 public enum EvalMode {
     LEXICAL("lexical", SearchMode.LEXICAL),
@@ -21,7 +22,8 @@ public enum EvalMode {
     HYBRID_RERANK("hybrid+rerank", SearchMode.HYBRID),
     HYBRID_FIXED("hybrid+fixed", SearchMode.HYBRID),
     HYBRID_RRF("hybrid+rrf", SearchMode.HYBRID),
-    HYBRID_FEEDBACK("hybrid+feedback", SearchMode.HYBRID);
+    HYBRID_FEEDBACK("hybrid+feedback", SearchMode.HYBRID),
+    HYBRID_RM3("hybrid+rm3", SearchMode.HYBRID);
 
     private final String label;
     private final SearchMode searchMode;
@@ -45,7 +47,7 @@ public enum EvalMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback");
+        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback, hybrid+rm3");
     }
 
     /** A comma list of labels, in the order given. */

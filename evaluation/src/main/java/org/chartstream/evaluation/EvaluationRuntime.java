@@ -16,6 +16,7 @@ import org.chartstream.retrieval.StandardStages;
 import org.chartstream.retrieval.embed.CachingQueryEmbedder;
 import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.retrieval.feedback.DenseFeedback;
+import org.chartstream.retrieval.feedback.LexicalFeedback;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.QueryWiring;
 import org.chartstream.runtime.config.ChartstreamConfig;
@@ -78,15 +79,19 @@ public final class EvaluationRuntime implements AutoCloseable {
             withDepth = withDepth.with("query.fusion", "score");
         }
         if (!config.string("rerank.model-dir").isEmpty()) {
-            if (mode == EvalMode.HYBRID_FEEDBACK) {
-                throw new IllegalArgumentException("mode hybrid+feedback is measured without a cross-encoder; unset rerank.model-dir");
+            if (mode == EvalMode.HYBRID_FEEDBACK || mode == EvalMode.HYBRID_RM3) {
+                throw new IllegalArgumentException("mode " + mode.label()
+                        + " is measured without a cross-encoder; unset rerank.model-dir");
             }
             QueryWiring wiring = QueryWiring.create(withDepth, runtime.model(), runtime.store());
             opened.add(wiring);
             return wiring.pipeline();
         }
-        QuerySettings settings = mode == EvalMode.HYBRID_FEEDBACK
-                ? QueryWiring.settings(withDepth).withDenseFeedback(DenseFeedback.ROCCHIO) : QueryWiring.settings(withDepth);
+        QuerySettings settings = switch (mode) {
+            case HYBRID_FEEDBACK -> QueryWiring.settings(withDepth).withDenseFeedback(DenseFeedback.ROCCHIO);
+            case HYBRID_RM3 -> QueryWiring.settings(withDepth).withLexicalFeedback(LexicalFeedback.RM3);
+            default -> QueryWiring.settings(withDepth);
+        };
         ExecutorService search = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "eval-search");
             t.setDaemon(true);

@@ -16,6 +16,8 @@ class EvalModeTest {
         assertThat(EvalMode.list("hybrid+fixed")).containsExactly(EvalMode.HYBRID_FIXED);
         assertThat(EvalMode.list("hybrid+feedback")).containsExactly(EvalMode.HYBRID_FEEDBACK);
         assertThat(EvalMode.HYBRID_FEEDBACK.searchMode()).isEqualTo(SearchMode.HYBRID);
+        assertThat(EvalMode.list("hybrid+rm3")).containsExactly(EvalMode.HYBRID_RM3);
+        assertThat(EvalMode.HYBRID_RM3.searchMode()).isEqualTo(SearchMode.HYBRID);
     }
 
     @Test

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.WeightedText;
 import org.chartstream.retrieval.cohort.Cohort;
 import org.chartstream.retrieval.cohort.CohortAnswer;
 import org.chartstream.retrieval.cohort.CohortPlan;
@@ -198,6 +200,21 @@ public final class QueryPipeline {
                 fused = fusion(rewrite.primary()).fuse(perRow.vector(), perRow.lexical());
             }
             t = lap(stageMs, "feedback", t);
+        }
+
+        if (mode == SearchMode.HYBRID && settings.lexicalFeedback().on() && stages.searcher().weighsLexicalTerms()) {
+            Optional<List<WeightedText>> expanded =
+                    settings.lexicalFeedback().query(lexicalQueries.get(0), fused, stages.searcher()::rowText);
+            if (expanded.isPresent()) {
+                before("lexical-feedback", deadlineMs);
+                List<SearchHit> again = stages.searcher().weightedLexical(expanded.get(), filter);
+                List<SideResults> fedBack = new ArrayList<>(sides);
+                fedBack.set(0, new SideResults(sides.get(0).vector(), again));
+                sides = List.copyOf(fedBack);
+                perRow = RowDedupe.perRow(sides);
+                fused = fusion(rewrite.primary()).fuse(perRow.vector(), perRow.lexical());
+            }
+            t = lap(stageMs, "lexical-feedback", t);
         }
 
         before("rerank", deadlineMs);

@@ -4,6 +4,7 @@ import java.util.Objects;
 import org.chartstream.core.model.Reranker;
 import org.chartstream.retrieval.cohort.CohortStage;
 import org.chartstream.retrieval.feedback.DenseFeedback;
+import org.chartstream.retrieval.feedback.LexicalFeedback;
 import org.chartstream.retrieval.fusion.NormalizedScoreFusion;
 import org.chartstream.retrieval.gate.ScopedEvidenceGate;
 
@@ -26,26 +27,36 @@ import org.chartstream.retrieval.gate.ScopedEvidenceGate;
  * @param denseFeedback             a second vector search moved towards the first fused rows ({@link DenseFeedback});
  *                                  {@link DenseFeedback#OFF} by default (measured by {@code eval} mode
  *                                  {@code hybrid+feedback}, docs/EVALUATION.md)
+ * @param lexicalFeedback           a second lexical search expanded with the first fused rows' terms
+ *                                  ({@link LexicalFeedback}); {@link LexicalFeedback#OFF} by default (measured by
+ *                                  {@code eval} mode {@code hybrid+rm3}, docs/EVALUATION.md)
  */
 public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                             int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
-                            Fusion fusion, double vectorWeight, int cohortCap, DenseFeedback denseFeedback) {
+                            Fusion fusion, double vectorWeight, int cohortCap, DenseFeedback denseFeedback,
+                            LexicalFeedback lexicalFeedback) {
 
     public QuerySettings {
         Objects.requireNonNull(denseFeedback, "denseFeedback");
+        Objects.requireNonNull(lexicalFeedback, "lexicalFeedback");
     }
 
-    /** Without dense feedback. */
+    /** Without dense or lexical feedback. */
     public QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                          int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
                          Fusion fusion, double vectorWeight, int cohortCap) {
         this(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars, maxQuestionChars, maxTopK,
-                admissionLimit, workers, fusion, vectorWeight, cohortCap, DenseFeedback.OFF);
+                admissionLimit, workers, fusion, vectorWeight, cohortCap, DenseFeedback.OFF, LexicalFeedback.OFF);
     }
 
     public QuerySettings withDenseFeedback(DenseFeedback feedback) {
         return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
-                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, feedback);
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, feedback, lexicalFeedback);
+    }
+
+    public QuerySettings withLexicalFeedback(LexicalFeedback feedback) {
+        return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback, feedback);
     }
 
     /**

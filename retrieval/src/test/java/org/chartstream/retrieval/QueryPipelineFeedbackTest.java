@@ -2,7 +2,6 @@ package org.chartstream.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.chartstream.core.model.Reranker;
 import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.HybridStore;
@@ -18,10 +18,12 @@ import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.WeightedText;
 import org.chartstream.retrieval.cohort.CohortStage;
 import org.chartstream.retrieval.context.ContextPassage;
 import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.retrieval.feedback.DenseFeedback;
+import org.chartstream.retrieval.feedback.LexicalFeedback;
 import org.chartstream.retrieval.generate.GenerationResult;
 import org.chartstream.retrieval.generate.Generator;
 import org.chartstream.retrieval.rerank.StoredVectorRerankStage;
@@ -31,7 +33,10 @@ import org.chartstream.retrieval.search.HybridSearcher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The dense feedback step of a hybrid run: a second vector search with the moved query replaces the first list. */
+/**
+ * The feedback steps of a hybrid run: a second vector search with the moved query (dense), or a second lexical
+ * search with the first fused row's terms (lexical), replaces its side's first list.
+ */
 class QueryPipelineFeedbackTest {
     private static final float[] QUESTION = {1, 0, 0};
     private static final StoredChunk A = ChunkFixture.of("ehr", "notes", "a").vector(new float[] {0, 1, 0}).build();
@@ -47,7 +52,14 @@ class QueryPipelineFeedbackTest {
     }
 
     private QueryPipeline pipeline(DenseFeedback feedback) {
-        QuerySettings settings = QuerySettings.defaults().withDenseFeedback(feedback);
+        return pipeline(QuerySettings.defaults().withDenseFeedback(feedback));
+    }
+
+    private QueryPipeline pipeline(LexicalFeedback feedback) {
+        return pipeline(QuerySettings.defaults().withLexicalFeedback(feedback));
+    }
+
+    private QueryPipeline pipeline(QuerySettings settings) {
         QueryEmbedder embedder = new QueryEmbedder() {
             @Override
             public String modelId() {
@@ -121,9 +133,43 @@ class QueryPipelineFeedbackTest {
         assertThat(store.vectorQueries).hasSize(2);
     }
 
-    /** Answers the question's vector with b, a, c and any other vector with c, a, b; BM25 puts b far ahead. */
+    @Test
+    void aHybridRunSearchesTheLexicalSideAgainWithTheFirstFusedRowsTermsAndFusesThatList() {
+        String question = "which note mentions the plan?";
+        QueryPipeline.Result r = pipeline(LexicalFeedback.RM3).run(question, SearchMode.HYBRID, 10, null);
+
+        assertThat(store.lexicalQueries).hasSize(1);
+        // b is the first fused row (first on both sides); its text is the feedback
+        List<WeightedText> expected = LexicalFeedback.RM3.query(question, List.of(Candidate.lexicalHit(B, 1, 1)),
+                row -> row.rowKey().equals("b") ? B.text() : "").orElseThrow();
+        assertThat(store.weightedQueries).containsExactly(expected);
+        // the expanded query's list (a far ahead) replaced the first lexical list and was fused again
+        assertThat(r.sides().get(0).lexical()).extracting(h -> h.chunk().row().rowKey()).containsExactly("a", "c", "b");
+        assertThat(r.fused()).extracting(c -> c.chunk().row().rowKey()).containsExactly("a", "b", "c");
+        assertThat(r.stageMs()).containsKey("lexical-feedback");
+    }
+
+    @Test
+    void withoutLexicalFeedbackOutsideHybridModeOrOnAStoreThatCannotWeighTermsTheLexicalSideIsSearchedOnce() {
+        pipeline(LexicalFeedback.OFF).run("which note mentions the plan?", SearchMode.HYBRID, 10, null);
+        pipeline(LexicalFeedback.RM3).run("which note mentions the plan?", SearchMode.LEXICAL, 10, null);
+        store.weighsTerms = false;
+        QueryPipeline.Result r = pipeline(LexicalFeedback.RM3).run("which note mentions the plan?", SearchMode.HYBRID, 10, null);
+
+        assertThat(store.lexicalQueries).hasSize(3);
+        assertThat(store.weightedQueries).isEmpty();
+        assertThat(r.stageMs()).doesNotContainKey("lexical-feedback");
+    }
+
+    /**
+     * Answers the question's vector with b, a, c and any other vector with c, a, b; BM25 puts b far ahead, a weighted
+     * (expanded) query puts a far ahead. Row texts are the chunks' texts.
+     */
     private static final class RecordingStore implements HybridStore {
         final List<float[]> vectorQueries = new CopyOnWriteArrayList<>();
+        final List<String> lexicalQueries = new CopyOnWriteArrayList<>();
+        final List<List<WeightedText>> weightedQueries = new CopyOnWriteArrayList<>();
+        volatile boolean weighsTerms = true;
 
         @Override
         public List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
@@ -135,7 +181,19 @@ class QueryPipelineFeedbackTest {
 
         @Override
         public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
+            lexicalQueries.add(query);
             return List.of(new SearchHit(B, 9.0, 1), new SearchHit(C, 1.0, 2), new SearchHit(A, 0.5, 3));
+        }
+
+        @Override
+        public List<SearchHit> weightedLexicalSearch(List<WeightedText> query, int k, RetrievalFilter filter) {
+            weightedQueries.add(query);
+            return List.of(new SearchHit(A, 9.0, 1), new SearchHit(C, 1.0, 2), new SearchHit(B, 0.5, 3));
+        }
+
+        @Override
+        public boolean weighsLexicalTerms() {
+            return weighsTerms;
         }
 
         @Override
@@ -175,7 +233,7 @@ class QueryPipelineFeedbackTest {
 
         @Override
         public List<StoredChunk> rowChunks(RowRef row) {
-            return new ArrayList<>();
+            return Stream.of(A, B, C).filter(c -> c.row().equals(row)).toList();
         }
 
         @Override

@@ -78,6 +78,26 @@ public interface HybridStore extends AutoCloseable {
    */
   List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter);
 
+  /**
+   * BM25 as {@link #lexicalSearch} scores each text, weighted and summed: a row's score is Σ weightᵢ · BM25(textᵢ),
+   * so expansion terms can count for less than the question's own words. Returns an empty list when no text has a
+   * searchable term. A store whose engine cannot weight terms ({@link #weighsLexicalTerms} false; the default) runs
+   * the texts joined as one plain {@link #lexicalSearch}, every term counting once whatever its weight.
+   *
+   * @throws IllegalArgumentException if {@code k < 1}
+   */
+  default List<SearchHit> weightedLexicalSearch(List<WeightedText> query, int k, RetrievalFilter filter) {
+    return lexicalSearch(String.join(" ", query.stream().map(WeightedText::text).toList()), k, filter);
+  }
+
+  /**
+   * Whether {@link #weightedLexicalSearch} applies the weights; false when it falls back to the plain query (a
+   * caller that needs weights, such as lexical feedback, then skips its second search).
+   */
+  default boolean weighsLexicalTerms() {
+    return false;
+  }
+
   /** The committed active generation of every published table. */
   Map<TableRef, Long> activeGenerations();
 

@@ -537,6 +537,59 @@ public abstract class HybridStoreContract {
   }
 
   @Test
+  void weightedLexicalSearchOfOneTextAtWeightOneIsThePlainSearch() {
+    assumeTrue(vectorAndLexicalSearch(), "the server cannot search");
+    RowRef code = new RowRef(NOTES, "code");
+    RowRef phrase = new RowRef(NOTES, "phrase");
+    RowRef apart = new RowRef(NOTES, "apart");
+    store.publish(NOTES, 1);
+    store.upsertRow(code, 1, chunks(code, 1, null, 1, "diagnosis code C50.9 malignant neoplasm of the breast"));
+    store.upsertRow(phrase, 1, chunks(phrase, 1, null, 3, "biopsy confirmed breast carcinoma"));
+    store.upsertRow(apart, 1, chunks(apart, 1, null, 3, "carcinoma excluded; breast exam normal"));
+    store.commit(Map.of());
+
+    for (String q : List.of("breast carcinoma", "\"breast carcinoma\"", "what is C50.9 \"C50.9\"")) {
+      assertThat(store.weightedLexicalSearch(List.of(new WeightedText(q, 1)), 5, RetrievalFilter.NONE)).as(q)
+          .isEqualTo(store.lexicalSearch(q, 5, RetrievalFilter.NONE));
+    }
+    assertThat(store.weightedLexicalSearch(List.of(), 5, RetrievalFilter.NONE)).isEmpty();
+    assertThat(store.weightedLexicalSearch(List.of(new WeightedText("  ", 1)), 5, RetrievalFilter.NONE)).isEmpty();
+  }
+
+  /**
+   * A store that weighs terms ranks by the weighted sum (the heavier text's row first, a weight of 2 doubles the
+   * score); one that cannot returns what the plain search of the joined texts returns, as the port states.
+   */
+  @Test
+  void weightedLexicalSearchRanksByTheWeightedSumOrFallsBackToThePlainQuery() {
+    assumeTrue(vectorAndLexicalSearch(), "the server cannot search");
+    RowRef wheeze = new RowRef(NOTES, "wheeze");
+    RowRef fracture = new RowRef(NOTES, "fracture");
+    store.publish(NOTES, 1);
+    store.upsertRow(wheeze, 1, chunks(wheeze, 1, null, 1, "wheezing at night, inhaler refilled"));
+    store.upsertRow(fracture, 1, chunks(fracture, 1, null, 2, "fracture of the radius, cast applied"));
+    store.commit(Map.of());
+
+    List<WeightedText> wheezeHeavier = List.of(new WeightedText("wheezing", 3), new WeightedText("fracture", 1));
+    List<WeightedText> fractureHeavier = List.of(new WeightedText("wheezing", 1), new WeightedText("fracture", 3));
+    List<SearchHit> first = store.weightedLexicalSearch(wheezeHeavier, 5, RetrievalFilter.NONE);
+    List<SearchHit> second = store.weightedLexicalSearch(fractureHeavier, 5, RetrievalFilter.NONE);
+    if (!store.weighsLexicalTerms()) {
+      List<SearchHit> plain = store.lexicalSearch("wheezing fracture", 5, RetrievalFilter.NONE);
+      assertThat(first).isEqualTo(plain);
+      assertThat(second).isEqualTo(plain);
+      return;
+    }
+    assertRanked(first);
+    assertThat(first).extracting(h -> h.chunk().row().id()).containsExactly(wheeze.id(), fracture.id());
+    assertThat(second).extracting(h -> h.chunk().row().id()).containsExactly(fracture.id(), wheeze.id());
+    double plain = store.lexicalSearch("wheezing", 5, RetrievalFilter.NONE).get(0).score();
+    double doubled = store.weightedLexicalSearch(List.of(new WeightedText("wheezing", 2)), 5, RetrievalFilter.NONE)
+        .get(0).score();
+    assertThat(doubled).isCloseTo(2 * plain, org.assertj.core.data.Offset.offset(1e-5 * plain));
+  }
+
+  @Test
   void lexicalSearchSurvivesSyntaxBreakingInput() {
     assumeTrue(vectorAndLexicalSearch(), "the server cannot search");
     RowRef code = new RowRef(NOTES, "code");

@@ -5,7 +5,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.RowTextRejoiner;
 import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.core.store.WeightedText;
 import org.chartstream.retrieval.SearchMode;
 
 /** Runs the vector and the lexical side of each query variant concurrently, each with the same exact filter. */
@@ -37,6 +41,21 @@ public final class HybridSearcher {
             out.add(new SideResults(vector.get(i).join(), lexical.get(i).join()));
         }
         return out;
+    }
+
+    /** The lexical side searched with weighted texts ({@link HybridStore#weightedLexicalSearch}). */
+    public List<SearchHit> weightedLexical(List<WeightedText> query, RetrievalFilter filter) {
+        return store.weightedLexicalSearch(query, perSide, filter);
+    }
+
+    /** Whether {@link #weightedLexical} applies its weights ({@link HybridStore#weighsLexicalTerms}). */
+    public boolean weighsLexicalTerms() {
+        return store.weighsLexicalTerms();
+    }
+
+    /** The row's whole text, its chunks rejoined; empty when the row is not in the index. */
+    public String rowText(RowRef row) {
+        return RowTextRejoiner.rejoin(store.rowChunks(row).stream().map(StoredChunk::text).toList());
     }
 
     /** The tables the index holds (published), which a request's filter may name. */

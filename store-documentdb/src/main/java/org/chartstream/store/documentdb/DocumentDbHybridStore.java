@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * {@link DocumentDbSettings#retiredChunkGrace()} after the commit that superseded them, so searches that started
  * before it still find their rows.
  *
+ * <p>{@code $text} takes no per-term weights, so {@link #weightedLexicalSearch} is the port's fallback (the texts as
+ * one plain query) and {@link #weighsLexicalTerms} is false: lexical feedback is skipped on this store.
+ *
  * <p>Searches push the whole filter (active generations, epoch, the caller's {@link RetrievalFilter}) into
  * {@code cosmosSearch.filter}, with {@code exact: true} when the filter is selective (a patient, rows, or tables
  * with few chunks) and a second, exact search when the approximate one returns fewer than k; a server that refuses

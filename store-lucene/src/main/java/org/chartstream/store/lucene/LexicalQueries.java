@@ -14,9 +14,11 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.QueryBuilder;
+import org.chartstream.core.store.WeightedText;
 
 /**
  * Turns a user's question into a BM25 query without any query syntax: nothing in the text is an operator, so no
@@ -42,6 +44,35 @@ final class LexicalQueries {
    * punctuation, stop words only).
    */
   static Query build(Analyzer analyzer, String field, String text) {
+    return build(analyzer, field, text, new Budget());
+  }
+
+  /**
+   * Σ weightᵢ · (the query of textᵢ) over {@code field}, or {@code null} when no text has a searchable term. The
+   * texts share one {@link #MAX_TERMS} and {@link #MAX_PHRASES} budget, in order, so no list of texts exceeds
+   * Lucene's clause limit either.
+   */
+  static Query build(Analyzer analyzer, String field, List<WeightedText> texts) {
+    Budget budget = new Budget();
+    BooleanQuery.Builder query = new BooleanQuery.Builder();
+    boolean any = false;
+    for (WeightedText text : texts) {
+      Query q = build(analyzer, field, text.text(), budget);
+      if (q != null) {
+        query.add(new BoostQuery(q, (float) text.weight()), BooleanClause.Occur.SHOULD);
+        any = true;
+      }
+    }
+    return any ? query.build() : null;
+  }
+
+  /** Terms and phrases still allowed in one query. */
+  private static final class Budget {
+    int terms = MAX_TERMS;
+    int phrases = MAX_PHRASES;
+  }
+
+  private static Query build(Analyzer analyzer, String field, String text, Budget budget) {
     if (text == null || text.isBlank()) {
       return null;
     }
@@ -66,29 +97,35 @@ final class LexicalQueries {
     int clauses = 0;
     QueryBuilder builder = new QueryBuilder(analyzer);
     for (String phrase : phrases) {
-      if (clauses >= MAX_PHRASES) {
+      if (budget.phrases == 0) {
         break;
       }
       Query q = builder.createPhraseQuery(field, phrase);
       if (q != null) {
         query.add(q, BooleanClause.Occur.SHOULD);
         clauses++;
+        budget.phrases--;
       }
     }
-    for (String term : terms(analyzer, field, rest.toString())) {
+    for (String term : terms(analyzer, field, rest.toString(), budget.terms)) {
       query.add(new TermQuery(new Term(field, term)), BooleanClause.Occur.SHOULD);
       clauses++;
+      budget.terms--;
     }
     return clauses == 0 ? null : query.build();
   }
 
   /** Distinct analysed terms in order of first appearance, at most {@link #MAX_TERMS}. */
   static Set<String> terms(Analyzer analyzer, String field, String text) {
+    return terms(analyzer, field, text, MAX_TERMS);
+  }
+
+  private static Set<String> terms(Analyzer analyzer, String field, String text, int max) {
     Set<String> out = new LinkedHashSet<>();
     try (TokenStream ts = analyzer.tokenStream(field, text)) {
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       ts.reset();
-      while (ts.incrementToken() && out.size() < MAX_TERMS) {
+      while (out.size() < max && ts.incrementToken()) {
         if (term.length() > 0) {
           out.add(term.toString());
         }

@@ -28,6 +28,7 @@ import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
+import org.chartstream.core.store.WeightedText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -300,6 +301,16 @@ public final class LuceneHybridStore implements HybridStore {
   @Override
   public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
     return searcher.lexicalSearch(query, k, filter);
+  }
+
+  @Override
+  public List<SearchHit> weightedLexicalSearch(List<WeightedText> query, int k, RetrievalFilter filter) {
+    return searcher.weightedLexicalSearch(query, k, filter);
+  }
+
+  @Override
+  public boolean weighsLexicalTerms() {
+    return true;
   }
 
   @Override

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -59,6 +60,7 @@ import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
+import org.chartstream.core.store.WeightedText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -170,14 +172,27 @@ final class LuceneStoreSearcher {
    */
   List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
     requireK(k);
-    Query chunkText = LexicalQueries.build(analyzer, F_TEXT, query);
+    return lexicalSearch(field -> LexicalQueries.build(analyzer, field, query), k, filter);
+  }
+
+  /**
+   * {@link #lexicalSearch} of Σ weightᵢ · textᵢ: every text's query over the same analysed fields, boosted by its
+   * weight (the opening's boost applies within each), so a row's score is the weighted sum of its BM25 scores.
+   */
+  List<SearchHit> weightedLexicalSearch(List<WeightedText> query, int k, RetrievalFilter filter) {
+    requireK(k);
+    return lexicalSearch(field -> LexicalQueries.build(analyzer, field, query), k, filter);
+  }
+
+  /** @param queryOver the query over a text field, or {@code null} when it has no searchable term */
+  private List<SearchHit> lexicalSearch(Function<String, Query> queryOver, int k, RetrievalFilter filter) {
+    Query chunkText = queryOver.apply(F_TEXT);
     if (chunkText == null) {
       return List.of();
     }
     Query rowText = new BooleanQuery.Builder()
-        .add(LexicalQueries.build(analyzer, F_ROW_TEXT, query), BooleanClause.Occur.SHOULD)
-        .add(new BoostQuery(LexicalQueries.build(analyzer, F_ROW_OPENING, query), OPENING_BOOST),
-            BooleanClause.Occur.SHOULD)
+        .add(queryOver.apply(F_ROW_TEXT), BooleanClause.Occur.SHOULD)
+        .add(new BoostQuery(queryOver.apply(F_ROW_OPENING), OPENING_BOOST), BooleanClause.Occur.SHOULD)
         .build();
     return withSnapshot(s -> {
       if (s.activeFilter() == null) {
