@@ -51,8 +51,8 @@ public final class QueryBenchCommand implements Callable<Integer> {
         }
         for (QueryBench.Result r : results) {
             System.out.println(String.format(java.util.Locale.ROOT,
-                    "%,d chunks, %d client(s): p50 %.1f ms, p95 %.1f ms, %.2f requests/s; stage medians %s",
-                    r.chunks(), r.clients(), r.p50Ms(), r.p95Ms(), r.rps(), r.stageP50Ms()));
+                    "%,d chunks, %d client(s): p50 %.1f ms, p95 %.1f ms, %.2f requests/s; stage medians %s; hop medians %s",
+                    r.chunks(), r.clients(), r.p50Ms(), r.p95Ms(), r.rps(), r.stageP50Ms(), r.hopP50Ms()));
         }
         return 0;
     }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,6 +36,7 @@ import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
 import org.chartstream.store.lucene.LuceneHybridStore;
@@ -50,16 +52,19 @@ import org.chartstream.store.lucene.LuceneHybridStore;
 public final class QueryBench {
     /** One run's figures. */
     public record Result(int chunks, int clients, int requests, double p50Ms, double p95Ms, double rps,
-                         Map<String, Double> stageP50Ms, Index index) {
+                         Map<String, Double> stageP50Ms, Map<String, Double> hopP50Ms, Index index) {
         public String toJson() {
-            StringBuilder stages = new StringBuilder("{");
-            stageP50Ms.forEach((k, v) -> stages.append(stages.length() > 1 ? ", " : "").append('"').append(k).append("\":")
-                    .append(String.format(Locale.ROOT, "%.1f", v)));
-            stages.append('}');
             return String.format(Locale.ROOT, "{\"chunks\":%d, \"clients\":%d, \"p50_ms\":%.1f, \"p95_ms\":%.1f, \"stages_ms\":%s,"
-                    + " \"requests\":%d, \"requests_per_s\":%.2f, \"index_s\":%.1f, \"merge_wait_s\":%.1f, \"segments\":%d}",
-                    chunks, clients, p50Ms, p95Ms, stages, requests, rps, index.buildSeconds(), index.mergeWaitSeconds(),
-                    index.segments());
+                    + " \"hops_ms\":%s, \"requests\":%d, \"requests_per_s\":%.2f, \"index_s\":%.1f, \"merge_wait_s\":%.1f,"
+                    + " \"segments\":%d}", chunks, clients, p50Ms, p95Ms, json(stageP50Ms), json(hopP50Ms), requests, rps,
+                    index.buildSeconds(), index.mergeWaitSeconds(), index.segments());
+        }
+
+        private static String json(Map<String, Double> values) {
+            StringBuilder out = new StringBuilder("{");
+            values.forEach((k, v) -> out.append(out.length() > 1 ? ", " : "").append('"').append(k).append("\":")
+                    .append(String.format(Locale.ROOT, "%.1f", v)));
+            return out.append('}').toString();
         }
     }
 
@@ -185,7 +190,7 @@ public final class QueryBench {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         QueryClient shared = sharedReplyReader ? new QueryClient(bootstrap, Topics.REPLIES) : null;
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
-        List<String> ids = Collections.synchronizedList(new ArrayList<>());
+        Map<String, RequestHops> hops = new java.util.concurrent.ConcurrentHashMap<>();
         long start = System.nanoTime();
         List<Future<?>> futures = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
@@ -195,11 +200,15 @@ public final class QueryBench {
                 try {
                     for (int i = 0; i < perClient; i++) {
                         QueryRequest r = request(corpus.queryText(client * perClient + i), "bench-" + client);
+                        Map<ReplyType, Long> firstReadMs = new EnumMap<>(ReplyType.class);
+                        long sentMs = System.currentTimeMillis();
                         long t = System.nanoTime();
-                        List<ReplyEvent> events = q.ask(r, Duration.ofSeconds(120), e -> { });
+                        List<ReplyEvent> events = q.ask(r, Duration.ofSeconds(120),
+                                e -> firstReadMs.putIfAbsent(e.getType(), System.currentTimeMillis()));
                         latencies.add((System.nanoTime() - t) / 1e6);
-                        if (!events.isEmpty()) {
-                            ids.add(r.getRequestId());
+                        RequestHops h = RequestHops.of(sentMs, events, firstReadMs);
+                        if (h != null) {
+                            hops.put(r.getRequestId(), h);
                         }
                     }
                 } finally {
@@ -222,8 +231,16 @@ public final class QueryBench {
         if (shared != null) {
             shared.close();
         }
+        Map<String, Map<String, Double>> stages = stagesByRequest(bootstrap, hops.keySet());
+        Map<String, Double> pipelineMs = new TreeMap<>();
+        stages.forEach((id, ms) -> {
+            if (ms.containsKey("total")) {
+                pipelineMs.put(id, ms.get("total"));
+            }
+        });
         return new Result(chunks, clients, latencies.size(), RankingMetrics.percentile(latencies, 0.5),
-                RankingMetrics.percentile(latencies, 0.95), latencies.size() / seconds, stageMedians(bootstrap, ids), index);
+                RankingMetrics.percentile(latencies, 0.95), latencies.size() / seconds, stageMedians(stages.values()),
+                RequestHops.medians(hops, pipelineMs), index);
     }
 
     private static void warmUp(String bootstrap, ClusteredCorpus corpus) {
@@ -239,13 +256,21 @@ public final class QueryBench {
                 .setUserId("bench").setQuestion(question).setTopK(6).build();
     }
 
-    /** Median of each stage's time over the measured requests' audit records. */
-    private static Map<String, Double> stageMedians(String bootstrap, List<String> requestIds) {
+    /** Median of each stage's time over the measured requests. */
+    private static Map<String, Double> stageMedians(java.util.Collection<Map<String, Double>> stagesPerRequest) {
+        Map<String, List<Double>> perStage = new TreeMap<>();
+        stagesPerRequest.forEach(stages -> stages.forEach((stage, ms) -> perStage.computeIfAbsent(stage, s -> new ArrayList<>()).add(ms)));
+        Map<String, Double> medians = new TreeMap<>();
+        perStage.forEach((stage, values) -> medians.put(stage, RankingMetrics.percentile(values, 0.5)));
+        return medians;
+    }
+
+    /** Each measured request's stage times (ms) from its audit record, by request id. */
+    private static Map<String, Map<String, Double>> stagesByRequest(String bootstrap, java.util.Set<String> wanted) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        Map<String, List<Double>> perStage = new TreeMap<>();
-        java.util.Set<String> wanted = new java.util.HashSet<>(requestIds);
+        Map<String, Map<String, Double>> perRequest = new TreeMap<>();
         try (KafkaConsumer<String, AnswerAudit> c = new KafkaConsumer<>(p, new StringDeserializer(), AvroSerde.of(AnswerAudit.class))) {
             TopicPartition tp = new TopicPartition(Topics.AUDIT, 0);
             c.assign(List.of(tp));
@@ -254,14 +279,14 @@ public final class QueryBench {
             while (c.position(tp) < end) {
                 for (ConsumerRecord<String, AnswerAudit> r : c.poll(Duration.ofMillis(500))) {
                     if (r.value() != null && wanted.contains(r.value().getRequestId())) {
-                        r.value().getStageMs().forEach((stage, ms) -> perStage.computeIfAbsent(stage, s -> new ArrayList<>()).add(ms.doubleValue()));
+                        Map<String, Double> stages = new TreeMap<>();
+                        r.value().getStageMs().forEach((stage, ms) -> stages.put(stage, ms.doubleValue()));
+                        perRequest.put(r.value().getRequestId(), stages);
                     }
                 }
             }
         }
-        Map<String, Double> medians = new TreeMap<>();
-        perStage.forEach((stage, values) -> medians.put(stage, RankingMetrics.percentile(values, 0.5)));
-        return medians;
+        return perRequest;
     }
 
     private static void awaitRunning(KafkaStreams streams) throws InterruptedException {
