@@ -327,11 +327,14 @@ public final class PipelineRuntime implements AutoCloseable {
     /**
      * The ingest topology's own Kafka Streams settings: its commit interval ({@code ingest.commit-interval-ms}), and a
      * poll timeout of {@code ingest.quiet-ms}, so that an idle stream thread wakes up to check the embedding buffer
-     * (a wall-clock punctuation runs only between polls; Kafka Streams' default poll.ms is 100).
+     * (a wall-clock punctuation runs only between polls; Kafka Streams' default poll.ms is 100), and its stream threads
+     * ({@code ingest.stream-threads}): with one, the planner task and the process's embedding tasks share a thread, so
+     * the planner, which feeds every ingest process, stops for each of its process's embedding calls.
      */
     static Map<String, String> ingestStreamsSettings(ChartstreamConfig config) {
         return Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(config.integer("ingest.commit-interval-ms")),
-                StreamsConfig.POLL_MS_CONFIG, Long.toString(config.integer("ingest.quiet-ms")));
+                StreamsConfig.POLL_MS_CONFIG, Long.toString(config.integer("ingest.quiet-ms")),
+                StreamsConfig.NUM_STREAM_THREADS_CONFIG, Long.toString(config.integer("ingest.stream-threads")));
     }
 
     /** The key of a table in the count maps: the table name with one source, {@code source:table} with several. */

@@ -112,10 +112,9 @@ public final class EmbeddingBuffer {
         }
         List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
         long t0 = clockMs.getAsLong();
-        EmbeddingBatch.embed(events, embedder);
-        long elapsedMs = clockMs.getAsLong() - t0;
-        pace.embedded(pendingChunks, elapsedMs);
-        LOG.debug("embedded {} pending chunks of {} events in {} ms", pendingChunks, events.size(), elapsedMs);
+        pace.embed(pendingChunks, clockMs, () -> EmbeddingBatch.embed(events, embedder));
+        LOG.debug("embedded {} pending chunks of {} events in {} ms (model and wait for it)", pendingChunks, events.size(),
+                clockMs.getAsLong() - t0);
         for (KeyValue<Long, IndexEvent> kv : pending) {
             forward.accept(kv.value);
             store.delete(kv.key);

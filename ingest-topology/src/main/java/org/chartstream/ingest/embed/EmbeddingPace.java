@@ -1,6 +1,8 @@
 package org.chartstream.ingest.embed;
 
 import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * How long the model takes per chunk, from the recent flushes, and so how many chunks one embedding call may take
@@ -11,11 +13,17 @@ import java.time.Duration;
  * One pace serves every embedding task of a process (they run the same model on the same cores), so a task that is
  * created again after a rebalance or a fenced transaction starts from what the process has measured, not from the
  * full configured batch that may be what timed the transaction out.
+ *
+ * <p>It also lets the process's model calls run one at a time ({@link #embed}): the ingest runs more than one stream
+ * thread (so that the planner task never waits behind an embedding call), and without this the embedding tasks of
+ * two threads would run the model on twice the cores {@code embedding.threads} gives it. The time a call waits for
+ * the other tasks' calls is not the model's pace; {@code sharers} in {@link #batchLimit} already budgets for it.
  */
 public final class EmbeddingPace {
     private static final double WEIGHT = 0.5;
 
     private final long budgetMs;
+    private final ReentrantLock oneCallAtATime = new ReentrantLock(true);
     private double msPerChunk;
 
     /** @param budget longest time one embedding call should take */
@@ -24,6 +32,21 @@ public final class EmbeddingPace {
             throw new IllegalArgumentException("budget must be positive, got " + budget);
         }
         this.budgetMs = budget.toMillis();
+    }
+
+    /**
+     * Runs {@code call} (one model call for {@code chunks} chunks) once no other call of this process is running, and
+     * records how long it took on {@code clockMs}, the wait excluded.
+     */
+    void embed(int chunks, LongSupplier clockMs, Runnable call) {
+        oneCallAtATime.lock();
+        try {
+            long t0 = clockMs.getAsLong();
+            call.run();
+            embedded(chunks, clockMs.getAsLong() - t0);
+        } finally {
+            oneCallAtATime.unlock();
+        }
     }
 
     /** Records a flush that embedded {@code chunks} chunks in {@code elapsedMs}. */
