@@ -44,7 +44,8 @@ public final class EmbeddingBuffer {
 
     /**
      * @param rule    when pending events go out
-     * @param clockMs wall clock in ms (events a previous run left pending count as appended when this buffer opens)
+     * @param clockMs wall clock in ms for the flush rule's ages (events a previous run left pending count as appended when
+     *                this buffer opens)
      * @param pace    the model's measured pace, shared by the process's buffers (budget {@link #EMBEDDING_BUDGET})
      * @param sharers how many buffers' flushes may fall into one transaction (the embedding tasks of a stream
      *                thread, which commits them together): each flush gets that share of the time budget
@@ -111,10 +112,8 @@ public final class EmbeddingBuffer {
             return;
         }
         List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
-        long t0 = clockMs.getAsLong();
-        pace.embed(pendingChunks, clockMs, () -> EmbeddingBatch.embed(events, embedder));
-        LOG.debug("embedded {} pending chunks of {} events in {} ms (model and wait for it)", pendingChunks, events.size(),
-                clockMs.getAsLong() - t0);
+        long elapsedMs = pace.embed(pendingChunks, () -> EmbeddingBatch.embed(events, embedder));
+        LOG.debug("embedded {} pending chunks of {} events in {} ms", pendingChunks, events.size(), elapsedMs);
         for (KeyValue<Long, IndexEvent> kv : pending) {
             forward.accept(kv.value);
             store.delete(kv.key);

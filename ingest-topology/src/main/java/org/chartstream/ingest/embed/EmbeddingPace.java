@@ -23,27 +23,42 @@ public final class EmbeddingPace {
     private static final double WEIGHT = 0.5;
 
     private final long budgetMs;
+    private final LongSupplier clockMs;
     private final ReentrantLock oneCallAtATime = new ReentrantLock(true);
     private double msPerChunk;
 
     /** @param budget longest time one embedding call should take */
     public EmbeddingPace(Duration budget) {
+        this(budget, () -> System.nanoTime() / 1_000_000);
+    }
+
+    /**
+     * @param clockMs the clock that times the model calls: a running one (a Kafka Streams task's
+     *                {@code currentSystemTimeMs} is cached per loop of the stream thread, so a call measured on it
+     *                takes 0 ms)
+     */
+    public EmbeddingPace(Duration budget, LongSupplier clockMs) {
         if (budget.isNegative() || budget.isZero()) {
             throw new IllegalArgumentException("budget must be positive, got " + budget);
         }
         this.budgetMs = budget.toMillis();
+        this.clockMs = clockMs;
     }
 
     /**
      * Runs {@code call} (one model call for {@code chunks} chunks) once no other call of this process is running, and
-     * records how long it took on {@code clockMs}, the wait excluded.
+     * records how long it took, the wait excluded.
+     *
+     * @return the call's milliseconds
      */
-    void embed(int chunks, LongSupplier clockMs, Runnable call) {
+    long embed(int chunks, Runnable call) {
         oneCallAtATime.lock();
         try {
             long t0 = clockMs.getAsLong();
             call.run();
-            embedded(chunks, clockMs.getAsLong() - t0);
+            long elapsedMs = clockMs.getAsLong() - t0;
+            embedded(chunks, elapsedMs);
+            return elapsedMs;
         } finally {
             oneCallAtATime.unlock();
         }

@@ -70,7 +70,7 @@ class EmbeddingPaceTest {
         try {
             Future<?>[] calls = new Future<?>[8];
             for (int i = 0; i < calls.length; i++) {
-                calls[i] = threads.submit(() -> pace.embed(4, System::currentTimeMillis, () -> {
+                calls[i] = threads.submit(() -> pace.embed(4, () -> {
                     mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
                     sleep(20);
                     running.decrementAndGet();
@@ -88,15 +88,16 @@ class EmbeddingPaceTest {
     @Test
     void theTimeACallWaitsForAnotherIsNotThePace() throws Exception {
         AtomicLong clockMs = new AtomicLong();
+        EmbeddingPace pace = new EmbeddingPace(Duration.ofSeconds(4), clockMs::get);
         CountDownLatch firstRunning = new CountDownLatch(1);
         CountDownLatch releaseFirst = new CountDownLatch(1);
-        Thread first = new Thread(() -> pace.embed(0, clockMs::get, () -> {
+        Thread first = new Thread(() -> pace.embed(0, () -> {
             firstRunning.countDown();
             await(releaseFirst);
         }));
         first.start();
         firstRunning.await();
-        Thread second = new Thread(() -> pace.embed(10, clockMs::get, () -> clockMs.addAndGet(1_000)));
+        Thread second = new Thread(() -> pace.embed(10, () -> clockMs.addAndGet(1_000)));
         second.start();
         while (second.getState() != Thread.State.WAITING) {
             Thread.onSpinWait();
@@ -106,6 +107,12 @@ class EmbeddingPaceTest {
         first.join();
         second.join();
         assertThat(pace.batchLimit(64, 1)).as("100 ms per chunk, not 1.1 s").isEqualTo(40);
+    }
+
+    @Test
+    void aCallIsTimedOnARunningClock() {
+        EmbeddingPace real = new EmbeddingPace(Duration.ofSeconds(4));
+        assertThat(real.embed(1, () -> sleep(30))).as("not a clock cached before the call").isGreaterThanOrEqualTo(25);
     }
 
     private static void sleep(long ms) {
