@@ -30,6 +30,12 @@ class IngestStreamsSettingsTest {
     }
 
     @Test
+    void theIngestWaitsForAChangeTopicThatJustDrainedBeforeReadingTheOthersOutOfTimestampOrder() {
+        assertThat(PipelineRuntime.ingestStreamsSettings(ChartstreamConfig.load(null, Map.of())))
+                .containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "200");
+    }
+
+    @Test
     void theIngestPollTimeStaysOutOfTheSettingsTheTopologiesShare() {
         Properties shared = PipelineRuntime.streamsProperties("app", "127.0.0.1:9092", Map.of(), Path.of("state"));
 
