@@ -334,10 +334,11 @@ public final class PipelineRuntime implements AutoCloseable {
      * ({@code ingest.stream-threads}): with one, the planner task and the process's embedding tasks share a thread, so
      * the planner, which feeds every ingest process, stops for each of its process's embedding calls. And
      * {@value #INGEST_MAX_TASK_IDLE_MS} ms of {@code max.task.idle.ms}: the planner reads every change topic in one
-     * task, in timestamp order only while each partition has records buffered; with Kafka Streams' default (0) a
-     * partition whose last fetch found it caught up counts as done, which is the likely way a snapshot's encounters were read before
-     * patients Debezium had already written (bench scaleout, 2026-12-01: 88 of 499 encounters indexed without their
-     * patient's name in one run, all named in the next). The wait applies only while a partition has just drained.
+     * task, in timestamp order while each partition has records fetched; with Kafka Streams' default (0) it does not
+     * wait for a producer still writing a partition that was caught up at its last fetch, the likely way a snapshot's
+     * encounters were read before their patients (bench scaleout, 2026-12-01: 88 of 499 encounters indexed without
+     * their patient's name in one run, all named in the next). The wait applies only while a partition has just
+     * drained.
      */
     static Map<String, String> ingestStreamsSettings(ChartstreamConfig config) {
         return Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(config.integer("ingest.commit-interval-ms")),

@@ -47,8 +47,9 @@ public final class EmbeddingBuffer {
      * @param clockMs wall clock in ms for the flush rule's ages (events a previous run left pending count as appended when
      *                this buffer opens)
      * @param pace    the model's measured pace, shared by the process's buffers (budget {@link #EMBEDDING_BUDGET})
-     * @param sharers how many buffers' flushes may fall into one transaction (the embedding tasks of a stream
-     *                thread, which commits them together): each flush gets that share of the time budget
+     * @param sharers how many buffers' flushes may fall into one transaction (the embedding tasks of the process:
+     *                those on one stream thread commit together, and every call waits for the others' calls on the
+     *                model): each flush gets that share of the time budget
      */
     public EmbeddingBuffer(KeyValueStore<Long, IndexEvent> store, PassageEmbedder embedder, FlushRule rule, LongSupplier clockMs,
                            EmbeddingPace pace, IntSupplier sharers) {
