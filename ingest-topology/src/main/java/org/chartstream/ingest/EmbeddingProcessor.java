@@ -27,10 +27,10 @@ import org.slf4j.LoggerFactory;
  * and forwarded: on each index-log partition the marker follows that partition's rows, as the materializer needs.
  * Flushes (from its punctuator only, so at most once per Streams loop) when a batch is full, when the input is quiet,
  * or at the latest after the linger time ({@link FlushRule}); each flush embeds one time-bounded slice, asks for a
- * commit, and announces this partition's progress. The embedding tasks of one process share
- * its stream thread, whose transaction takes every flush made before the next commit: each buffer's time budget is
- * split over the tasks open in the process ({@code openTasks}), so that together they stay inside the transaction
- * timeout.
+ * commit, and announces this partition's progress. The embedding tasks of one process take turns on the model
+ * ({@link EmbeddingPace}), and those on one stream thread share its transaction, which takes every flush made before
+ * the next commit: each buffer's time budget is split over the tasks open in the process ({@code openTasks}), so
+ * that a transaction stays inside its timeout however long its slices wait for the others'.
  *
  * <p>It reads bytes and decodes them itself ({@link IndexEventRecords}): a record that is not an index event it can
  * embed, written into the topic by anyone but the planner, is skipped and dead-lettered (stage

@@ -22,6 +22,20 @@ class IngestStreamsSettingsTest {
     }
 
     @Test
+    void theIngestRunsTwoStreamThreadsUnlessConfiguredOtherwise() {
+        assertThat(PipelineRuntime.ingestStreamsSettings(ChartstreamConfig.load(null, Map.of())))
+                .containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "2");
+        assertThat(PipelineRuntime.ingestStreamsSettings(ChartstreamConfig.load(null, Map.of("CHARTSTREAM_INGEST_STREAM_THREADS", "1"))))
+                .containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
+    }
+
+    @Test
+    void theIngestWaitsForAChangeTopicThatJustDrainedBeforeReadingTheOthersOutOfTimestampOrder() {
+        assertThat(PipelineRuntime.ingestStreamsSettings(ChartstreamConfig.load(null, Map.of())))
+                .containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "200");
+    }
+
+    @Test
     void theIngestPollTimeStaysOutOfTheSettingsTheTopologiesShare() {
         Properties shared = PipelineRuntime.streamsProperties("app", "127.0.0.1:9092", Map.of(), Path.of("state"));
 

@@ -66,6 +66,27 @@ final class IngestScaleOut {
                     && single.contentHashes().equals(scaled.contentHashes());
         }
 
+        /**
+         * Per table where the runs and the source disagree: row counts (source, single, scaled) and the rows whose chunk
+         * texts differ between the runs; empty when {@link #indexEqualsSource()}. Counts only, no row keys or texts.
+         */
+        Map<String, String> mismatches() {
+            Map<String, String> out = new TreeMap<>();
+            for (String table : sourceRows.keySet()) {
+                long source = sourceRows.get(table);
+                long singleRows = single.rowsPerTable().getOrDefault(table, 0L);
+                long scaledRows = scaled.rowsPerTable().getOrDefault(table, 0L);
+                long differing = single.contentHashes().entrySet().stream()
+                        .filter(e -> e.getKey().startsWith(table + ":") && !e.getValue().equals(scaled.contentHashes().get(e.getKey())))
+                        .count();
+                if (source != singleRows || source != scaledRows || differing > 0) {
+                    out.put(table, String.format(Locale.ROOT, "source %d rows, single %d, scaled %d, chunk texts differ in %d",
+                            source, singleRows, scaledRows, differing));
+                }
+            }
+            return out;
+        }
+
         String json() {
             StringBuilder perInstance = new StringBuilder("{");
             new TreeMap<>(scaled.chunksPerInstance()).forEach((name, n) -> perInstance.append(perInstance.length() > 1 ? ", " : "")
@@ -73,10 +94,20 @@ final class IngestScaleOut {
             perInstance.append('}');
             return String.format(Locale.ROOT, "{\"instances\":%d, \"partitions\":%d, \"rows\":%d, \"chunks\":%d, \"chunks_per_s\":%.2f,"
                             + " \"single_chunks_per_s\":%.2f, \"ratio\":%.2f, \"seconds\":%.1f, \"single_seconds\":%.1f,"
-                            + " \"chunks_per_instance\":%s, \"index_equals_source\":%b}",
+                            + " \"chunks_per_instance\":%s, \"index_equals_source\":%b",
                     scaled.instances(), partitions, scaled.rowsPerTable().values().stream().mapToLong(Long::longValue).sum(),
                     scaled.chunks(), scaled.chunksPerSecond(), single.chunksPerSecond(),
-                    scaled.chunksPerSecond() / single.chunksPerSecond(), scaled.seconds(), single.seconds(), perInstance, indexEqualsSource());
+                    scaled.chunksPerSecond() / single.chunksPerSecond(), scaled.seconds(), single.seconds(), perInstance, indexEqualsSource())
+                    + mismatchesJson() + "}";
+        }
+
+        private String mismatchesJson() {
+            if (indexEqualsSource()) {
+                return "";
+            }
+            String body = mismatches().entrySet().stream().map(e -> "\"" + e.getKey() + "\":\"" + e.getValue() + "\"")
+                    .collect(Collectors.joining(", "));
+            return ", \"mismatches\":{" + body + "}";
         }
     }
 

@@ -36,6 +36,11 @@ class ScaleOutLoadTest {
         assertThat(new IngestScaleOut.Result(single, new IngestScaleOut.Run(2, 300, 16.0, rows,
                 Map.of("ehr:notes:1", "a", "ehr:notes:2", "stale", "ehr:patients:p1", "c"), Map.of()), Map.of("ehr:notes", 2, "ehr:patients", 1), 2)
                 .indexEqualsSource()).as("a row with other chunk texts").isFalse();
+        assertThat(new IngestScaleOut.Result(single, new IngestScaleOut.Run(2, 300, 16.0, Map.of("ehr:notes", 2L),
+                Map.of("ehr:notes:1", "a", "ehr:notes:2", "stale"), Map.of()), Map.of("ehr:notes", 2, "ehr:patients", 1), 2).json())
+                .as("what differs, counted per table")
+                .endsWith("\"index_equals_source\":false, \"mismatches\":{\"ehr:notes\":\"source 2 rows, single 2, scaled 2, chunk texts"
+                        + " differ in 1\", \"ehr:patients\":\"source 1 rows, single 1, scaled 0, chunk texts differ in 1\"}}");
         assertThat(new IngestScaleOut.Result(single, scaled, Map.of("ehr:notes", 3, "ehr:patients", 1), 2).indexEqualsSource())
                 .as("a source row missing from the index").isFalse();
     }

@@ -45,10 +45,12 @@ public final class EmbeddingBuffer {
 
     /**
      * @param rule    when pending events go out
-     * @param clockMs wall clock in ms (events a previous run left pending count as appended when this buffer opens)
+     * @param clockMs wall clock in ms for the flush rule's ages (events a previous run left pending count as appended when
+     *                this buffer opens)
      * @param pace    the model's measured pace, shared by the process's buffers (budget {@link #EMBEDDING_BUDGET})
-     * @param sharers how many buffers' flushes may fall into one transaction (the embedding tasks of a stream
-     *                thread, which commits them together): each flush gets that share of the time budget
+     * @param sharers how many buffers' flushes may fall into one transaction (the embedding tasks of the process:
+     *                those on one stream thread commit together, and every call waits for the others' calls on the
+     *                model): each flush gets that share of the time budget
      */
     public EmbeddingBuffer(KeyValueStore<Long, IndexEvent> store, PassageEmbedder embedder, FlushRule rule, LongSupplier clockMs,
                            EmbeddingPace pace, IntSupplier sharers) {
@@ -121,12 +123,11 @@ public final class EmbeddingBuffer {
         }
         List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
         int[] before = events.stream().mapToInt(EmbeddingBatch::pendingChunks).toArray();
-        long t0 = clockMs.getAsLong();
         long sliceMs = EMBEDDING_BUDGET.toMillis() / Math.max(1, sharers.getAsInt());
-        int filled = EmbeddingBatch.embed(events, embedder, batchChunks(), () -> clockMs.getAsLong() - t0 >= sliceMs);
-        long elapsedMs = clockMs.getAsLong() - t0;
-        pace.embedded(filled, elapsedMs);
-        LOG.debug("embedded {} of {} pending chunks of {} events in {} ms", filled, pendingChunks, events.size(), elapsedMs);
+        int limit = batchChunks();
+        int[] filled = new int[1];
+        long elapsedMs = pace.embed(sliceMs, timeUp -> filled[0] = EmbeddingBatch.embed(events, embedder, limit, timeUp));
+        LOG.debug("embedded {} of {} pending chunks of {} events in {} ms", filled[0], pendingChunks, events.size(), elapsedMs);
         boolean passing = true;
         pendingEvents = 0;
         pendingChunks = 0;

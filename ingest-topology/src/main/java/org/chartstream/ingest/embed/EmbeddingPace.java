@@ -1,6 +1,10 @@
 package org.chartstream.ingest.embed;
 
 import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 
 /**
  * How long the model takes per chunk, from the recent flushes, and so how many chunks one embedding call may take
@@ -11,19 +15,56 @@ import java.time.Duration;
  * One pace serves every embedding task of a process (they run the same model on the same cores), so a task that is
  * created again after a rebalance or a fenced transaction starts from what the process has measured, not from the
  * full configured batch that may be what timed the transaction out.
+ *
+ * <p>It also lets the process's model calls run one at a time ({@link #embed}): the ingest runs more than one stream
+ * thread (so that the planner task never waits behind an embedding call), and without this the embedding tasks of
+ * two threads would run the model on twice the cores {@code embedding.threads} gives it. The time a call waits for
+ * the other tasks' calls is not the model's pace; {@code sharers} in {@link #batchLimit} already budgets for it.
  */
 public final class EmbeddingPace {
     private static final double WEIGHT = 0.5;
 
     private final long budgetMs;
+    private final LongSupplier clockMs;
+    private final ReentrantLock oneCallAtATime = new ReentrantLock(true);
     private double msPerChunk;
 
     /** @param budget longest time one embedding call should take */
     public EmbeddingPace(Duration budget) {
+        this(budget, () -> System.nanoTime() / 1_000_000);
+    }
+
+    /**
+     * @param clockMs the clock that times the model calls: a running one (a Kafka Streams task's
+     *                {@code currentSystemTimeMs} is cached per loop of the stream thread, so a call measured on it
+     *                takes 0 ms)
+     */
+    public EmbeddingPace(Duration budget, LongSupplier clockMs) {
         if (budget.isNegative() || budget.isZero()) {
             throw new IllegalArgumentException("budget must be positive, got " + budget);
         }
         this.budgetMs = budget.toMillis();
+        this.clockMs = clockMs;
+    }
+
+    /**
+     * Runs one embedding slice once no other slice of this process is running: {@code slice} embeds until the
+     * deadline it is given says {@code sliceMs} have passed on this pace's clock (the wait for the lock not counted)
+     * and returns how many chunks it embedded; the pace records them.
+     *
+     * @return the slice's milliseconds
+     */
+    long embed(long sliceMs, ToIntFunction<BooleanSupplier> slice) {
+        oneCallAtATime.lock();
+        try {
+            long t0 = clockMs.getAsLong();
+            int chunks = slice.applyAsInt(() -> clockMs.getAsLong() - t0 >= sliceMs);
+            long elapsedMs = clockMs.getAsLong() - t0;
+            embedded(chunks, elapsedMs);
+            return elapsedMs;
+        } finally {
+            oneCallAtATime.unlock();
+        }
     }
 
     /** Records a flush that embedded {@code chunks} chunks in {@code elapsedMs}. */

@@ -43,7 +43,7 @@ class EmbeddingBufferTest {
             return vectors;
         }
     };
-    private final EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET);
+    private final EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET, () -> this.nowMs);
     private KeyValueStore<Long, IndexEvent> store;
     private long nowMs = 1_000;
 

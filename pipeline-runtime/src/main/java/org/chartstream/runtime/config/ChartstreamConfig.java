@@ -94,6 +94,8 @@ public final class ChartstreamConfig {
         k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill while changes keep arriving"});
         k.put("ingest.quiet-ms", new String[] {"10", "a partial embedding batch is embedded once no change arrived for this long (an idle pipeline embeds a lone change at once);"
                 + " also how often the ingest topology checks that (its Kafka Streams poll.ms)"});
+        k.put("ingest.stream-threads", new String[] {"2", "Kafka Streams threads of the ingest topology: with 2 the planner task does not wait behind"
+                + " an embedding call of its process (the model still runs one call at a time per process); tuned with bench scaleout on the synthetic dataset"});
         k.put("ingest.commit-interval-ms", new String[] {"100", "Kafka Streams commit.interval.ms of the ingest topology (each embedded batch also commits at once)"});
         k.put("ingest.partitions", new String[] {"", "partitions of the ingest repartition topic chartstream.ingest.embed, between the per-table"
                 + " planner and the embedding tasks (one per partition, shared by the ingest processes of the group); empty: index.partitions."
@@ -218,6 +220,7 @@ public final class ChartstreamConfig {
             throw bad("ingest.quiet-ms", "must be at most ingest.linger-ms (" + integer("ingest.linger-ms") + ")");
         }
         positive("ingest.commit-interval-ms");
+        positive("ingest.stream-threads");
         positive("ingest.max-field-bytes");
         positive("kafka.max-record-bytes");
         if (integer("kafka.max-record-bytes") > 1L << 30) {

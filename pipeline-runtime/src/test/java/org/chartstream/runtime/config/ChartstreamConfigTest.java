@@ -68,6 +68,13 @@ class ChartstreamConfigTest {
     }
 
     @Test
+    void theIngestNeedsAtLeastOneStreamThread() {
+        assertThat(ChartstreamConfig.defaults().integer("ingest.stream-threads")).isEqualTo(2);
+        assertThatThrownBy(() -> ChartstreamConfig.load(null, Map.of("CHARTSTREAM_INGEST_STREAM_THREADS", "0")))
+                .hasMessageContaining("ingest.stream-threads");
+    }
+
+    @Test
     void freshnessSettingsDefaultToLowLatencyAndTheQuietTimeMayNotExceedTheLinger() {
         ChartstreamConfig c = ChartstreamConfig.defaults();
         assertThat(c.integer("ingest.quiet-ms")).isEqualTo(10);
