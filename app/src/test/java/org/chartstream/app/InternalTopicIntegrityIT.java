@@ -26,6 +26,7 @@ import org.chartstream.app.ops.Operations;
 import org.chartstream.client.KafkaClientProperties;
 import org.chartstream.client.QueryClient;
 import org.chartstream.ingest.IngestSettings;
+import org.chartstream.ingest.IngestTopology;
 import org.chartstream.replica.IndexMaterializer;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
@@ -47,8 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Garbage and foreign records written straight into the pipeline's own topics (the index log, the compacted ingest
- * status topic, the audit topic) on the real embedded pipeline: the materializer dead-letters and skips them and keeps
- * indexing, {@code /ready} stays ready, the metric counts them, {@code status} and {@code audit} still work and name
+ * status topic, the audit topic, the ingest's repartition topic before embedding) on the real embedded pipeline: the
+ * materializer and the embedding task dead-letter and skip them and keep indexing, {@code /ready} stays ready, the metric counts them, {@code status} and {@code audit} still work and name
  * the skipped offsets, and a restart does not meet the skipped records again.
  */
 class InternalTopicIntegrityIT {
@@ -89,6 +90,7 @@ class InternalTopicIntegrityIT {
         List<RecordMetadata> index = new ArrayList<>();
         List<RecordMetadata> status = new ArrayList<>();
         List<RecordMetadata> audit = new ArrayList<>();
+        List<RecordMetadata> embed = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             index.add(send(producer, Topics.INDEX, "k1", replyEvent));
             index.add(send(producer, Topics.INDEX, "k2", "{\"kind\":\"UPSERT_ROW\"}".getBytes(StandardCharsets.UTF_8)));
@@ -98,6 +100,8 @@ class InternalTopicIntegrityIT {
             status.add(send(producer, IngestSettings.STATUS_TOPIC, "ehr:patients", "{}".getBytes(StandardCharsets.UTF_8)));
             audit.add(send(producer, Topics.AUDIT, "r-foreign", replyEvent));
             audit.add(send(producer, Topics.AUDIT, "r-bad-cite", AvroSerde.of(AnswerAudit.class).serialize(auditCiting("no-such-chunk-id"))));
+            embed.add(send(producer, IngestSettings.EMBED_TOPIC, "k5", replyEvent));
+            embed.add(send(producer, IngestSettings.EMBED_TOPIC, "k6", truncated));
         }
 
         // a row inserted after the bad records is indexed and answered: the materializer went on past them
@@ -119,7 +123,7 @@ class InternalTopicIntegrityIT {
         long committed = Long.parseLong(runtime.store().checkpoint().get("offset." + Topics.INDEX + "." + index.get(0).partition()));
         assertThat(committed).isGreaterThan(index.get(index.size() - 1).offset());
 
-        List<DeadLetter> dead = deadLetters(index.size() + status.size());
+        List<DeadLetter> dead = deadLetters(index.size() + status.size() + embed.size());
         for (RecordMetadata m : index) {
             assertThat(dead).as("dead letter of index-log offset %d", m.offset()).anySatisfy(d -> {
                 assertThat(d.getStage()).isEqualTo(IndexMaterializer.CONSUMER_NAME);
@@ -144,11 +148,22 @@ class InternalTopicIntegrityIT {
             });
         }
 
+        for (RecordMetadata m : embed) {
+            assertThat(dead).as("dead letter of repartition offset %d", m.offset()).anySatisfy(d -> {
+                assertThat(d.getStage()).isEqualTo(IngestTopology.EMBEDDING_CONSUMER_NAME);
+                assertThat(d.getSourceTopic()).isEqualTo(IngestSettings.EMBED_TOPIC);
+                assertThat(d.getPartition()).isEqualTo(m.partition());
+                assertThat(d.getOffset()).isEqualTo(m.offset());
+            });
+        }
+
         String scrape = ops.scrape();
         assertThat(scrape).contains("chartstream_unreadable_records_total{consumer=\"index-materializer\",topic=\"chartstream.index\"} "
                 + (double) index.size());
         assertThat(scrape).contains("chartstream_unreadable_records_total{consumer=\"ops-ingest-status\",topic=\"chartstream.ingest.status\"} "
                 + (double) status.size());
+        assertThat(scrape).contains("chartstream_unreadable_records_total{consumer=\"ingest-embed\",topic=\"chartstream.ingest.embed\"} "
+                + (double) embed.size());
 
         Path config = Files.writeString(dir.resolve("cli.properties"), "data.dir=" + dir + "\nops.http.port=0\n");
         InProcessCli statusRun = InProcessCli.run("--config", config.toString(), "status", "--bootstrap", runtime.bootstrapServers(), "--json");

@@ -16,6 +16,7 @@ import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.unreadable.IndexEventRecords;
 import org.chartstream.schemas.unreadable.UnreadableRecord;
+import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +51,7 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
     private final String instance;
     private final AtomicInteger openTasks;
     private final EmbeddingPace pace;
+    private final UnreadableRecordCounts unreadable;
 
     private ProcessorContext<String, Object> context;
     private EmbeddingBuffer buffer;
@@ -59,8 +61,11 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
     /**
      * @param openTasks the embedding tasks open in this process, shared by all of them
      * @param pace      the model's pace, measured by all of them
+     * @param unreadable where a skipped record is counted ({@code chartstream_unreadable_records_total})
      */
-    EmbeddingProcessor(PassageEmbedder embedder, FlushRule flushRule, String instance, AtomicInteger openTasks, EmbeddingPace pace) {
+    EmbeddingProcessor(PassageEmbedder embedder, FlushRule flushRule, String instance, AtomicInteger openTasks, EmbeddingPace pace,
+                       UnreadableRecordCounts unreadable) {
+        this.unreadable = unreadable;
         this.embedder = embedder;
         this.flushRule = flushRule;
         this.instance = instance;
@@ -108,11 +113,12 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
 
     private void skip(Record<byte[], byte[]> record, String problem) {
         RecordMetadata meta = context.recordMetadata().orElse(null);
-        UnreadableRecord unreadable = new UnreadableRecord(meta == null ? "" : meta.topic(), meta == null ? -1 : meta.partition(),
+        UnreadableRecord skipped = new UnreadableRecord(meta == null ? "" : meta.topic(), meta == null ? -1 : meta.partition(),
                 meta == null ? -1 : meta.offset(), record.key(), record.value(), UNREADABLE_STAGE, problem);
-        LOG.warn(unreadable.describe());
+        LOG.warn(skipped.describe());
+        unreadable.increment(skipped);
         long now = System.currentTimeMillis();
-        context.forward(new Record<String, Object>(null, unreadable.toDeadLetter(now), now), DEAD_LETTER_CHILD);
+        context.forward(new Record<String, Object>(null, skipped.toDeadLetter(now), now), DEAD_LETTER_CHILD);
     }
 
     @Override

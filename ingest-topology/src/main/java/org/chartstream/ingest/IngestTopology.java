@@ -25,6 +25,7 @@ import org.chartstream.ingest.reindex.ControlRequestParser;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.serde.AvroSerde;
+import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 
 /**
  * Debezium topics → normalise → plan (project, keep row images, plan generations, chunk) → the ingest repartition
@@ -42,10 +43,18 @@ import org.chartstream.schemas.serde.AvroSerde;
  * every index-log partition the marker still follows the partition's rows.
  */
 public final class IngestTopology {
+    /** The consumer name under which the embedding tasks count the repartition topic's records they skip. */
+    public static final String EMBEDDING_CONSUMER_NAME = EmbeddingProcessor.UNREADABLE_STAGE;
+
     private IngestTopology() {
     }
 
     public static Topology build(IngestSettings settings, TextChunker chunker, PassageEmbedder embedder) {
+        return build(settings, chunker, embedder, new UnreadableRecordCounts());
+    }
+
+    /** @param unreadable where the embedding tasks count the records of the repartition topic they skip */
+    public static Topology build(IngestSettings settings, TextChunker chunker, PassageEmbedder embedder, UnreadableRecordCounts unreadable) {
         Map<String, SourceRegistration> sources = settings.sources().stream()
                 .collect(Collectors.toMap(SourceRegistration::sourceId, Function.identity()));
         Pattern topics = Pattern.compile(settings.sources().stream()
@@ -77,7 +86,7 @@ public final class IngestTopology {
         AtomicInteger openEmbeddingTasks = new AtomicInteger();
         EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET);
         topology.addProcessor("embed", () -> new EmbeddingProcessor(embedder, settings.flushRule(), settings.instance(),
-                openEmbeddingTasks, pace), "embedding-input");
+                openEmbeddingTasks, pace, unreadable), "embedding-input");
         topology.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(EmbeddingProcessor.BUFFER_STORE), Serdes.Long(), AvroSerde.of(IndexEvent.class)), "embed");
         topology.addStateStore(Stores.keyValueStoreBuilder(

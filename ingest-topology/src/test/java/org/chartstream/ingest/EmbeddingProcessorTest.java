@@ -25,6 +25,7 @@ import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.IndexEventKind;
 import org.chartstream.schemas.serde.AvroSerde;
+import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +62,7 @@ class EmbeddingProcessorTest {
     private MockProcessorContext<String, Object> context;
     private EmbeddingProcessor processor;
     private final AtomicInteger openTasks = new AtomicInteger();
+    private final UnreadableRecordCounts unreadable = new UnreadableRecordCounts();
 
     @BeforeEach
     void open() {
@@ -75,7 +77,7 @@ class EmbeddingProcessorTest {
         context.addStateStore(buffer);
         context.addStateStore(progress);
         processor = new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks,
-                new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET));
+                new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET), unreadable);
         processor.init(context);
     }
 
@@ -157,5 +159,19 @@ class EmbeddingProcessorTest {
         assertThat(openTasks.get()).isEqualTo(1);
         processor.close();
         assertThat(openTasks.get()).isZero();
+    }
+
+    @Test
+    void aRecordThatIsNotAnIndexEventIsDeadLetteredAndCountedAndTheNextOneIsEmbedded() {
+        context.setRecordMetadata("chartstream.ingest.embed", PARTITION, 41);
+        processor.process(new Record<>("k".getBytes(StandardCharsets.UTF_8), "not avro".getBytes(StandardCharsets.UTF_8), 0));
+        receive(upsert("n1"));
+        context.setCurrentSystemTimeMs(1_100);
+        punctuate();
+
+        assertThat(unreadable.snapshot()).containsEntry(
+                new UnreadableRecordCounts.Source("chartstream.ingest.embed", IngestTopology.EMBEDDING_CONSUMER_NAME), 1L);
+        assertThat(context.forwarded()).filteredOn(f -> f.childName().orElseThrow().equals(EmbeddingProcessor.DEAD_LETTER_CHILD)).hasSize(1);
+        assertThat(forwardedTo(EmbeddingProcessor.indexChild(PARTITION))).extracting(IndexEvent::getRowKey).containsExactly("n1");
     }
 }

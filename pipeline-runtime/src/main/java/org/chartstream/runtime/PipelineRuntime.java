@@ -157,7 +157,9 @@ public final class PipelineRuntime implements AutoCloseable {
                     .withLimits((int) config.integer("ingest.max-field-bytes"), maxRecordBytes())
                     .withQuiet(Duration.ofMillis(config.integer("ingest.quiet-ms")))
                     .withEmbedding(config.ingestPartitions(), instanceName());
-            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model)),
+            unreadable.counts().register(ingestSettings.embedTopic(), IngestTopology.EMBEDDING_CONSUMER_NAME);
+            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model),
+                    unreadable.counts()),
                     ingestStreamsSettings(config));
         }
         if (role.answers()) {
