@@ -66,6 +66,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     static final String STATUS_STORE = "table-status";
     static final String REINDEX_STORE = "reindex-cursors";
     static final String COLUMNS_STORE = "table-columns";
+    static final String AWAITING_PATIENT_STORE = "rows-awaiting-patient";
     static final String DEAD_LETTER_CHILD = "dead-letters";
     static final String STAGE_NEW_COLUMN = "ingest.project.new-column";
     static final String STAGE_WRITE = "ingest.write";
@@ -107,7 +108,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         this.generations = context.getStateStore(GENERATIONS_STORE);
         this.rows = context.getStateStore(ROWS_STORE);
         this.columns = context.getStateStore(COLUMNS_STORE);
-        this.patients = new PatientIdentities(context.getStateStore(PATIENTS_STORE));
+        this.patients = new PatientIdentities(context.getStateStore(PATIENTS_STORE), context.getStateStore(AWAITING_PATIENT_STORE));
         this.statuses = new TableStatuses(context.getStateStore(STATUS_STORE));
         this.chunker = new RowChunker(textChunker, patients);
         this.reindex = new ReindexDriver(sources, context.getStateStore(REINDEX_STORE), generations, rows, statuses,
@@ -149,8 +150,9 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         String rowStoreKey = tableKey + ":" + change.getRowKey();
 
         // a deleted patient's children keep the identity they were indexed with until they change
+        List<String> awaitedPatient = List.of();
         if (idColumns != null && change.getTableName().equals(idColumns.table()) && change.getOp() != RowOp.DELETE) {
-            patients.remember(change.getSourceId(), idColumns.identityOf(change.getAfter()));
+            awaitedPatient = patients.remember(change.getSourceId(), idColumns.identityOf(change.getAfter()));
         }
         TableGenerations state = TableGenerations.decode(generations.get(tableKey));
         GenerationPlanner.Plan plan = GenerationPlanner.plan(state, change.getOp(), change.getSnapshot());
@@ -170,6 +172,37 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
                     change.getOp() == RowOp.SNAPSHOT, GenerationPlanner.stagedRowsWith(state, change.getSnapshot()), timestamp, status);
         }
         statuses.put(tableKey, status);
+        awaitedPatient.forEach(this::chunkAgainUnderItsPatient);
+    }
+
+    /**
+     * A row chunked before its patient's row was read, chunked again now that the patient is known: its header names
+     * the patient and its chunks carry the patient's filter key. It is written again to the newest generation it was
+     * written to (an older one it may also be in is superseded when that one publishes); a row deleted or emptied
+     * since is skipped.
+     */
+    private void chunkAgainUnderItsPatient(String rowStoreKey) {
+        String encoded = rows.get(rowStoreKey);
+        String[] parts = rowStoreKey.split(":", 3);
+        SourceRegistration source = sources.get(parts[0]);
+        if (encoded == null || parts.length < 3 || source == null || source.table(parts[1]).isEmpty()) {
+            return;
+        }
+        TableProjection projection = source.table(parts[1]).orElseThrow();
+        RowImage image = RowImage.decode(encoded);
+        String body = RowProjector.body(projection, image.row());
+        if (body.isEmpty()) {
+            return;
+        }
+        RowChunks chunks = chunker.chunk(parts[0], parts[1], parts[2], projection, image, body);
+        if (IndexRecordSize.upperBound(parts[2], chunks.pieces(), embedder.dimension()) > maxRecordBytes) {
+            return; // the row as indexed stays: a longer header must not turn a written row into a dead letter
+        }
+        emit(events.upsert(chunks, image.generation()));
+        rows.put(rowStoreKey, image.writtenTo(chunks.count(), image.generation()).encode());
+        String tableKey = parts[0] + ":" + parts[1];
+        TableStatus status = statuses.of(tableKey, parts[0], parts[1]);
+        statuses.put(tableKey, status.withCounts(status.rows(), status.chunks() + chunks.count() - image.chunks()));
     }
 
     /**
@@ -203,6 +236,11 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         }
         long newest = plan.targets().stream().mapToLong(Long::longValue).max().orElse(0);
         rows.put(rowStoreKey, image.writtenTo(chunks.count(), newest).encode());
+        String patientId = projection.patientColumn() == null ? null : image.row().get(projection.patientColumn());
+        SourceRegistration source = sources.get(change.getSourceId());
+        if (patientId != null && source.patientIdentity() != null && !patients.known(change.getSourceId(), patientId)) {
+            patients.awaitPatient(change.getSourceId(), patientId, rowStoreKey);
+        }
         return noticed.withCounts(noticed.rows() + (previous == null ? 1 : 0),
                 noticed.chunks() + chunks.count() - (previous == null ? 0 : previous.chunks()));
     }

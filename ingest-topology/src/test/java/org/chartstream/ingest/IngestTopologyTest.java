@@ -163,6 +163,39 @@ class IngestTopologyTest {
     }
 
     @Test
+    void aNoteReadBeforeItsPatientIsChunkedAgainUnderThePatientWhenThePatientsRowArrives() {
+        snapshotTwoPatientsAndTheirNotes();
+        index.readValuesToList();
+
+        notes.pipeInput("{\"note_id\":5}", change("c", "false",
+                "{\"note_id\":5,\"patient_id\":\"p3\",\"note_text\":\"Chest pain on exertion.\"}", 11));
+        ingest.timePasses(IngestSettings.DEFAULT_QUIET);
+        IndexEvent early = index.readValuesToList().getFirst();
+        assertThat(early.getChunks().getFirst().getPatientKey()).as("only the patient's id is known yet").isEqualTo("p3");
+
+        patients.pipeInput("{\"patient_id\":\"p3\"}", change("c", "false",
+                "{\"patient_id\":\"p3\",\"patient_no\":\"MRN-3\",\"first_name\":\"Ida\",\"last_name\":\"Marwick\"}", 12));
+        ingest.timePasses(IngestSettings.DEFAULT_QUIET);
+
+        List<IndexEvent> after = index.readValuesToList();
+        assertThat(after).extracting(IndexEvent::getTableName, IndexEvent::getRowKey).containsExactly(
+                org.assertj.core.api.Assertions.tuple("patients", "p3"), org.assertj.core.api.Assertions.tuple("clinical_notes", "5"));
+        IndexEvent note = after.get(1);
+        assertThat(note.getGeneration()).isEqualTo(early.getGeneration());
+        assertThat(note.getChunks()).allSatisfy(c -> {
+            assertThat(c.getPatientKey()).isEqualTo("MRN-3");
+            assertThat(c.getText()).startsWith("record: clinical notes\npatient: Ida Marwick (MRN-3)").contains("Chest pain on exertion.");
+            assertThat(c.getVector()).hasSize(384);
+        });
+
+        patients.pipeInput("{\"patient_id\":\"p3\"}", change("u", "false",
+                "{\"patient_id\":\"p3\",\"patient_no\":\"MRN-3\",\"first_name\":\"Ida\",\"last_name\":\"Marwick\",\"city\":\"Salem\"}", 13));
+        ingest.timePasses(IngestSettings.DEFAULT_QUIET);
+        assertThat(index.readValuesToList()).as("the note waited once: a later change of the patient row leaves it")
+                .extracting(IndexEvent::getTableName).containsExactly("patients");
+    }
+
+    @Test
     void thePlannerHandsRowsWithoutVectorsAndThenTheMarkerToTheEmbeddingTasksWhichWriteTheIndexLog() {
         snapshotTwoPatientsAndTheirNotes();
 

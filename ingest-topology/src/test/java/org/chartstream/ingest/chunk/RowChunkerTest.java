@@ -23,11 +23,28 @@ class RowChunkerTest {
 
     @BeforeEach
     void open() {
-        KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("patient-identities"),
+        patients = new PatientIdentities(store("patient-identities"), store("rows-awaiting-patient"));
+        chunker = new RowChunker((header, body) -> List.of(header + "\n" + body), patients);
+    }
+
+    private static KeyValueStore<String, String> store(String name) {
+        KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
                 Serdes.String(), Serdes.String()).withLoggingDisabled().build();
         store.init(new MockProcessorContext<>().getStateStoreContext(), store);
-        patients = new PatientIdentities(store);
-        chunker = new RowChunker((header, body) -> List.of(header + "\n" + body), patients);
+        return store;
+    }
+
+    @Test
+    void theRowsChunkedBeforeTheirPatientWasKnownAreHandedBackOnceWhenThePatientArrives() {
+        assertThat(patients.known("ehr", "p9")).isFalse();
+        patients.awaitPatient("ehr", "p9", "ehr:clinical_notes:1");
+        patients.awaitPatient("ehr", "p9", "ehr:clinical_notes:with\nnewline");
+        patients.awaitPatient("ehr", "p9", "ehr:clinical_notes:1");
+
+        assertThat(patients.remember("ehr", new PatientIdentity("p9", "Ida Marwick", "MRN-9")))
+                .containsExactly("ehr:clinical_notes:1", "ehr:clinical_notes:with\nnewline");
+        assertThat(patients.known("ehr", "p9")).isTrue();
+        assertThat(patients.remember("ehr", new PatientIdentity("p9", "Ida Marwick", "MRN-9"))).isEmpty();
     }
 
     private static RowImage image(Map<String, String> row) {
