@@ -6,17 +6,11 @@ oracle). Ids and scores only.
 
 Usage: eval/feedback-sweep.py RANKINGS.jsonl
 """
-import json, math, sys
-def per_row(hits):
-    seen, out = set(), []
-    for h in hits:
-        if h["doc"] not in seen:
-            seen.add(h["doc"]); out.append((h["doc"], h["score"]))
-    return out
-def normalised(side):
-    if not side: return {}
-    lo, hi = min(s for _, s in side), max(s for _, s in side)
-    return {d: ((s - lo) / (hi - lo) if hi > lo else 1.0) for d, s in side}
+import importlib.util, json, os, sys
+_spec = importlib.util.spec_from_file_location("fusion_sweep", os.path.join(os.path.dirname(__file__), "fusion-sweep.py"))
+_fusion = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_fusion)
+per_row, normalised, ndcg10 = _fusion.per_row, _fusion.normalised, _fusion.ndcg10
 def standout(side, depth=20):
     if len(side) < 2: return len(side)
     sc=[s for _,s in side]; mx,mn=max(sc),min(sc)
@@ -30,11 +24,6 @@ def fuse(lists, ws):
     ns=[normalised(l) for l in lists]
     docs=set().union(*[set(n) for n in ns])
     return sorted(docs, key=lambda d:(-sum(w*n.get(d,0) for w,n in zip(ws,ns)), d))
-def ndcg10(ranked, j):
-    dcg = sum((2 ** j.get(d, 0) - 1) / math.log2(i + 2) for i, d in enumerate(ranked[:10]))
-    ideal = sorted(j.values(), reverse=True)[:10]
-    idcg = sum((2 ** g - 1) / math.log2(i + 2) for i, g in enumerate(ideal))
-    return dcg / idcg if idcg else 0.0
 def load(path):
     by={}
     for line in open(path):
