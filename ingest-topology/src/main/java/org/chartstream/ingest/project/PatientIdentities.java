@@ -1,29 +1,24 @@
 package org.chartstream.ingest.project;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The patients each source's patient table names, kept in a changelogged store (key {@code source:patientId}) so
  * that a child row's header can name its patient whichever topic is read first, and (a second changelogged store,
- * same key) the rows chunked before their patient's row was read, which must be chunked again once it is: until
+ * one entry per row) the rows chunked before their patient's row was read, which must be chunked again once it is: until
  * then their header names no patient and their one-patient filter key is the raw id, so a question about that
  * patient would not find them.
  */
 public final class PatientIdentities {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<List<String>> ROW_KEYS = new TypeReference<>() {
-    };
-
     private final KeyValueStore<String, String> store;
     private final KeyValueStore<String, String> awaiting;
 
-    /** @param awaiting per patient not yet named, the row-store keys of the rows chunked without them (a JSON list) */
+    /** @param awaiting the rows chunked without their patient, one entry each: key {@code source:patientId NUL rowStoreKey} */
     public PatientIdentities(KeyValueStore<String, String> store, KeyValueStore<String, String> awaiting) {
         this.store = store;
         this.awaiting = awaiting;
@@ -38,37 +33,24 @@ public final class PatientIdentities {
         if (identity.patientId() == null) {
             return List.of();
         }
-        String key = sourceId + ":" + identity.patientId();
-        store.put(key, identity.encode());
-        String waiting = awaiting.get(key);
-        if (waiting == null) {
-            return List.of();
+        store.put(sourceId + ":" + identity.patientId(), identity.encode());
+        String prefix = awaitingPrefix(sourceId, identity.patientId());
+        List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = awaiting.prefixScan(prefix, new StringSerializer())) {
+            it.forEachRemaining(kv -> keys.add(kv.key));
         }
-        awaiting.delete(key);
-        return decode(waiting);
+        keys.forEach(awaiting::delete);
+        return keys.stream().map(k -> k.substring(prefix.length())).toList();
     }
 
     /** Notes that {@code rowStoreKey} was chunked while its patient {@code patientId} was not known yet. */
     public void awaitPatient(String sourceId, String patientId, String rowStoreKey) {
-        String key = sourceId + ":" + patientId;
-        String waiting = awaiting.get(key);
-        List<String> rows = waiting == null ? new ArrayList<>() : decode(waiting);
-        if (!rows.contains(rowStoreKey)) {
-            rows.add(rowStoreKey);
-            try {
-                awaiting.put(key, JSON.writeValueAsString(rows));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("cannot encode the rows awaiting a patient", e);
-            }
-        }
+        // one entry per row, so that a patient with thousands of rows read before it costs one write each
+        awaiting.put(awaitingPrefix(sourceId, patientId) + rowStoreKey, "");
     }
 
-    private static List<String> decode(String encoded) {
-        try {
-            return new ArrayList<>(JSON.readValue(encoded, ROW_KEYS));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("corrupt list of rows awaiting a patient in the ingest state store", e);
-        }
+    private static String awaitingPrefix(String sourceId, String patientId) {
+        return sourceId + ":" + patientId + "\u0000";
     }
 
     /** True once the patient table's row of {@code patientId} has been read. */
