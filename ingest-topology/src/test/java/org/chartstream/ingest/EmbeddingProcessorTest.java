@@ -19,6 +19,7 @@ import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.embed.EmbeddingBuffer;
 import org.chartstream.ingest.embed.EmbeddingPace;
 import org.chartstream.ingest.embed.FlushRule;
+import org.chartstream.ingest.embed.LengthEmbedder;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.publish.IndexEvents;
 import org.chartstream.ingest.status.EmbedProgress;
@@ -34,27 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EmbeddingProcessorTest {
     private static final int PARTITION = 2;
     private final List<Integer> embedCalls = new ArrayList<>();
-    private final PassageEmbedder model = new PassageEmbedder() {
-        @Override
-        public String modelId() {
-            return "test-model";
-        }
-
-        @Override
-        public int dimension() {
-            return 2;
-        }
-
-        @Override
-        public float[][] embedPassages(List<String> texts) {
-            embedCalls.add(texts.size());
-            float[][] vectors = new float[texts.size()][];
-            for (int i = 0; i < vectors.length; i++) {
-                vectors[i] = new float[] {texts.get(i).length(), i};
-            }
-            return vectors;
-        }
-    };
+    private final PassageEmbedder model = new LengthEmbedder(texts -> embedCalls.add(texts.size()));
     private final IndexEvents events = new IndexEvents(model);
 
     @TempDir

@@ -21,28 +21,10 @@ import org.junit.jupiter.api.Test;
 class EmbeddingBufferTest {
     private final List<List<String>> calls = new ArrayList<>();
     private long msPerChunk;
-    private final PassageEmbedder model = new PassageEmbedder() {
-        @Override
-        public String modelId() {
-            return "test-model";
-        }
-
-        @Override
-        public int dimension() {
-            return 2;
-        }
-
-        @Override
-        public float[][] embedPassages(List<String> texts) {
-            calls.add(texts);
-            nowMs += msPerChunk * texts.size();
-            float[][] vectors = new float[texts.size()][];
-            for (int i = 0; i < vectors.length; i++) {
-                vectors[i] = new float[] {texts.get(i).length(), i};
-            }
-            return vectors;
-        }
-    };
+    private final PassageEmbedder model = new LengthEmbedder(texts -> {
+        calls.add(texts);
+        this.nowMs += msPerChunk * texts.size();
+    });
     private final EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET, () -> this.nowMs);
     private KeyValueStore<Long, IndexEvent> store;
     private long nowMs = 1_000;
