@@ -114,38 +114,44 @@ public final class EmbeddingBuffer {
      * @return true when nothing is left pending
      */
     public boolean flush(Consumer<IndexEvent> forward) {
-        List<KeyValue<Long, IndexEvent>> pending = new ArrayList<>();
+        int limit = batchChunks();
+        // only the events the slice can reach are read: a backlog of long rows must not be read again for every slice
+        List<KeyValue<Long, IndexEvent>> slice = new ArrayList<>();
+        int reachable = 0;
         try (KeyValueIterator<Long, IndexEvent> it = store.all()) {
-            it.forEachRemaining(pending::add);
+            while (it.hasNext()) {
+                KeyValue<Long, IndexEvent> kv = it.next();
+                int chunks = EmbeddingBatch.pendingChunks(kv.value);
+                if (reachable >= limit && chunks > 0) {
+                    break;
+                }
+                slice.add(kv);
+                reachable += chunks;
+            }
         }
-        if (pending.isEmpty()) {
+        if (slice.isEmpty()) {
             return true;
         }
-        List<IndexEvent> events = pending.stream().map(kv -> kv.value).toList();
+        List<IndexEvent> events = slice.stream().map(kv -> kv.value).toList();
         int[] before = events.stream().mapToInt(EmbeddingBatch::pendingChunks).toArray();
         long sliceMs = EMBEDDING_BUDGET.toMillis() / Math.max(1, sharers.getAsInt());
-        int limit = batchChunks();
         int[] filled = new int[1];
         long elapsedMs = pace.embed(sliceMs, timeUp -> filled[0] = EmbeddingBatch.embed(events, embedder, limit, timeUp));
         LOG.debug("embedded {} of {} pending chunks of {} events in {} ms", filled[0], pendingChunks, events.size(), elapsedMs);
         boolean passing = true;
-        pendingEvents = 0;
-        pendingChunks = 0;
-        for (int i = 0; i < pending.size(); i++) {
-            KeyValue<Long, IndexEvent> kv = pending.get(i);
+        for (int i = 0; i < slice.size(); i++) {
+            KeyValue<Long, IndexEvent> kv = slice.get(i);
             int left = EmbeddingBatch.pendingChunks(kv.value);
             passing &= left == 0;
             if (passing) {
                 forward.accept(kv.value);
                 store.delete(kv.key);
-                continue;
-            }
-            if (left < before[i]) {
+                pendingEvents--;
+            } else if (left < before[i]) {
                 store.put(kv.key, kv.value);
             }
-            pendingEvents++;
-            pendingChunks += left;
         }
+        pendingChunks -= filled[0];
         return pendingEvents == 0;
     }
 }
