@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -34,7 +35,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "ingest", mixinStandardHelpOptions = true,
         description = {"Start a fresh embedded pipeline on the synthetic dataset, time its snapshot until every row is",
                 "searchable, then embed the same chunk texts directly with the same model (same batch size) for the",
-                "raw rate. JSON: rows, chunks, chunks_per_s, raw_embed_chunks_per_s, ratio."})
+                "raw rate. JSON: rows, chunks, chunks_per_s, raw_embed_chunks_per_s, ratio, seconds, raw_seconds, and the",
+                "CPU seconds this JVM (pipeline, broker, store; PostgreSQL runs apart) used in each phase, in all and on",
+                "its JIT compiler and GC threads: cpu_s (snapshot), raw_cpu_s (direct embedding)."})
 public final class IngestBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -50,9 +53,11 @@ public final class IngestBenchCommand implements Callable<Integer> {
         ChartstreamConfig config = PipelineBenchRuntime.config(spec);
         ClinicalDataset dataset = PipelineBenchRuntime.dataset(config, patients);
         try (PipelineRuntime runtime = PipelineBenchRuntime.start(config, "bench-ingest", dataset)) {
+            Optional<ProcessCpu> cpu0 = ProcessCpu.self();
             long t0 = System.nanoTime();
             runtime.awaitSearchable(Duration.ofMinutes(60));
             double seconds = (System.nanoTime() - t0) / 1e9;
+            Optional<ProcessCpu> cpu1 = ProcessCpu.self();
             long rows = runtime.indexedRowCounts().values().stream().mapToLong(Long::longValue).sum();
             long chunks = runtime.store().chunkCount();
             List<String> texts = chunkTexts(runtime.bootstrapServers());
@@ -62,13 +67,16 @@ public final class IngestBenchCommand implements Callable<Integer> {
                 runtime.model().embedPassages(texts.subList(i, Math.min(texts.size(), i + batch)));
             }
             double rawSeconds = (System.nanoTime() - r0) / 1e9;
+            Optional<ProcessCpu> cpu2 = ProcessCpu.self();
             double pipelineRate = chunks / seconds;
             double rawRate = texts.size() / rawSeconds;
             PipelineBenchRuntime.progress(String.format(Locale.ROOT, "%d rows, %d chunks searchable in %.1f s; %d texts embedded directly in %.1f s",
                     rows, chunks, seconds, texts.size(), rawSeconds));
             System.out.println(json
-                    ? String.format(Locale.ROOT, "{\"rows\":%d, \"chunks\":%d, \"chunks_per_s\":%.1f, \"raw_embed_chunks_per_s\":%.1f, \"ratio\":%.2f}",
-                            rows, chunks, pipelineRate, rawRate, pipelineRate / rawRate)
+                    ? String.format(Locale.ROOT, "{\"rows\":%d, \"chunks\":%d, \"chunks_per_s\":%.1f, \"raw_embed_chunks_per_s\":%.1f, \"ratio\":%.2f,"
+                                    + " \"seconds\":%.1f, \"raw_seconds\":%.1f, \"cpu_s\":%s, \"raw_cpu_s\":%s}",
+                            rows, chunks, pipelineRate, rawRate, pipelineRate / rawRate, seconds, rawSeconds,
+                            ProcessCpu.jsonBetween(cpu0, cpu1), ProcessCpu.jsonBetween(cpu1, cpu2))
                     : String.format(Locale.ROOT, "rows %d, chunks %d, pipeline %.1f chunks/s, raw embedding %.1f chunks/s, ratio %.2f",
                             rows, chunks, pipelineRate, rawRate, pipelineRate / rawRate));
         }

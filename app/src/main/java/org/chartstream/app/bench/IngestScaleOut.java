@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -51,7 +52,7 @@ import org.chartstream.schemas.serde.AvroSerde;
 final class IngestScaleOut {
     /** One ingest run: what reached the index log, and when. */
     record Run(int instances, long chunks, double seconds, Map<String, Long> rowsPerTable, Map<String, String> contentHashes,
-               Map<String, Long> chunksPerInstance) {
+               Map<String, Long> chunksPerInstance, Map<String, String> cpuJson) {
         double chunksPerSecond() {
             return chunks / seconds;
         }
@@ -98,7 +99,12 @@ final class IngestScaleOut {
                     scaled.instances(), partitions, scaled.rowsPerTable().values().stream().mapToLong(Long::longValue).sum(),
                     scaled.chunks(), scaled.chunksPerSecond(), single.chunksPerSecond(),
                     scaled.chunksPerSecond() / single.chunksPerSecond(), scaled.seconds(), single.seconds(), perInstance, indexEqualsSource())
-                    + mismatchesJson() + "}";
+                    + mismatchesJson() + ", \"cpu_s\":" + cpuJson(scaled) + ", \"single_cpu_s\":" + cpuJson(single) + "}";
+        }
+
+        private static String cpuJson(Run run) {
+            return new TreeMap<>(run.cpuJson()).entrySet().stream().map(e -> "\"" + e.getKey() + "\":" + e.getValue())
+                    .collect(Collectors.joining(", ", "{", "}"));
         }
 
         private String mismatchesJson() {
@@ -155,7 +161,8 @@ final class IngestScaleOut {
                 Run run = follow(index, tables, sourceId, instances, partitions, processes);
                 try (IngestStatusReader status = new IngestStatusReader(kafka.bootstrapServers())) {
                     Map<String, Long> perInstance = EmbeddingReport.chunksPerInstance(status.latestEmbedProgress(Duration.ofSeconds(10)));
-                    return new Run(run.instances(), run.chunks(), run.seconds(), run.rowsPerTable(), run.contentHashes(), perInstance);
+                    return new Run(run.instances(), run.chunks(), run.seconds(), run.rowsPerTable(), run.contentHashes(), perInstance,
+                            run.cpuJson());
                 }
             } finally {
                 for (QueryInstanceProcess p : processes) {
@@ -243,6 +250,7 @@ final class IngestScaleOut {
         Map<String, List<ChunkRecord>> rows = new TreeMap<>();
         long chunks = 0;
         long first = 0;
+        Map<String, Optional<ProcessCpu>> cpuAtFirst = Map.of();
         long deadline = System.nanoTime() + Duration.ofMinutes(60).toNanos();
         while (tables.stream().anyMatch(t -> markers.getOrDefault(t, 0) < partitions)) {
             requireAlive(processes);
@@ -256,6 +264,7 @@ final class IngestScaleOut {
                 } else if (e.getKind() == IndexEventKind.UPSERT_ROW) {
                     if (first == 0) {
                         first = System.nanoTime();
+                        cpuAtFirst = cpuNow(processes);
                     }
                     chunks += e.getChunks().size();
                     rows.put(e.getSourceId() + ":" + e.getTableName() + ":" + e.getRowKey(), e.getChunks());
@@ -263,6 +272,10 @@ final class IngestScaleOut {
             }
         }
         double seconds = (System.nanoTime() - first) / 1e9;
+        Map<String, String> cpu = new TreeMap<>();
+        for (Map.Entry<String, Optional<ProcessCpu>> end : cpuNow(processes).entrySet()) {
+            cpu.put(end.getKey(), ProcessCpu.jsonBetween(cpuAtFirst.getOrDefault(end.getKey(), Optional.empty()), end.getValue()));
+        }
         Map<String, Long> perTable = new TreeMap<>();
         tables.forEach(t -> perTable.put(sourceId + ":" + t, 0L));
         Map<String, String> hashes = new TreeMap<>();
@@ -273,6 +286,16 @@ final class IngestScaleOut {
             String texts = row.getValue().stream().map(ChunkRecord::getText).collect(Collectors.joining("\u0000"));
             hashes.put(key, HexFormat.of().formatHex(sha.digest(texts.getBytes(StandardCharsets.UTF_8))));
         }
-        return new Run(instances, chunks, seconds, perTable, hashes, Map.of());
+        return new Run(instances, chunks, seconds, perTable, hashes, Map.of(), cpu);
+    }
+
+    /** Each instance's CPU so far, and this JVM's (the broker and the bench's own reader) as {@code "bench"}. */
+    private static Map<String, Optional<ProcessCpu>> cpuNow(List<QueryInstanceProcess> processes) {
+        Map<String, Optional<ProcessCpu>> out = new TreeMap<>();
+        for (QueryInstanceProcess p : processes) {
+            out.put(p.name(), ProcessCpu.read(p.pid()));
+        }
+        out.put("bench", ProcessCpu.self());
+        return out;
     }
 }

@@ -70,6 +70,10 @@ public final class QueryInstanceProcess implements AutoCloseable {
         return name;
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }
