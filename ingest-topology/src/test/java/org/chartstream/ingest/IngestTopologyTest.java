@@ -9,6 +9,7 @@ import static org.chartstream.ingest.IngestTopologyFixture.tableScanCompleted;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -204,6 +205,19 @@ class IngestTopologyTest {
                 + "\",\"city\":\"" + city + "\"}", lsn));
     }
 
+    /** The planner's index of child rows by patient as its changelog restores it: {@code source:patientId NUL rowStoreKey}. */
+    private Set<String> childRowsByPatient() {
+        Map<String, String> restored = new HashMap<>();
+        ingest.changelog("patient-children").forEach(kv -> {
+            if (kv.value == null) {
+                restored.remove(kv.key);
+            } else {
+                restored.put(kv.key, kv.value);
+            }
+        });
+        return restored.keySet();
+    }
+
     /** One punctuation chunks a renamed patient's rows again, the next embeds them. */
     private List<IndexEvent> indexedAfterTwoLingers() {
         ingest.lingerPasses();
@@ -285,6 +299,7 @@ class IngestTopologyTest {
 
         assertThat(indexedAfterTwoLingers()).extracting(IndexEvent::getTableName, IndexEvent::getRowKey).containsExactly(
                 tuple("patients", "p1"), tuple("patients", "p2"), tuple("clinical_notes", "7"));
+        assertThat(childRowsByPatient()).containsExactly("ehr:p2\u0000ehr:clinical_notes:7");
     }
 
     @Test
@@ -299,6 +314,7 @@ class IngestTopologyTest {
 
         assertThat(indexedAfterTwoLingers()).extracting(IndexEvent::getTableName).containsExactly("patients");
         assertThat(ingest.latestStatus("ehr:clinical_notes").chunks()).isZero();
+        assertThat(childRowsByPatient()).isEmpty();
     }
 
     @Test
