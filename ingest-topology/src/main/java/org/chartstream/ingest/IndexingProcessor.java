@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * input has been quiet for a moment it asks Kafka Streams to commit, so a lone change does not wait for the commit
  * interval. Each linger period lets the {@link ReindexDriver} rebuild re-indexed tables from the kept row images,
  * while streaming changes keep flowing to both the active and the staged generation, and announces the table
- * statuses that changed.
+ * statuses that changed, and chunks the child rows of patients whose name or number changed again under the new
+ * header ({@link PatientIdentities}), as much as fits in the linger period each time.
  *
  * <p>The latest image of every indexed row is kept (without excluded fields): what a re-index rebuilds from and what
  * keeps each table's row and chunk counts exact. A row whose allowed fields are all NULL is not indexed (and leaves
@@ -199,7 +200,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             rowsChunked++;
         }
         if (rowsChunked > 0) {
-            LOG.info("chunked {} rows again under their patients' changed identities in {} ms", rowsChunked,
+            LOG.info("{} rows of patients with a changed name or number chunked again in {} ms", rowsChunked,
                     (System.nanoTime() - start) / 1_000_000);
         }
     }
