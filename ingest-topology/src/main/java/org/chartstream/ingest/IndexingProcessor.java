@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -51,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * input has been quiet for a moment it asks Kafka Streams to commit, so a lone change does not wait for the commit
  * interval. Each linger period lets the {@link ReindexDriver} rebuild re-indexed tables from the kept row images,
  * while streaming changes keep flowing to both the active and the staged generation, and announces the table
- * statuses that changed.
+ * statuses that changed, and chunks the child rows of patients whose name or number changed again under the new
+ * header ({@link PatientIdentities}), as much as fits in the linger period each time.
  *
  * <p>The latest image of every indexed row is kept (without excluded fields): what a re-index rebuilds from and what
  * keeps each table's row and chunk counts exact. A row whose allowed fields are all NULL is not indexed (and leaves
@@ -67,6 +69,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     static final String REINDEX_STORE = "reindex-cursors";
     static final String COLUMNS_STORE = "table-columns";
     static final String AWAITING_PATIENT_STORE = "rows-awaiting-patient";
+    static final String CHILDREN_STORE = "patient-children";
+    static final String RENAMED_STORE = "renamed-patients";
     static final String DEAD_LETTER_CHILD = "dead-letters";
     static final String STAGE_NEW_COLUMN = "ingest.project.new-column";
     static final String STAGE_WRITE = "ingest.write";
@@ -108,7 +112,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         this.generations = context.getStateStore(GENERATIONS_STORE);
         this.rows = context.getStateStore(ROWS_STORE);
         this.columns = context.getStateStore(COLUMNS_STORE);
-        this.patients = new PatientIdentities(context.getStateStore(PATIENTS_STORE), context.getStateStore(AWAITING_PATIENT_STORE));
+        this.patients = new PatientIdentities(context.getStateStore(PATIENTS_STORE), context.getStateStore(AWAITING_PATIENT_STORE),
+                context.getStateStore(CHILDREN_STORE), context.getStateStore(RENAMED_STORE));
         this.statuses = new TableStatuses(context.getStateStore(STATUS_STORE));
         this.chunker = new RowChunker(textChunker, patients);
         this.reindex = new ReindexDriver(sources, context.getStateStore(REINDEX_STORE), generations, rows, statuses,
@@ -121,6 +126,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         Duration linger = flushRule.linger();
         context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, now -> {
             reindex.advance(linger);
+            chunkRenamedPatientsRowsAgain(linger);
             if (uncommitted) {
                 commit();
             } else {
@@ -176,8 +182,33 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     }
 
     /**
-     * A row chunked before its patient's row was read, chunked again now that the patient is known: its header names
-     * the patient and its chunks carry the patient's filter key. It is written again to the newest generation it was
+     * Chunks the rows of patients whose name or number changed again, a row at a time, for at most {@code budget}:
+     * a patient with more rows than that goes on at the next punctuation, so one loop of the stream thread re-emits
+     * only what it can chunk in the budget (plus the row under way when it ran out) and stays inside the transaction
+     * timeout.
+     */
+    private void chunkRenamedPatientsRowsAgain(Duration budget) {
+        long start = System.nanoTime();
+        long deadline = start + budget.toNanos();
+        int rowsChunked = 0;
+        while (System.nanoTime() < deadline) {
+            Optional<PatientIdentities.RenamedChild> next = patients.nextRenamedChild();
+            if (next.isEmpty()) {
+                break;
+            }
+            chunkAgainUnderItsPatient(next.get().rowStoreKey());
+            rowsChunked++;
+        }
+        if (rowsChunked > 0) {
+            LOG.info("{} rows of patients with a changed name or number chunked again in {} ms", rowsChunked,
+                    (System.nanoTime() - start) / 1_000_000);
+        }
+    }
+
+    /**
+     * A row chunked again under its patient as the patient table names them now: chunked before its patient's row was
+     * read, or its patient's name or number changed since. Its header names the patient and its chunks carry the
+     * patient's filter key. It is written again to the newest generation it was
      * written to (an older one it may also be in is superseded when that one publishes); a row deleted or emptied
      * since is skipped.
      */
@@ -236,6 +267,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         }
         long newest = plan.targets().stream().mapToLong(Long::longValue).max().orElse(0);
         rows.put(rowStoreKey, image.writtenTo(chunks.count(), newest).encode());
+        patients.childMoved(change.getSourceId(), rowStoreKey, childPatientOf(change.getSourceId(), projection, previous),
+                childPatientOf(change.getSourceId(), projection, image));
         String patientId = projection.patientColumn() == null ? null : image.row().get(projection.patientColumn());
         SourceRegistration source = sources.get(change.getSourceId());
         if (patientId != null && source.patientIdentity() != null && !patients.known(change.getSourceId(), patientId)) {
@@ -252,7 +285,21 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             return status;
         }
         rows.delete(rowStoreKey);
+        TableProjection projection = sources.get(change.getSourceId()).table(change.getTableName()).orElseThrow();
+        patients.childMoved(change.getSourceId(), rowStoreKey, childPatientOf(change.getSourceId(), projection, previous), null);
         return status.withCounts(status.rows() - 1, status.chunks() - previous.chunks());
+    }
+
+    /**
+     * The patient a kept row of a child table names; null for a row of the patient table itself (its own change
+     * chunks it under the new identity), a table without a patient column, a source without a patient table, or no row.
+     */
+    private String childPatientOf(String sourceId, TableProjection projection, RowImage image) {
+        PatientIdentityColumns idColumns = sources.get(sourceId).patientIdentity();
+        if (image == null || idColumns == null || projection.patientColumn() == null || projection.table().equals(idColumns.table())) {
+            return null;
+        }
+        return image.row().get(projection.patientColumn());
     }
 
     /** The columns of {@code after} that may be indexed; records the table's columns the first time. */
@@ -336,19 +383,25 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
      * while no change stream was read. Their chunks go with the superseded generation; their images go here.
      */
     private TableStatus dropRowsNotIn(String tableKey, long generation, TableStatus status) {
-        List<String> gone = new ArrayList<>();
+        List<KeyValue<String, RowImage>> gone = new ArrayList<>();
         long chunks = 0;
         try (KeyValueIterator<String, String> it = rows.range(tableKey + ":", tableKey + ";")) {
             while (it.hasNext()) {
                 KeyValue<String, String> kv = it.next();
                 RowImage image = RowImage.decode(kv.value);
                 if (image.generation() < generation) {
-                    gone.add(kv.key);
+                    gone.add(KeyValue.pair(kv.key, image));
                     chunks += image.chunks();
                 }
             }
         }
-        gone.forEach(rows::delete);
+        int colon = tableKey.indexOf(':');
+        String sourceId = tableKey.substring(0, colon);
+        TableProjection projection = sources.get(sourceId).table(tableKey.substring(colon + 1)).orElseThrow();
+        for (KeyValue<String, RowImage> row : gone) {
+            rows.delete(row.key);
+            patients.childMoved(sourceId, row.key, childPatientOf(sourceId, projection, row.value), null);
+        }
         return status.withCounts(status.rows() - gone.size(), status.chunks() - chunks);
     }
 

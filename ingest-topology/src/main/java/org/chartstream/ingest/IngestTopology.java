@@ -72,7 +72,8 @@ public final class IngestTopology {
                 "normalize", "control-requests");
         for (String store : List.of(IndexingProcessor.PATIENTS_STORE, IndexingProcessor.GENERATIONS_STORE,
                 IndexingProcessor.ROWS_STORE, IndexingProcessor.STATUS_STORE, IndexingProcessor.REINDEX_STORE,
-                IndexingProcessor.COLUMNS_STORE, IndexingProcessor.AWAITING_PATIENT_STORE)) {
+                IndexingProcessor.COLUMNS_STORE, IndexingProcessor.AWAITING_PATIENT_STORE,
+                IndexingProcessor.CHILDREN_STORE, IndexingProcessor.RENAMED_STORE)) {
             topology.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()), "index-rows");
         }

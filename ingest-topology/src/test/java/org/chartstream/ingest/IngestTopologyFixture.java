@@ -8,6 +8,7 @@ import java.util.Properties;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -29,6 +30,7 @@ import org.chartstream.schemas.serde.AvroSerde;
 final class IngestTopologyFixture implements AutoCloseable {
     /** Longer than any linger the tests configure: one punctuation (flush, re-index batches) runs. */
     private static final Duration LINGER = Duration.ofMillis(200);
+    private static final String APPLICATION_ID = "ingest-test";
 
     private final TopologyTestDriver driver;
     private final TestOutputTopic<String, IndexEvent> index;
@@ -39,7 +41,7 @@ final class IngestTopologyFixture implements AutoCloseable {
 
     IngestTopologyFixture(Path stateDir, IngestSettings settings, TextChunker chunker, PassageEmbedder embedder) {
         Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ingest-test");
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
@@ -76,6 +78,12 @@ final class IngestTopologyFixture implements AutoCloseable {
 
     TestOutputTopic<String, DeadLetter> deadLetters() {
         return deadLetters;
+    }
+
+    /** What the planner task has written so far to the changelog of its state store {@code store}, in order. */
+    List<KeyValue<String, String>> changelog(String store) {
+        return driver.createOutputTopic(APPLICATION_ID + "-" + store + "-changelog", new StringDeserializer(), new StringDeserializer())
+                .readKeyValuesToList();
     }
 
     /** Lets the linger time pass: pending events are embedded and forwarded, statuses announced, re-indexes advanced. */

@@ -9,6 +9,7 @@ import static org.chartstream.ingest.IngestTopologyFixture.tableScanCompleted;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +21,10 @@ import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.ingest.project.PatientIdentities;
+import org.chartstream.ingest.project.PatientIdentity;
 import org.chartstream.ingest.project.PatientIdentityColumns;
+import org.chartstream.ingest.project.PatientIdentityStores;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.ingest.publish.IndexRecordSize;
 import org.chartstream.ingest.status.TableStatus;
@@ -193,6 +197,137 @@ class IngestTopologyTest {
         ingest.timePasses(IngestSettings.DEFAULT_QUIET);
         assertThat(index.readValuesToList()).as("the note waited once: a later change of the patient row leaves it")
                 .extracting(IndexEvent::getTableName).containsExactly("patients");
+    }
+
+    private void patientChanges(String patientId, String patientNo, String firstName, String lastName, String city, long lsn) {
+        patients.pipeInput("{\"patient_id\":\"" + patientId + "\"}", change("u", "false", "{\"patient_id\":\"" + patientId
+                + "\",\"patient_no\":\"" + patientNo + "\",\"first_name\":\"" + firstName + "\",\"last_name\":\"" + lastName
+                + "\",\"city\":\"" + city + "\"}", lsn));
+    }
+
+    /** The planner's index of child rows by patient as its changelog restores it: {@code source:patientId NUL rowStoreKey}. */
+    private Set<String> childRowsByPatient() {
+        Map<String, String> restored = new HashMap<>();
+        ingest.changelog("patient-children").forEach(kv -> {
+            if (kv.value == null) {
+                restored.remove(kv.key);
+            } else {
+                restored.put(kv.key, kv.value);
+            }
+        });
+        return restored.keySet();
+    }
+
+    /** One punctuation chunks a renamed patient's rows again, the next embeds them. */
+    private List<IndexEvent> indexedAfterTwoLingers() {
+        ingest.lingerPasses();
+        ingest.lingerPasses();
+        return index.readValuesToList();
+    }
+
+    @Test
+    void aRenamedPatientsNotesAreChunkedAgainUnderTheNewNameWithTheSameFilterKey() {
+        snapshotTwoPatientsAndTheirNotes();
+        List<IndexEvent> snapshot = index.readValuesToList();
+
+        patientChanges("p1", "MRN-1", "Martha", "Reed", "Salem", 20);
+        List<IndexEvent> after = indexedAfterTwoLingers();
+
+        assertThat(after).extracting(IndexEvent::getTableName, IndexEvent::getRowKey)
+                .containsExactly(tuple("patients", "p1"), tuple("clinical_notes", "1"));
+        IndexEvent note = after.get(1);
+        assertThat(note.getGeneration()).isEqualTo(1);
+        assertThat(note.getChunks()).isNotEmpty().allSatisfy(c -> {
+            assertThat(c.getText()).startsWith("record: clinical notes\npatient: Martha Reed (MRN-1)")
+                    .contains("Congestive heart failure").doesNotContain("Collins");
+            assertThat(c.getPatientKey()).isEqualTo("MRN-1");
+            assertThat(c.getVector()).hasSize(384);
+        });
+        try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
+            materialise(store, snapshot);
+            materialise(store, after);
+            assertThat(store.lexicalSearch("Martha Reed", 5, RetrievalFilter.forPatient("MRN-1")))
+                    .extracting(h -> h.chunk().row().table()).containsExactlyInAnyOrder("patients", "clinical_notes");
+            assertThat(store.lexicalSearch("Collins", 5, RetrievalFilter.NONE)).isEmpty();
+        }
+    }
+
+    @Test
+    void aChangeOfAPatientFieldTheHeaderDoesNotShowChunksNoNoteAgain() {
+        snapshotTwoPatientsAndTheirNotes();
+        index.readValuesToList();
+
+        patientChanges("p1", "MRN-1", "Martha", "Collins", "Salem", 20);
+
+        assertThat(indexedAfterTwoLingers()).extracting(IndexEvent::getTableName, IndexEvent::getRowKey)
+                .containsExactly(tuple("patients", "p1"));
+    }
+
+    @Test
+    void aNoteMovedToAnotherPatientIsChunkedAgainOnlyUnderThatPatientsNewName() {
+        snapshotTwoPatientsAndTheirNotes();
+        notes.pipeInput("{\"note_id\":1}", change("u", "false",
+                "{\"note_id\":1,\"patient_id\":\"p2\",\"note_text\":\"Filed under the wrong patient at first.\"}", 20));
+        ingest.lingerPasses();
+        index.readValuesToList();
+
+        patientChanges("p1", "MRN-1", "Martha", "Reed", "Salem", 21);
+        assertThat(indexedAfterTwoLingers()).extracting(IndexEvent::getTableName).containsExactly("patients");
+
+        patientChanges("p2", "MRN-2", "Andy", "Perez", "Boston", 22);
+        List<IndexEvent> after = indexedAfterTwoLingers();
+        assertThat(after).extracting(IndexEvent::getTableName, IndexEvent::getRowKey).containsExactly(
+                tuple("patients", "p2"), tuple("clinical_notes", "1"), tuple("clinical_notes", "2"));
+        assertThat(after.subList(1, 3)).flatExtracting(IndexEvent::getChunks).allSatisfy(c -> {
+            assertThat(c.getText()).startsWith("record: clinical notes\npatient: Andy Perez (MRN-2)");
+            assertThat(c.getPatientKey()).isEqualTo("MRN-2");
+        });
+    }
+
+    @Test
+    void aDeletedNoteIsNotBroughtBackByALaterRenameAndAKeyChangeMovesTheNoteAlong() {
+        snapshotTwoPatientsAndTheirNotes();
+        notes.pipeInput("{\"note_id\":1}", change("d", "false", "null", 20));
+        notes.pipeInput("{\"note_id\":2}", "{\"before\":{\"note_id\":2},\"after\":null,\"source\":{\"snapshot\":\"false\",\"lsn\":21},\"op\":\"d\"}");
+        notes.pipeInput("{\"note_id\":7}", change("c", "false",
+                "{\"note_id\":7,\"patient_id\":\"p2\",\"note_text\":\"Knee pain after a fall.\"}", 21));
+        ingest.lingerPasses();
+        index.readValuesToList();
+
+        patientChanges("p1", "MRN-1", "Martha", "Reed", "Salem", 22);
+        patientChanges("p2", "MRN-2", "Andy", "Perez", "Boston", 23);
+
+        assertThat(indexedAfterTwoLingers()).extracting(IndexEvent::getTableName, IndexEvent::getRowKey).containsExactly(
+                tuple("patients", "p1"), tuple("patients", "p2"), tuple("clinical_notes", "7"));
+        assertThat(childRowsByPatient()).containsExactly("ehr:p2\u0000ehr:clinical_notes:7");
+    }
+
+    @Test
+    void aTruncatedTablesNotesAreNotBroughtBackByALaterRename() {
+        snapshotTwoPatientsAndTheirNotes();
+        notes.pipeInput(null, "{\"before\":null,\"after\":null,\"source\":{\"lsn\":60,\"ts_ms\":1700000000900,"
+                + "\"schema\":\"public\",\"table\":\"clinical_notes\"},\"op\":\"t\",\"ts_ms\":1700000000901}");
+        ingest.lingerPasses();
+        index.readValuesToList();
+
+        patientChanges("p1", "MRN-1", "Martha", "Reed", "Salem", 61);
+
+        assertThat(indexedAfterTwoLingers()).extracting(IndexEvent::getTableName).containsExactly("patients");
+        assertThat(ingest.latestStatus("ehr:clinical_notes").chunks()).isZero();
+        assertThat(childRowsByPatient()).isEmpty();
+    }
+
+    @Test
+    void theNotesByPatientAndARenameNotYetWorkedOffAreInTheChangelogsARestartRestoresFrom() {
+        snapshotTwoPatientsAndTheirNotes();
+        patientChanges("p1", "MRN-1", "Martha", "Reed", "Salem", 20);
+
+        PatientIdentities restarted = PatientIdentityStores.restored(ingest::changelog);
+
+        assertThat(restarted.nextRenamedChild()).contains(new PatientIdentities.RenamedChild("ehr", "p1", "ehr:clinical_notes:1"));
+        assertThat(restarted.nextRenamedChild()).isEmpty();
+        assertThat(restarted.of("ehr", Map.of("patient_id", "p1"), new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id")))
+                .isEqualTo(new PatientIdentity("p1", "Martha Reed", "MRN-1"));
     }
 
     @Test

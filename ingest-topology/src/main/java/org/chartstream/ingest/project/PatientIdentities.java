@@ -1,31 +1,56 @@
 package org.chartstream.ingest.project;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.StringSerializer;
+import java.util.Optional;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The patients each source's patient table names, kept in a changelogged store (key {@code source:patientId}) so
- * that a child row's header can name its patient whichever topic is read first, and (a second changelogged store,
- * one entry per row) the rows chunked before their patient's row was read, which must be chunked again once it is: until
- * then their header names no patient and their one-patient filter key is the raw id, so a question about that
- * patient would not find them.
+ * that a child row's header can name its patient whichever topic is read first, and two indexes of child rows by
+ * patient ({@link RowsByPatient}, changelogged, one entry per row):
+ * <ul>
+ *   <li>the rows chunked before their patient's row was read, which must be chunked again once it is: until then
+ *   their header names no patient and their one-patient filter key is the raw id, so a question about that patient
+ *   would not find them;</li>
+ *   <li>every indexed child row under the patient it names now, so that when the patient's name or number changes
+ *   its rows can be chunked again under the new header. A patient whose identity changed gets a cursor (key
+ *   {@code source:patientId}, value the last row chunked again, {@code ""} before the first) that the caller walks
+ *   a row at a time, so that a patient with many rows is spread over as many transactions as it needs.</li>
+ * </ul>
+ * A deleted patient's row leaves both in place: its children still name it, and keep the identity they were
+ * indexed with until they change or the patient's row comes back with another one.
  */
 public final class PatientIdentities {
     private final KeyValueStore<String, String> store;
-    private final KeyValueStore<String, String> awaiting;
+    private final RowsByPatient awaiting;
+    private final RowsByPatient children;
+    private final KeyValueStore<String, String> renamed;
 
-    /** @param awaiting the rows chunked without their patient, one entry each: key {@code source:patientId NUL rowStoreKey} */
-    public PatientIdentities(KeyValueStore<String, String> store, KeyValueStore<String, String> awaiting) {
+    /**
+     * @param awaiting the rows chunked without their patient
+     * @param children every indexed child row, under the patient it names
+     * @param renamed  the patients whose rows are still to be chunked again under a changed identity, with the last
+     *                 row done
+     */
+    public PatientIdentities(KeyValueStore<String, String> store, KeyValueStore<String, String> awaiting,
+                             KeyValueStore<String, String> children, KeyValueStore<String, String> renamed) {
         this.store = store;
-        this.awaiting = awaiting;
+        this.awaiting = new RowsByPatient(awaiting);
+        this.children = new RowsByPatient(children);
+        this.renamed = renamed;
+    }
+
+    /** A child row of a patient whose identity changed, still to be chunked again. */
+    public record RenamedChild(String sourceId, String patientId, String rowStoreKey) {
     }
 
     /**
-     * Keeps a patient-table row's identity; a row without a patient id names nobody.
+     * Keeps a patient-table row's identity; a row without a patient id names nobody. When the patient was known with
+     * another name or number (what a child's header and filter key show), its child rows are queued to be chunked
+     * again ({@link #nextRenamedChild}), from the first if an earlier change of it was still being worked off.
      *
      * @return the row-store keys of the rows that were chunked before this patient was known (now forgotten here)
      */
@@ -33,24 +58,59 @@ public final class PatientIdentities {
         if (identity.patientId() == null) {
             return List.of();
         }
-        store.put(sourceId + ":" + identity.patientId(), identity.encode());
-        String prefix = awaitingPrefix(sourceId, identity.patientId());
-        List<String> keys = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = awaiting.prefixScan(prefix, new StringSerializer())) {
-            it.forEachRemaining(kv -> keys.add(kv.key));
+        String key = sourceId + ":" + identity.patientId();
+        String previous = store.get(key);
+        if (previous != null && !PatientIdentity.decode(previous).equals(identity)) {
+            renamed.put(key, "");
         }
-        keys.forEach(awaiting::delete);
-        return keys.stream().map(k -> k.substring(prefix.length())).toList();
+        store.put(key, identity.encode());
+        return awaiting.take(sourceId, identity.patientId());
     }
 
     /** Notes that {@code rowStoreKey} was chunked while its patient {@code patientId} was not known yet. */
     public void awaitPatient(String sourceId, String patientId, String rowStoreKey) {
-        // one entry per row, so that a patient with thousands of rows read before it costs one write each
-        awaiting.put(awaitingPrefix(sourceId, patientId) + rowStoreKey, "");
+        awaiting.add(sourceId, patientId, rowStoreKey);
     }
 
-    private static String awaitingPrefix(String sourceId, String patientId) {
-        return sourceId + ":" + patientId + "\u0000";
+    /**
+     * Keeps the index of child rows in step with a row's kept image: the patient it named before (null: the row was
+     * not kept, or named nobody) and the one it names now (null: the row is gone, or names nobody). A row that
+     * leaves a patient also stops waiting for it.
+     */
+    public void childMoved(String sourceId, String rowStoreKey, String fromPatientId, String toPatientId) {
+        if (fromPatientId != null && !fromPatientId.equals(toPatientId)) {
+            children.remove(sourceId, fromPatientId, rowStoreKey);
+            awaiting.remove(sourceId, fromPatientId, rowStoreKey);
+        }
+        if (toPatientId != null) {
+            // written again when it names the same patient: a row indexed before this index existed joins it so
+            children.add(sourceId, toPatientId, rowStoreKey);
+        }
+    }
+
+    /**
+     * The next child row to chunk again under its patient's changed identity, in patient then row-key order; the
+     * patient's cursor moves past it (and is dropped after the patient's last row). Empty once none is left.
+     */
+    public Optional<RenamedChild> nextRenamedChild() {
+        while (true) {
+            KeyValue<String, String> cursor;
+            try (KeyValueIterator<String, String> it = renamed.all()) {
+                if (!it.hasNext()) {
+                    return Optional.empty();
+                }
+                cursor = it.next();
+            }
+            int colon = cursor.key.indexOf(':');
+            String sourceId = cursor.key.substring(0, colon);
+            String patientId = cursor.key.substring(colon + 1);
+            Optional<String> next = children.after(sourceId, patientId, cursor.value);
+            if (next.isPresent()) {
+                renamed.put(cursor.key, next.get());
+                return Optional.of(new RenamedChild(sourceId, patientId, next.get()));
+            }
+            renamed.delete(cursor.key);
+        }
     }
 
     /** True once the patient table's row of {@code patientId} has been read. */

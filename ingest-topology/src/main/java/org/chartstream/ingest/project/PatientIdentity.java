@@ -1,6 +1,10 @@
 package org.chartstream.ingest.project;
 
-/** What a child-table row's text carries about its patient: the name and the business number. */
+/**
+ * What a child-table row's text carries about its patient: the name and the business number. Two equal identities
+ * give a child the same header and filter key, so a patient's change re-chunks its children only when its identity
+ * changes.
+ */
 public record PatientIdentity(String patientId, String displayName, String patientNo) {
 
     /** The key the one-patient filter matches: the patient number when known, else the raw patient id. */

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.chartstream.ingest.project.PatientIdentities;
 import org.chartstream.ingest.project.PatientIdentity;
+import org.chartstream.ingest.project.PatientIdentityStores;
 import org.chartstream.ingest.project.RowImage;
 import org.chartstream.ingest.project.TableProjection;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,15 +20,8 @@ class RowChunkerTest {
 
     @BeforeEach
     void open() {
-        patients = new PatientIdentities(store("patient-identities"), store("rows-awaiting-patient"));
+        patients = PatientIdentityStores.inMemory();
         chunker = new RowChunker((header, body) -> List.of(header + "\n" + body), patients);
-    }
-
-    private static KeyValueStore<String, String> store(String name) {
-        KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
-                Serdes.String(), Serdes.String()).withLoggingDisabled().build();
-        store.init(new MockProcessorContext<>().getStateStoreContext(), store);
-        return store;
     }
 
     @Test
