@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.ToIntFunction;
+import org.chartstream.models.TokenChunker;
 
 /**
  * Synthetic record texts in the shape the ingest indexes ({@code RowProjector}: a {@code record:}/{@code patient:}
@@ -66,6 +67,16 @@ final class ClinicalRecords {
     }
 
     /** A one-chunk row of a structured table: a condition, a medication or an encounter. */
+    /**
+     * The chunks of a note of about {@code tokens} tokens (counted by {@code counter}) for patient 1, cut by
+     * {@code chunker} under the clinical-notes header as the ingest cuts it; the same text for the same seed.
+     */
+    static List<String> noteChunks(TokenChunker chunker, ToIntFunction<String> counter, int tokens) {
+        Patient patient = PATIENTS.get(1);
+        String body = noteBody(new Random(11), patient, tokens, counter);
+        return List.copyOf(chunker.chunkUnderHeader(header("clinical_notes", patient), body));
+    }
+
     static String structuredBody(Random r, String table) {
         Condition c = pick(r, CONDITIONS);
         return switch (table) {

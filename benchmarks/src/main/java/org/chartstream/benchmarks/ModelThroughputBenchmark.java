@@ -1,7 +1,6 @@
 package org.chartstream.benchmarks;
 
 import java.util.List;
-import java.util.Random;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
@@ -34,11 +33,9 @@ public class ModelThroughputBenchmark extends SuiteSettings {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         embedder = OnnxEmbedder.load(ModelDescriptor.byId(model), THREADS);
         TokenChunker chunker = embedder.chunker().withLeadTokens(64);
-        ClinicalRecords.Patient patient = ClinicalRecords.PATIENTS.get(1);
         // The note's text must not depend on the model: its length is counted with MiniLM's word pieces for every model.
         try (OnnxEmbedder reference = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, 1)) {
-            String body = ClinicalRecords.noteBody(new Random(11), patient, NOTE_TOKENS, reference.chunker()::countTokens);
-            chunks = List.copyOf(chunker.chunkUnderHeader(ClinicalRecords.header("clinical_notes", patient), body));
+            chunks = ClinicalRecords.noteChunks(chunker, reference.chunker()::countTokens, NOTE_TOKENS);
         }
         System.out.println("model " + model + ": " + chunks.size() + " chunks per note");
     }

@@ -1,7 +1,6 @@
 package org.chartstream.benchmarks;
 
 import java.util.List;
-import java.util.Random;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
@@ -33,12 +32,8 @@ public class PassageEmbeddingBenchmark extends SuiteSettings {
         fp32SubBatches = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2, THREADS, SUB_BATCH);
         int8OnePerRun = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, THREADS);
         int8SubBatches = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, THREADS, SUB_BATCH);
-        Random random = new Random(11);
-        ClinicalRecords.Patient patient = ClinicalRecords.PATIENTS.get(1);
         var chunker = fp32OnePerRun.chunker().withLeadTokens(64);
-        String body = ClinicalRecords.noteBody(random, patient, 4_000, chunker::countTokens);
-        chunks = List.copyOf(chunker.chunkUnderHeader(ClinicalRecords.header("clinical_notes", patient), body)
-                .subList(0, CHUNKS));
+        chunks = ClinicalRecords.noteChunks(chunker, chunker::countTokens, 4_000).subList(0, CHUNKS);
     }
 
     @TearDown
