@@ -32,4 +32,12 @@ class QueryWiringTest {
         assertThat(one.tryAcquire()).isTrue();
         assertThat(one.tryAcquire()).isFalse();
     }
+
+    @Test
+    void pipelineThreadsAreDaemonsAtTheLowestPriority() {
+        Thread t = QueryWiring.computeThreads("search").newThread(() -> { });
+        assertThat(t.getName()).isEqualTo("search");
+        assertThat(t.isDaemon()).isTrue();
+        assertThat(t.getPriority()).isEqualTo(Thread.MIN_PRIORITY);
+    }
 }
