@@ -34,10 +34,13 @@ class QueryWiringTest {
     }
 
     @Test
-    void pipelineThreadsAreDaemonsAtTheLowestPriority() {
-        Thread t = QueryWiring.computeThreads("search").newThread(() -> { });
+    void pipelineThreadsAreDaemonsAtTheLowestPriorityUnlessConfiguredNormal() {
+        int low = QueryWiring.computePriority(ChartstreamConfig.defaults());
+        Thread t = QueryWiring.computeThreads("search", low).newThread(() -> { });
         assertThat(t.getName()).isEqualTo("search");
         assertThat(t.isDaemon()).isTrue();
         assertThat(t.getPriority()).isEqualTo(Thread.MIN_PRIORITY);
+        assertThat(QueryWiring.computePriority(ChartstreamConfig.defaults().with("query.compute-priority", "normal")))
+                .isEqualTo(Thread.NORM_PRIORITY);
     }
 }
