@@ -170,10 +170,11 @@ public final class QueryWiring implements AutoCloseable {
 
     /**
      * The Java priority of the pipeline's CPU work (the stages, both search sides), {@code query.compute-priority}. The
-     * lowest becomes nice 4 on Linux when the JVM runs with {@code -XX:ThreadPriorityPolicy=1} (as {@code ./chartstream}
-     * starts it; without the flag priorities are ignored): under overload the threads that poll requests, turn them
-     * away with {@code busy}, send replies and commit (Kafka's, at normal priority) get a core ahead of the searches
-     * instead of queueing behind them, and the searches lose nothing while a core is idle.
+     * lowest ({@code low}) becomes nice 4 on Linux when the JVM runs with {@code -XX:ThreadPriorityPolicy=1} (as
+     * {@code ./chartstream} starts it; without the flag priorities are ignored): under overload the threads that poll
+     * requests, turn them away with {@code busy}, send replies and commit (Kafka's, at normal priority) get a core
+     * ahead of the searches instead of queueing behind them. It also yields to every other process on the host, hence
+     * not the default.
      */
     static int computePriority(ChartstreamConfig config) {
         return config.string("query.compute-priority").equals("low") ? Thread.MIN_PRIORITY : Thread.NORM_PRIORITY;

@@ -34,13 +34,12 @@ class QueryWiringTest {
     }
 
     @Test
-    void pipelineThreadsAreDaemonsAtTheLowestPriorityUnlessConfiguredNormal() {
-        int low = QueryWiring.computePriority(ChartstreamConfig.defaults());
+    void pipelineThreadsAreDaemonsAtNormalPriorityUnlessConfiguredLow() {
+        assertThat(QueryWiring.computePriority(ChartstreamConfig.defaults())).isEqualTo(Thread.NORM_PRIORITY);
+        int low = QueryWiring.computePriority(ChartstreamConfig.defaults().with("query.compute-priority", "low"));
         Thread t = QueryWiring.computeThreads("search", low).newThread(() -> { });
         assertThat(t.getName()).isEqualTo("search");
         assertThat(t.isDaemon()).isTrue();
         assertThat(t.getPriority()).isEqualTo(Thread.MIN_PRIORITY);
-        assertThat(QueryWiring.computePriority(ChartstreamConfig.defaults().with("query.compute-priority", "normal")))
-                .isEqualTo(Thread.NORM_PRIORITY);
     }
 }

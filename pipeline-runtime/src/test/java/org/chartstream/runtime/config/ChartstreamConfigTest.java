@@ -55,9 +55,9 @@ class ChartstreamConfigTest {
 
     @Test
     void computePriorityIsLowOrNormal() {
-        assertThat(ChartstreamConfig.defaults().string("query.compute-priority")).isEqualTo("low");
-        assertThat(ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_COMPUTE_PRIORITY", "normal"))
-                .string("query.compute-priority")).isEqualTo("normal");
+        assertThat(ChartstreamConfig.defaults().string("query.compute-priority")).isEqualTo("normal");
+        assertThat(ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_COMPUTE_PRIORITY", "low"))
+                .string("query.compute-priority")).isEqualTo("low");
         assertThatThrownBy(() -> ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_COMPUTE_PRIORITY", "high")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("query.compute-priority").hasMessageContaining("low or normal");
     }
