@@ -9,16 +9,22 @@ import org.chartstream.evaluation.bench.ClusteredCorpus;
 import org.chartstream.evaluation.bench.StoreBench;
 import org.chartstream.store.lucene.LuceneHybridStore;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Each search side of the query path alone, one thread, on a {@code bench query} index (a copy: opening the store
  * opens its writer) with that bench's questions: the vector side (HNSW walk over the index's segments, full-precision
  * rescoring, the hits' stored fields and vectors) and the lexical side (row BM25, the rows' chunks, their stored
  * fields), {@value #PER_SIDE} hits each as the pipeline asks for. Run with {@code -p indexDir=<copy of the index>}.
+ * Longer warm-up than the suite's: an operation takes milliseconds, so 2 × 1 s runs too few of them for the JIT to
+ * have compiled the search path before measuring.
  */
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 2)
 public class SearchSideBenchmark extends SuiteSettings {
     /** The pipeline's {@code query.per-side} default. */
     static final int PER_SIDE = 50;
