@@ -73,8 +73,9 @@ public final class QueryWiring implements AutoCloseable {
     /** @param catchUp whether {@code store}, a replica of the index log, has caught up with it (each task waits until it has) */
     public static QueryWiring create(ChartstreamConfig config, OnnxEmbedder model, HybridStore store, IndexCatchUp catchUp) {
         QuerySettings settings = settings(config);
-        ExecutorService search = Executors.newFixedThreadPool(2 * settings.workers(), daemon("search"));
-        ExecutorService workers = Executors.newFixedThreadPool(settings.workers(), daemon("query-worker"));
+        int priority = computePriority(config);
+        ExecutorService search = Executors.newFixedThreadPool(2 * settings.workers(), computeThreads("search", priority));
+        ExecutorService workers = Executors.newFixedThreadPool(settings.workers(), computeThreads("query-worker", priority));
         Reranker reranker = reranker(config, model);
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(model), CachingQueryEmbedder.DEFAULT_CAPACITY);
         QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, store, search, settings, reranker,
@@ -167,10 +168,23 @@ public final class QueryWiring implements AutoCloseable {
         }
     }
 
-    private static ThreadFactory daemon(String name) {
+    /**
+     * The Java priority of the pipeline's CPU work (the stages, both search sides), {@code query.compute-priority}. The
+     * lowest ({@code low}) becomes nice 4 on Linux when the JVM runs with {@code -XX:ThreadPriorityPolicy=1} (as
+     * {@code ./chartstream} starts it; without the flag priorities are ignored): under overload the threads that poll
+     * requests, turn them away with {@code busy}, send replies and commit (Kafka's, at normal priority) get a core
+     * ahead of the searches instead of queueing behind them. It also yields to every other process on the host, hence
+     * not the default.
+     */
+    static int computePriority(ChartstreamConfig config) {
+        return config.string("query.compute-priority").equals("low") ? Thread.MIN_PRIORITY : Thread.NORM_PRIORITY;
+    }
+
+    static ThreadFactory computeThreads(String name, int priority) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
+            t.setPriority(priority);
             return t;
         };
     }

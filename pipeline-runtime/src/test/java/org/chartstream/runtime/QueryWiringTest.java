@@ -32,4 +32,14 @@ class QueryWiringTest {
         assertThat(one.tryAcquire()).isTrue();
         assertThat(one.tryAcquire()).isFalse();
     }
+
+    @Test
+    void pipelineThreadsAreDaemonsAtNormalPriorityUnlessConfiguredLow() {
+        assertThat(QueryWiring.computePriority(ChartstreamConfig.defaults())).isEqualTo(Thread.NORM_PRIORITY);
+        int low = QueryWiring.computePriority(ChartstreamConfig.defaults().with("query.compute-priority", "low"));
+        Thread t = QueryWiring.computeThreads("search", low).newThread(() -> { });
+        assertThat(t.getName()).isEqualTo("search");
+        assertThat(t.isDaemon()).isTrue();
+        assertThat(t.getPriority()).isEqualTo(Thread.MIN_PRIORITY);
+    }
 }

@@ -23,10 +23,13 @@ import picocli.CommandLine.Spec;
         "reply. A busy reply ends its request; a request without a final reply within",
         "the timeout is lost. Per level: rps = non-busy final replies per second,",
         "p50_ms/p99_ms = their latency, busy and busy_p50_ms/busy_p99_ms = the busy",
-        "replies and their latency, lost, admission_limit = the limit at the level's",
-        "end. Progress on stderr. Last stdout line with --json:",
+        "replies and their latency, busy_hops_p99_ms = p99 of a busy reply's hops",
+        "(request: sent -> turned away on the stream thread; reply: -> received),",
+        "lost, admission_limit = the limit at the level's end. Progress on stderr.",
+        "Last stdout line with --json:",
         "{\"levels\":[{\"clients\":…, \"rps\":…, \"p50_ms\":…, \"p99_ms\":…, \"busy\":…,",
-        "\"busy_p50_ms\":…, \"busy_p99_ms\":…, \"lost\":…, \"admission_limit\":…}, …]}"})
+        "\"busy_p50_ms\":…, \"busy_p99_ms\":…, \"busy_hops_p99_ms\":{\"request\":…, \"reply\":…},",
+        "\"lost\":…, \"admission_limit\":…}, …]}"})
 public final class LoadBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

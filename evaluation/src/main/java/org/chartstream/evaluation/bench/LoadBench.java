@@ -87,13 +87,15 @@ public final class LoadBench {
 
     private static LoadLevel.Outcome send(QueryClient client, QueryRequest request, Duration timeout) {
         long t = System.nanoTime();
+        long sentMs = System.currentTimeMillis();
         try {
             List<ReplyEvent> events = client.ask(request, timeout, e -> { });
             double ms = (System.nanoTime() - t) / 1e6;
-            ReplyType last = events.get(events.size() - 1).getType();
-            return new LoadLevel.Outcome(last == ReplyType.BUSY ? LoadLevel.Ending.BUSY : LoadLevel.Ending.ANSWERED, ms);
+            ReplyEvent last = events.get(events.size() - 1);
+            return new LoadLevel.Outcome(last.getType() == ReplyType.BUSY ? LoadLevel.Ending.BUSY : LoadLevel.Ending.ANSWERED, ms,
+                    last.getTsMs() - sentMs);
         } catch (IllegalStateException noFinalReply) {
-            return new LoadLevel.Outcome(LoadLevel.Ending.LOST, timeout.toMillis());
+            return new LoadLevel.Outcome(LoadLevel.Ending.LOST, timeout.toMillis(), 0);
         }
     }
 

@@ -128,6 +128,11 @@ public final class ChartstreamConfig {
         k.put("query.poll-ms", new String[] {"5", "longest wait of the query topology's stream thread for new requests before it sends the"
                 + " replies of finished runs (Kafka Streams poll.ms)"});
         k.put("query.workers", new String[] {"2", "threads running the retrieval pipeline"});
+        k.put("query.compute-priority", new String[] {"normal", "normal: the pipeline's worker and search threads have the priority of"
+                + " every other thread; low: the lowest Java priority (nice 4 on Linux when the JVM runs with -XX:ThreadPriorityPolicy=1,"
+                + " as ./chartstream starts it), so that polling, busy replies and reply sending get a core first under overload. On a"
+                + " host shared with other busy processes low yields to them too, which cost throughput in the only runs so far"
+                + " (docs/PERFORMANCE.md, session 10)"});
         k.put("query.partitions", new String[] {"1", "partitions of the request topic chartstream.requests (keyed by conversation id), created"
                 + " with it by the first query process: the most query processes that share the requests (docs/SCALING.md). Fixed once"
                 + " created: more partitions would move conversations away from their memory, so a query process refuses to start"
@@ -243,6 +248,9 @@ public final class ChartstreamConfig {
         positive("query.commit-interval-ms");
         positive("query.poll-ms");
         positive("query.workers");
+        if (!List.of("low", "normal").contains(string("query.compute-priority"))) {
+            throw bad("query.compute-priority", "must be low or normal");
+        }
         if (!List.of("adaptive", "score", "rrf").contains(string("query.fusion"))) {
             throw bad("query.fusion", "must be adaptive, score or rrf");
         }

@@ -54,6 +54,15 @@ class ChartstreamConfigTest {
     }
 
     @Test
+    void computePriorityIsLowOrNormal() {
+        assertThat(ChartstreamConfig.defaults().string("query.compute-priority")).isEqualTo("normal");
+        assertThat(ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_COMPUTE_PRIORITY", "low"))
+                .string("query.compute-priority")).isEqualTo("low");
+        assertThatThrownBy(() -> ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_COMPUTE_PRIORITY", "high")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("query.compute-priority").hasMessageContaining("low or normal");
+    }
+
+    @Test
     void badValuesNameTheKeyAndTheirOrigin(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("c.properties");
         Files.writeString(file, "gate.threshold.bi-encoder=high\n");
