@@ -17,8 +17,11 @@ import org.chartstream.retrieval.gate.QuestionAnchors;
  * <pre>  w = (1 − {@value #BLEND}) · {@value #PRIOR_VECTOR_WEIGHT} + {@value #BLEND} · s_v^γ / (s_v^γ + s_l^γ),  γ = {@value #SHARPNESS}</pre>
  * (the prior alone when neither side stands out). A question that names one particular thing, a code or a full
  * name ({@link QuestionAnchors}), is what BM25 matches exactly and an embedding does not tell apart from its
- * neighbours (every patient's rows look alike to it): its vector weight is multiplied by {@value #ANCHORED_FACTOR}.
- * With several query variants the weight is read off the first variant's lists and applies to every variant.
+ * neighbours (every patient's rows look alike to it): when the lexical side's first row mentions every such anchor,
+ * the vector weight is multiplied by {@value #ANCHORED_FACTOR}. When it does not, BM25 has not found the thing named
+ * (a misspelt or capitalised disease name, "Antiphosoholipid Syndrome", is no exact match in any row), so the weight
+ * stays as the lists set it. With several query variants the weight is read off the first variant's lists and
+ * applies to every variant.
  *
  * <p>Tuned (DEPTH, SHARPNESS, BLEND, ANCHORED_FACTOR) on the rankings of liveqa-med-clean, eval/clinical,
  * eval/aci-patient-words and eval/aci-visit-summary with all-MiniLM-L6-v2 (docs/EVALUATION.md, "Fusion"); the
@@ -37,14 +40,22 @@ public final class AdaptiveFusion {
     /**
      * Fuses every side of every query variant with the weight {@link #vectorWeight} reads off the first variant.
      *
-     * @param question the question the lists answer (its anchors lower the vector weight)
+     * @param question the question the lists answer (its anchors, when the first lexical row mentions them, lower the
+     *                 vector weight)
      */
     public static List<Candidate> fuseAll(String question, List<List<Candidate>> vectorLists,
                                           List<List<Candidate>> lexicalLists) {
-        double w = vectorWeight(vectorLists.isEmpty() ? List.of() : vectorLists.get(0),
-                lexicalLists.isEmpty() ? List.of() : lexicalLists.get(0));
-        boolean anchored = !QuestionAnchors.of(question).isEmpty();
-        return NormalizedScoreFusion.fuseAll(vectorLists, lexicalLists, anchored ? w * ANCHORED_FACTOR : w);
+        List<Candidate> lexical = lexicalLists.isEmpty() ? List.of() : lexicalLists.get(0);
+        double w = vectorWeight(vectorLists.isEmpty() ? List.of() : vectorLists.get(0), lexical);
+        return NormalizedScoreFusion.fuseAll(vectorLists, lexicalLists,
+                lexicalFoundTheAnchors(question, lexical) ? w * ANCHORED_FACTOR : w);
+    }
+
+    /** Whether the question names a code or a name and the lexical side's first row mentions every one of them. */
+    static boolean lexicalFoundTheAnchors(String question, List<Candidate> lexical) {
+        List<QuestionAnchors.Anchor> anchors = QuestionAnchors.of(question);
+        return !anchors.isEmpty() && !lexical.isEmpty()
+                && QuestionAnchors.mentionsAll(anchors, lexical.get(0).chunk().text());
     }
 
     /** The vector side's weight for one query's two lists (best first, one candidate per row). */

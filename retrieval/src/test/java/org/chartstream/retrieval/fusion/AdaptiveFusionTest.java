@@ -7,6 +7,7 @@ import static org.chartstream.retrieval.TestCandidates.vectorList;
 
 import java.util.List;
 import org.chartstream.retrieval.Candidate;
+import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.retrieval.TestCandidates;
 import org.junit.jupiter.api.Test;
 
@@ -74,9 +75,11 @@ class AdaptiveFusionTest {
     }
 
     @Test
-    void aQuestionNamingACodeOrAPersonQuartersTheVectorWeight() {
+    void aQuestionNamingACodeOrAPersonQuartersTheVectorWeightWhenTheFirstLexicalRowMentionsIt() {
         List<Candidate> vector = vectorList(List.of("other", "named"), 0.9, 0.3);
-        List<Candidate> lexical = lexicalList(List.of("named", "other"), 9.0, 1.0);
+        List<Candidate> lexical = List.of(
+                lexicalHit("named", "patient: Anna Lopez (MRN-000007)\ncondition: diabetes, code E11.9", 9.0, 1),
+                lexicalHit("other", "patient: Tom Reed\ncondition: asthma", 1.0, 2));
         // both sides stand out alike: w = 0.5 (a tie at 0.5 without an anchor); anchored w = 0.125: named 0.875
         assertThat(AdaptiveFusion.vectorWeight(vector, lexical)).isCloseTo(0.5, within(1e-12));
         assertThat(AdaptiveFusion.fuseAll("What brought Anna Lopez in?", List.of(vector), List.of(lexical)))
@@ -85,5 +88,25 @@ class AdaptiveFusionTest {
                 .isCloseTo(1 - 0.125, within(1e-12));
         assertThat(AdaptiveFusion.fuseAll("what brought her in?", List.of(vector), List.of(lexical)).get(0).fusedScore())
                 .isCloseTo(0.5, within(1e-12));
+    }
+
+    @Test
+    void anAnchorTheFirstLexicalRowDoesNotMentionLeavesTheWeightAsTheListsSetIt() {
+        // a capitalised disease name BM25 did not find (misspelt in the question): no exact match to trust
+        List<Candidate> vector = vectorList(List.of("meant", "other"), 0.9, 0.3);
+        List<Candidate> lexical = List.of(
+                lexicalHit("other", "research on the causes of a syndrome", 9.0, 1),
+                lexicalHit("meant", "antiphospholipid syndrome: what causes it (seen in Anna Lopez)", 1.0, 2));
+        String question = "What causes Antiphosoholipid Syndrome?";
+        assertThat(org.chartstream.retrieval.gate.QuestionAnchors.of(question)).isNotEmpty();
+        assertThat(AdaptiveFusion.fuseAll(question, List.of(vector), List.of(lexical)).get(0).fusedScore())
+                .isCloseTo(0.5, within(1e-12));
+        // a later lexical row mentioning it does not count: the first row is what BM25 trusts most
+        assertThat(AdaptiveFusion.fuseAll("What causes antiphospholipid syndrome in Anna Lopez?", List.of(vector),
+                List.of(lexical)).get(0).fusedScore()).isCloseTo(0.5, within(1e-12));
+    }
+
+    private static Candidate lexicalHit(String rowKey, String text, double score, int rank) {
+        return Candidate.lexicalHit(ChunkFixture.of("ehr", "notes", rowKey).text(text).build(), score, rank);
     }
 }
