@@ -59,7 +59,7 @@ final class IngestScaleOut {
     }
 
     /** Both runs and whether the index equals the source after each. */
-    record Result(Run single, Run scaled, Map<String, Integer> sourceRows, int partitions) {
+    record Result(Run single, Run scaled, Map<String, Integer> sourceRows, int partitions, List<String> jvmOptions) {
         boolean indexEqualsSource() {
             Map<String, Long> expected = sourceRows.entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> (long) e.getValue(), (a, b) -> a, TreeMap::new));
@@ -99,7 +99,8 @@ final class IngestScaleOut {
                     scaled.instances(), partitions, scaled.rowsPerTable().values().stream().mapToLong(Long::longValue).sum(),
                     scaled.chunks(), scaled.chunksPerSecond(), single.chunksPerSecond(),
                     scaled.chunksPerSecond() / single.chunksPerSecond(), scaled.seconds(), single.seconds(), perInstance, indexEqualsSource())
-                    + mismatchesJson() + ", \"cpu_s\":" + cpuJson(scaled) + ", \"single_cpu_s\":" + cpuJson(single) + "}";
+                    + mismatchesJson() + ", \"cpu_s\":" + cpuJson(scaled) + ", \"single_cpu_s\":" + cpuJson(single)
+                    + ", \"jvm_options\":\"" + String.join(" ", jvmOptions) + "\"}";
         }
 
         private static String cpuJson(Run run) {
@@ -120,14 +121,14 @@ final class IngestScaleOut {
     private IngestScaleOut() {
     }
 
-    static Result run(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions,
+    static Result run(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions, List<String> jvmOptions,
                       QueryInstanceProcess.Launcher launcher, Path work, Consumer<String> progress) throws Exception {
         Map<String, Integer> sourceRows = new TreeMap<>();
         Run single = ingest(config, dataset, 1, partitions, launcher, work.resolve("single"), progress, sourceRows);
         progress.accept(String.format(Locale.ROOT, "ingest, 1 instance: %d chunks in %.1f s", single.chunks(), single.seconds()));
         Run scaled = ingest(config, dataset, instances, partitions, launcher, work.resolve("scaled"), progress, sourceRows);
         progress.accept(String.format(Locale.ROOT, "ingest, %d instances: %d chunks in %.1f s", instances, scaled.chunks(), scaled.seconds()));
-        return new Result(single, scaled, sourceRows, partitions);
+        return new Result(single, scaled, sourceRows, partitions, jvmOptions);
     }
 
     private static Run ingest(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions,

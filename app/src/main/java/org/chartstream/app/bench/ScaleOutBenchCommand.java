@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
         "the last marker; ratio: against the single instance of the same run; index_equals_source:",
         "every source row on the index log after both runs, with the same chunk texts in both;",
         "cpu_s, single_cpu_s: CPU seconds in that window per instance and of this JVM (\"bench\": the",
-        "broker and the reader), in all and on the JIT compiler and GC threads.",
+        "broker and the reader), in all and on the JIT compiler and GC threads; jvm_options: what",
+        "--ingest-jvm-options gave each ingest instance.",
         "Query: starts the embedded broker and an ingest runtime (embedded PostgreSQL with the",
         "synthetic dataset) in this JVM and --instances query instances, each",
         "`chartstream run --role query` in a JVM of its own with its own state and Lucene",
@@ -70,12 +71,19 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
             + " (default: ${DEFAULT-VALUE})", defaultValue = "120")
     int timeoutSeconds;
 
-    @Option(names = "--ingest-patients", description = "synthetic patients of the ingest part (default: ${DEFAULT-VALUE})", defaultValue = "20")
+    @Option(names = "--ingest-patients", description = "synthetic patients of the ingest part (default: ${DEFAULT-VALUE}: a"
+            + " snapshot of about 5,300 chunks, about two minutes for one instance, so that each JVM's one-time start-up and JIT"
+            + " compilation is a small part of the measured window)", defaultValue = "200")
     int ingestPatients;
 
     @Option(names = "--ingest-partitions", description = "index-log and ingest repartition partitions of the ingest part"
             + " (default: ${DEFAULT-VALUE})", defaultValue = "2")
     int ingestPartitions;
+
+    @Option(names = "--ingest-jvm-options", description = "JVM options of each ingest instance, both runs alike (default:"
+            + " ${DEFAULT-VALUE}: C1 only, as docs/SCALING.md recommends for an ingest-only process sharing its cores with the"
+            + " model; \"\" for the JVM's default)", defaultValue = "-XX:TieredStopAtLevel=1")
+    String ingestJvmOptions;
 
     @Option(names = "--part", description = "ingest, query or both (default: ${DEFAULT-VALUE})", defaultValue = "both")
     String part;
@@ -97,14 +105,15 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
         PipelineBenchRuntime.deleteRecursively(work);
         List<String> parts = new ArrayList<>();
         if (!part.equals("query")) {
+            List<String> jvmOptions = ingestJvmOptions.isBlank() ? List.of() : List.of(ingestJvmOptions.trim().split("\\s+"));
             IngestScaleOut.Result ingest = IngestScaleOut.run(config, PipelineBenchRuntime.dataset(config, ingestPatients), instances,
-                    ingestPartitions, childJvm(), work.resolve("ingest"), PipelineBenchRuntime::progress);
+                    ingestPartitions, jvmOptions, childJvm(jvmOptions), work.resolve("ingest"), PipelineBenchRuntime::progress);
             parts.add("\"ingest\":" + ingest.json());
         }
         if (!part.equals("ingest")) {
             ScaleOutLoad.Settings settings = new ScaleOutLoad.Settings(instances, partitions, patients, clients, conversations, turns,
                     killAfter, Duration.ofSeconds(timeoutSeconds), Map.of("query.admission-limit", "64", "query.admission-min-limit", "64"));
-            ScaleOutLoad.Result result = ScaleOutLoad.run(config, settings, childJvm(), work.resolve("query"), PipelineBenchRuntime::progress);
+            ScaleOutLoad.Result result = ScaleOutLoad.run(config, settings, childJvm(List.of()), work.resolve("query"), PipelineBenchRuntime::progress);
             parts.add("\"query\":" + result.queryJson());
         }
         if (json) {
@@ -117,15 +126,17 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
 
     /**
      * A JVM like this one (its java, this class path: the app jar whose manifest carries the rest) running the
-     * {@code chartstream} main class, with the query topology's per-task lines (ids and counts) in its log.
+     * {@code chartstream} main class, with the query topology's per-task lines (ids and counts) in its log, and
+     * {@code jvmOptions} before the class path.
      */
-    static QueryInstanceProcess.Launcher childJvm() {
+    static QueryInstanceProcess.Launcher childJvm(List<String> jvmOptions) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = System.getProperty("java.class.path");
         return arguments -> {
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx1g", "--add-modules", "jdk.incubator.vector",
-                    "--enable-native-access=ALL-UNNAMED", "-Dorg.slf4j.simpleLogger.log.org.chartstream.query=info", "-cp", classPath,
-                    Main.class.getName()));
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx1g"));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+                    "-Dorg.slf4j.simpleLogger.log.org.chartstream.query=info", "-cp", classPath, Main.class.getName()));
             command.addAll(arguments);
             return command;
         };
