@@ -12,16 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.LowerCaseFilter;
-import org.apache.lucene.analysis.StopFilter;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
-import org.apache.lucene.analysis.en.PorterStemFilter;
-import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 import org.apache.lucene.analysis.miscellaneous.LimitTokenCountAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -40,6 +33,7 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.chartstream.store.lucene.FoldingEnglishAnalyzer;
 import org.chartstream.retrieval.gate.QuestionAnchors;
 
 /**
@@ -60,18 +54,7 @@ import org.chartstream.retrieval.gate.QuestionAnchors;
  * frequency in the whole text, the corpus size and which of the rows listed under "check" hold it.
  */
 public class OfflineLists {
-    private static final Analyzer ANALYZER = new Analyzer() {
-        @Override
-        protected TokenStreamComponents createComponents(String field) {
-            StandardTokenizer source = new StandardTokenizer();
-            TokenStream result = new EnglishPossessiveFilter(source);
-            result = new LowerCaseFilter(result);
-            result = new ASCIIFoldingFilter(result);
-            result = new StopFilter(result, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
-            result = new PorterStemFilter(result);
-            return new TokenStreamComponents(source, result);
-        }
-    };
+    private static final Analyzer ANALYZER = new FoldingEnglishAnalyzer();
 
     public static void main(String[] args) throws IOException {
         if (args[0].equals("anchors")) {

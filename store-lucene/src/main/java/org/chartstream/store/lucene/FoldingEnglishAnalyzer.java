@@ -14,9 +14,10 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  * Lucene's {@link EnglishAnalyzer} chain (standard tokenizer, possessives, lower case, English stop words, Porter
  * stemming) with accents folded to ASCII before the stop words: "Elizabéth Róss" is indexed and searched as
  * "elizabeth ross", so a name or drug typed without its accent (or with one the record lacks) still matches. Used
- * for indexing and for every query, so both sides fold alike.
+ * for indexing and for every query, so both sides fold alike. Public for the offline evaluation tools
+ * (eval/OfflineLists.java), which must analyse text exactly as the store does.
  */
-final class FoldingEnglishAnalyzer extends Analyzer {
+public final class FoldingEnglishAnalyzer extends Analyzer {
 
   @Override
   protected TokenStreamComponents createComponents(String fieldName) {
