@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.chartstream.app.bench.BenchCommand;
 import org.chartstream.app.cli.AskCommand;
 import org.chartstream.app.cli.AuditCommand;
+import org.chartstream.app.cli.BrokerCommand;
 import org.chartstream.app.cli.ReplayCommand;
 import org.chartstream.app.cli.SeedCommand;
 import org.chartstream.app.cli.CalibrateCommand;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Option;
                 "",
                 "Configuration: defaults < properties file (--config, $CHARTSTREAM_CONFIG or ./chartstream.properties)",
                 "< environment (CHARTSTREAM_<KEY>, e.g. CHARTSTREAM_QUERY_TOP_K=4). `chartstream config` lists every key."},
-        subcommands = {DemoCommand.class, RunCommand.class, AskCommand.class, StatusCommand.class, ReindexCommand.class,
+        subcommands = {DemoCommand.class, RunCommand.class, BrokerCommand.class, AskCommand.class, StatusCommand.class, ReindexCommand.class,
                 EvalCommand.class, CalibrateCommand.class, BenchCommand.class, ReplayCommand.class, AuditCommand.class, SeedCommand.class, Main.ConfigCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @Option(names = "--config", paramLabel = "FILE", description = "properties file with configuration keys", scope = CommandLine.ScopeType.INHERIT)

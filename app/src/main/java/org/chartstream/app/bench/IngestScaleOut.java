@@ -29,7 +29,6 @@ import org.chartstream.app.pipeline.EmbeddingReport;
 import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.datasets.ClinicalDataset;
 import org.chartstream.datasets.ClinicalDatasetLoader;
-import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.embedded.EmbeddedPostgresSource;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.PipelineTopics;
@@ -44,7 +43,8 @@ import org.chartstream.schemas.serde.AvroSerde;
  * The ingest half of {@code bench scaleout}: the same snapshot of the synthetic dataset ingested by one
  * {@code run --role ingest} process and then by {@code instances} of them (the first captures, the others run with
  * {@code ingest.capture=false}), each a JVM of its own with the embedding model on one ONNX thread, each run on a
- * fresh broker and a fresh PostgreSQL that this JVM starts. Throughput is the chunks of the snapshot over the time from
+ * fresh broker (a {@code chartstream broker} JVM of its own, {@link BrokerProcess}, so that its JIT and its options are its
+ * own) and a fresh PostgreSQL that this JVM starts. Throughput is the chunks of the snapshot over the time from
  * the first row event on the index log to the last table's marker on every partition (read_committed, so what a
  * store could apply). Afterwards each run's index log must hold every source row (row keys per table against the
  * source's counts) and both runs the same row keys with the same chunk texts (content hashes).
@@ -59,7 +59,8 @@ final class IngestScaleOut {
     }
 
     /** Both runs and whether the index equals the source after each. */
-    record Result(Run single, Run scaled, Map<String, Integer> sourceRows, int partitions, List<String> jvmOptions) {
+    record Result(Run single, Run scaled, Map<String, Integer> sourceRows, int partitions, List<String> jvmOptions,
+                  List<String> brokerJvmOptions) {
         boolean indexEqualsSource() {
             Map<String, Long> expected = sourceRows.entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, e -> (long) e.getValue(), (a, b) -> a, TreeMap::new));
@@ -100,7 +101,8 @@ final class IngestScaleOut {
                     scaled.chunks(), scaled.chunksPerSecond(), single.chunksPerSecond(),
                     scaled.chunksPerSecond() / single.chunksPerSecond(), scaled.seconds(), single.seconds(), perInstance, indexEqualsSource())
                     + mismatchesJson() + ", \"cpu_s\":" + cpuJson(scaled) + ", \"single_cpu_s\":" + cpuJson(single)
-                    + ", \"jvm_options\":\"" + String.join(" ", jvmOptions) + "\"}";
+                    + ", \"jvm_options\":\"" + String.join(" ", jvmOptions) + "\", \"broker_jvm_options\":\""
+                    + String.join(" ", brokerJvmOptions) + "\"}";
         }
 
         private static String cpuJson(Run run) {
@@ -121,23 +123,28 @@ final class IngestScaleOut {
     private IngestScaleOut() {
     }
 
-    static Result run(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions, List<String> jvmOptions,
-                      QueryInstanceProcess.Launcher launcher, Path work, Consumer<String> progress) throws Exception {
-        Map<String, Integer> sourceRows = new TreeMap<>();
-        Run single = ingest(config, dataset, 1, partitions, launcher, work.resolve("single"), progress, sourceRows);
-        progress.accept(String.format(Locale.ROOT, "ingest, 1 instance: %d chunks in %.1f s", single.chunks(), single.seconds()));
-        Run scaled = ingest(config, dataset, instances, partitions, launcher, work.resolve("scaled"), progress, sourceRows);
-        progress.accept(String.format(Locale.ROOT, "ingest, %d instances: %d chunks in %.1f s", instances, scaled.chunks(), scaled.seconds()));
-        return new Result(single, scaled, sourceRows, partitions, jvmOptions);
+    /** How the ingest instances and the broker are started: each a JVM of its own, with its own options. */
+    record Launchers(QueryInstanceProcess.Launcher instance, List<String> instanceJvmOptions, QueryInstanceProcess.Launcher broker,
+                     List<String> brokerJvmOptions) {
     }
 
-    private static Run ingest(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions,
-                              QueryInstanceProcess.Launcher launcher, Path dir, Consumer<String> progress,
-                              Map<String, Integer> sourceRows) throws Exception {
+    static Result run(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions, Launchers launchers, Path work,
+                      Consumer<String> progress) throws Exception {
+        Map<String, Integer> sourceRows = new TreeMap<>();
+        Run single = ingest(config, dataset, 1, partitions, launchers, work.resolve("single"), progress, sourceRows);
+        progress.accept(String.format(Locale.ROOT, "ingest, 1 instance: %d chunks in %.1f s", single.chunks(), single.seconds()));
+        Run scaled = ingest(config, dataset, instances, partitions, launchers, work.resolve("scaled"), progress, sourceRows);
+        progress.accept(String.format(Locale.ROOT, "ingest, %d instances: %d chunks in %.1f s", instances, scaled.chunks(), scaled.seconds()));
+        return new Result(single, scaled, sourceRows, partitions, launchers.instanceJvmOptions(), launchers.brokerJvmOptions());
+    }
+
+    private static Run ingest(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions, Launchers launchers,
+                              Path dir, Consumer<String> progress, Map<String, Integer> sourceRows) throws Exception {
         Files.createDirectories(dir);
         String sourceId = config.sourceIds().getFirst();
         List<String> tables = config.sourceList(sourceId, "tables");
-        try (EmbeddedKafkaBroker kafka = new EmbeddedKafkaBroker().start(dir.resolve("kafka"));
+        QueryInstanceProcess.Launcher launcher = launchers.instance();
+        try (BrokerProcess kafka = BrokerProcess.start(launchers.broker(), dir.resolve("kafka"), dir.resolve("broker.log"));
              EmbeddedPostgresSource pg = EmbeddedPostgresSource.start(dir.resolve("postgres"))) {
             try (Connection c = pg.connection()) {
                 Map<String, Integer> loaded = ClinicalDatasetLoader.load(c, dataset);
@@ -156,10 +163,10 @@ final class IngestScaleOut {
                     processes.add(QueryInstanceProcess.start(launcher, "ingest-" + i, "ingest", own, dir.resolve("ingest-" + i + ".properties"),
                             dir.resolve("ingest-" + i + ".log")));
                     if (i > 0) {
-                        awaitGroupMembers(kafka.bootstrapServers(), instances - i, processes);
+                        awaitGroupMembers(kafka.bootstrapServers(), instances - i, processes, kafka);
                     }
                 }
-                Run run = follow(index, tables, sourceId, instances, partitions, processes);
+                Run run = follow(index, tables, sourceId, instances, partitions, processes, kafka);
                 try (IngestStatusReader status = new IngestStatusReader(kafka.bootstrapServers())) {
                     Map<String, Long> perInstance = EmbeddingReport.chunksPerInstance(status.latestEmbedProgress(Duration.ofSeconds(10)));
                     return new Run(run.instances(), run.chunks(), run.seconds(), run.rowsPerTable(), run.contentHashes(), perInstance,
@@ -192,7 +199,8 @@ final class IngestScaleOut {
     }
 
     /** Waits until the ingest group has {@code members} members (the embedding-only instances have joined). */
-    private static void awaitGroupMembers(String bootstrap, int members, List<QueryInstanceProcess> processes) throws Exception {
+    private static void awaitGroupMembers(String bootstrap, int members, List<QueryInstanceProcess> processes, BrokerProcess broker)
+            throws Exception {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
@@ -201,7 +209,7 @@ final class IngestScaleOut {
                 if (groupMembers(admin) >= members) {
                     return;
                 }
-                requireAlive(processes);
+                requireAlive(processes, broker);
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("the embedding-only ingest instances did not join the group within 3 minutes");
                 }
@@ -223,11 +231,14 @@ final class IngestScaleOut {
         }
     }
 
-    private static void requireAlive(List<QueryInstanceProcess> processes) {
+    private static void requireAlive(List<QueryInstanceProcess> processes, BrokerProcess broker) {
         for (QueryInstanceProcess p : processes) {
             if (!p.isAlive()) {
                 throw new IllegalStateException(p.name() + " stopped (see its log)");
             }
+        }
+        if (!broker.isAlive()) {
+            throw new IllegalStateException("the bench's broker stopped (see broker.log)");
         }
     }
 
@@ -246,7 +257,7 @@ final class IngestScaleOut {
 
     /** Reads the index log until every table's marker is on every partition. */
     private static Run follow(KafkaConsumer<String, IndexEvent> index, List<String> tables, String sourceId, int instances,
-                              int partitions, List<QueryInstanceProcess> processes) throws NoSuchAlgorithmException {
+                              int partitions, List<QueryInstanceProcess> processes, BrokerProcess broker) throws NoSuchAlgorithmException {
         Map<String, Integer> markers = new TreeMap<>();
         Map<String, List<ChunkRecord>> rows = new TreeMap<>();
         long chunks = 0;
@@ -254,7 +265,7 @@ final class IngestScaleOut {
         Map<String, Optional<ProcessCpu>> cpuAtFirst = Map.of();
         long deadline = System.nanoTime() + Duration.ofMinutes(60).toNanos();
         while (tables.stream().anyMatch(t -> markers.getOrDefault(t, 0) < partitions)) {
-            requireAlive(processes);
+            requireAlive(processes, broker);
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the snapshot was not published within 60 minutes: markers " + markers);
             }
@@ -265,7 +276,7 @@ final class IngestScaleOut {
                 } else if (e.getKind() == IndexEventKind.UPSERT_ROW) {
                     if (first == 0) {
                         first = System.nanoTime();
-                        cpuAtFirst = cpuNow(processes);
+                        cpuAtFirst = cpuNow(processes, broker);
                     }
                     chunks += e.getChunks().size();
                     rows.put(e.getSourceId() + ":" + e.getTableName() + ":" + e.getRowKey(), e.getChunks());
@@ -274,7 +285,7 @@ final class IngestScaleOut {
         }
         double seconds = (System.nanoTime() - first) / 1e9;
         Map<String, String> cpu = new TreeMap<>();
-        for (Map.Entry<String, Optional<ProcessCpu>> end : cpuNow(processes).entrySet()) {
+        for (Map.Entry<String, Optional<ProcessCpu>> end : cpuNow(processes, broker).entrySet()) {
             cpu.put(end.getKey(), ProcessCpu.jsonBetween(cpuAtFirst.getOrDefault(end.getKey(), Optional.empty()), end.getValue()));
         }
         Map<String, Long> perTable = new TreeMap<>();
@@ -290,12 +301,13 @@ final class IngestScaleOut {
         return new Run(instances, chunks, seconds, perTable, hashes, Map.of(), cpu);
     }
 
-    /** Each instance's CPU so far, and this JVM's (the broker and the bench's own reader) as {@code "bench"}. */
-    private static Map<String, Optional<ProcessCpu>> cpuNow(List<QueryInstanceProcess> processes) {
+    /** Each instance's CPU so far, the broker's, and this JVM's (the bench's own reader) as {@code "bench"}. */
+    private static Map<String, Optional<ProcessCpu>> cpuNow(List<QueryInstanceProcess> processes, BrokerProcess broker) {
         Map<String, Optional<ProcessCpu>> out = new TreeMap<>();
         for (QueryInstanceProcess p : processes) {
             out.put(p.name(), ProcessCpu.read(p.pid()));
         }
+        out.put("broker", ProcessCpu.read(broker.pid()));
         out.put("bench", ProcessCpu.self());
         return out;
     }

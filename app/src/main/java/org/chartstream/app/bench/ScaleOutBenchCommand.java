@@ -85,6 +85,11 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
             + " model; \"\" for the JVM's default)", defaultValue = "-XX:TieredStopAtLevel=1")
     String ingestJvmOptions;
 
+    @Option(names = "--broker-jvm-options", description = "JVM options of the ingest part's broker, a `chartstream broker` JVM of"
+            + " its own (default: ${DEFAULT-VALUE}: C1 only, so that a broker that lives for one run does not spend the cores the"
+            + " instances share on C2 compilation inside the window; \"\" for the JVM's default)", defaultValue = "-XX:TieredStopAtLevel=1")
+    String brokerJvmOptions;
+
     @Option(names = "--part", description = "ingest, query or both (default: ${DEFAULT-VALUE})", defaultValue = "both")
     String part;
 
@@ -105,9 +110,12 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
         PipelineBenchRuntime.deleteRecursively(work);
         List<String> parts = new ArrayList<>();
         if (!part.equals("query")) {
-            List<String> jvmOptions = ingestJvmOptions.isBlank() ? List.of() : List.of(ingestJvmOptions.trim().split("\\s+"));
+            List<String> jvmOptions = options(ingestJvmOptions);
+            List<String> brokerOptions = options(brokerJvmOptions);
+            IngestScaleOut.Launchers launchers = new IngestScaleOut.Launchers(childJvm(jvmOptions), jvmOptions, childJvm(brokerOptions),
+                    brokerOptions);
             IngestScaleOut.Result ingest = IngestScaleOut.run(config, PipelineBenchRuntime.dataset(config, ingestPatients), instances,
-                    ingestPartitions, jvmOptions, childJvm(jvmOptions), work.resolve("ingest"), PipelineBenchRuntime::progress);
+                    ingestPartitions, launchers, work.resolve("ingest"), PipelineBenchRuntime::progress);
             parts.add("\"ingest\":" + ingest.json());
         }
         if (!part.equals("ingest")) {
@@ -122,6 +130,10 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
             parts.forEach(System.out::println);
         }
         return 0;
+    }
+
+    private static List<String> options(String text) {
+        return text.isBlank() ? List.of() : List.of(text.trim().split("\\s+"));
     }
 
     /**

@@ -30,25 +30,26 @@ class ScaleOutLoadTest {
                 Map.of("ingest-0", "{\"total\":29.0, \"compiler\":6.0, \"gc\":0.5}", "bench", "null"));
         IngestScaleOut.Run scaled = new IngestScaleOut.Run(2, 300, 16.0, rows, hashes, Map.of("h:ingest-0", 140L, "h:ingest-1", 160L),
                 Map.of("ingest-0", "{\"total\":15.0, \"compiler\":5.0, \"gc\":0.2}", "ingest-1", "{\"total\":14.0, \"compiler\":4.5, \"gc\":0.2}"));
-        IngestScaleOut.Result result = new IngestScaleOut.Result(single, scaled, Map.of("ehr:notes", 2, "ehr:patients", 1), 2, List.of("-XX:TieredStopAtLevel=1"));
+        IngestScaleOut.Result result = new IngestScaleOut.Result(single, scaled, Map.of("ehr:notes", 2, "ehr:patients", 1), 2, List.of("-XX:TieredStopAtLevel=1"),
+                List.of("-XX:TieredStopAtLevel=1", "-Xmx512m"));
 
         assertThat(result.json()).isEqualTo("{\"instances\":2, \"partitions\":2, \"rows\":3, \"chunks\":300, \"chunks_per_s\":18.75,"
                 + " \"single_chunks_per_s\":10.00, \"ratio\":1.88, \"seconds\":16.0, \"single_seconds\":30.0,"
                 + " \"chunks_per_instance\":{\"h:ingest-0\":140, \"h:ingest-1\":160}, \"index_equals_source\":true,"
                 + " \"cpu_s\":{\"ingest-0\":{\"total\":15.0, \"compiler\":5.0, \"gc\":0.2}, \"ingest-1\":{\"total\":14.0, \"compiler\":4.5, \"gc\":0.2}},"
                 + " \"single_cpu_s\":{\"bench\":null, \"ingest-0\":{\"total\":29.0, \"compiler\":6.0, \"gc\":0.5}},"
-                + " \"jvm_options\":\"-XX:TieredStopAtLevel=1\"}");
+                + " \"jvm_options\":\"-XX:TieredStopAtLevel=1\", \"broker_jvm_options\":\"-XX:TieredStopAtLevel=1 -Xmx512m\"}");
         assertThat(new IngestScaleOut.Result(single, new IngestScaleOut.Run(2, 300, 16.0, rows,
-                Map.of("ehr:notes:1", "a", "ehr:notes:2", "stale", "ehr:patients:p1", "c"), Map.of(), Map.of()), Map.of("ehr:notes", 2, "ehr:patients", 1), 2, List.of("-XX:TieredStopAtLevel=1"))
+                Map.of("ehr:notes:1", "a", "ehr:notes:2", "stale", "ehr:patients:p1", "c"), Map.of(), Map.of()), Map.of("ehr:notes", 2, "ehr:patients", 1), 2, List.of("-XX:TieredStopAtLevel=1"), List.of())
                 .indexEqualsSource()).as("a row with other chunk texts").isFalse();
         assertThat(new IngestScaleOut.Result(single, new IngestScaleOut.Run(2, 300, 16.0, Map.of("ehr:notes", 2L),
-                Map.of("ehr:notes:1", "a", "ehr:notes:2", "stale"), Map.of(), Map.of()), Map.of("ehr:notes", 2, "ehr:patients", 1), 2, List.of("-XX:TieredStopAtLevel=1")).json())
+                Map.of("ehr:notes:1", "a", "ehr:notes:2", "stale"), Map.of(), Map.of()), Map.of("ehr:notes", 2, "ehr:patients", 1), 2, List.of("-XX:TieredStopAtLevel=1"), List.of()).json())
                 .as("what differs, counted per table")
                 .endsWith("\"index_equals_source\":false, \"mismatches\":{\"ehr:notes\":\"source 2 rows, single 2, scaled 2, chunk texts"
                         + " differ in 1\", \"ehr:patients\":\"source 1 rows, single 1, scaled 0, chunk texts differ in 1\"}, \"cpu_s\":{},"
                         + " \"single_cpu_s\":{\"bench\":null, \"ingest-0\":{\"total\":29.0, \"compiler\":6.0, \"gc\":0.5}},"
-                + " \"jvm_options\":\"-XX:TieredStopAtLevel=1\"}");
-        assertThat(new IngestScaleOut.Result(single, scaled, Map.of("ehr:notes", 3, "ehr:patients", 1), 2, List.of()).indexEqualsSource())
+                + " \"jvm_options\":\"-XX:TieredStopAtLevel=1\", \"broker_jvm_options\":\"\"}");
+        assertThat(new IngestScaleOut.Result(single, scaled, Map.of("ehr:notes", 3, "ehr:patients", 1), 2, List.of(), List.of()).indexEqualsSource())
                 .as("a source row missing from the index").isFalse();
     }
 }
