@@ -70,12 +70,17 @@ public final class IngestTopology {
         topology.addProcessor("index-rows",
                 () -> new IndexingProcessor(sources, chunker, embedder, settings.flushRule(), settings.maxRecordBytes()),
                 "normalize", "control-requests");
-        for (String store : List.of(IndexingProcessor.PATIENTS_STORE, IndexingProcessor.GENERATIONS_STORE,
-                IndexingProcessor.ROWS_STORE, IndexingProcessor.STATUS_STORE, IndexingProcessor.REINDEX_STORE,
-                IndexingProcessor.COLUMNS_STORE, IndexingProcessor.AWAITING_PATIENT_STORE,
-                IndexingProcessor.CHILDREN_STORE, IndexingProcessor.RENAMED_STORE)) {
+        for (String store : List.of(IndexingProcessor.PATIENTS_STORE, IndexingProcessor.ROWS_STORE, IndexingProcessor.REINDEX_STORE,
+                IndexingProcessor.AWAITING_PATIENT_STORE, IndexingProcessor.CHILDREN_STORE, IndexingProcessor.RENAMED_STORE)) {
             topology.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()), "index-rows");
+        }
+        // one entry per table, rewritten for every row of it: cached, so that a transaction writes each table's entry to
+        // the changelog once at its commit instead of once per row (a snapshot wrote as many status and generation
+        // records as rows); reads within the transaction see the cached value, and nothing uncommitted was ever visible
+        for (String store : List.of(IndexingProcessor.GENERATIONS_STORE, IndexingProcessor.STATUS_STORE, IndexingProcessor.COLUMNS_STORE)) {
+            topology.addStateStore(Stores.keyValueStoreBuilder(
+                    Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()).withCachingEnabled(), "index-rows");
         }
         topology.addSink(IndexingProcessor.EMBED_CHILD, settings.embedTopic(), new StringSerializer(), AvroSerde.of(IndexEvent.class),
                 new IndexEventPartitioner(), "index-rows");
