@@ -301,13 +301,14 @@ final class IngestScaleOut {
         return new Run(instances, chunks, seconds, perTable, hashes, Map.of(), cpu);
     }
 
-    /** Each instance's CPU so far, the broker's, and this JVM's (the bench's own reader) as {@code "bench"}. */
+    /** Each instance's CPU so far, the broker's, PostgreSQL's, and this JVM's (the bench's own reader) as {@code "bench"}. */
     private static Map<String, Optional<ProcessCpu>> cpuNow(List<QueryInstanceProcess> processes, BrokerProcess broker) {
         Map<String, Optional<ProcessCpu>> out = new TreeMap<>();
         for (QueryInstanceProcess p : processes) {
             out.put(p.name(), ProcessCpu.read(p.pid()));
         }
         out.put("broker", ProcessCpu.read(broker.pid()));
+        out.put("postgres", ProcessCpu.descendants("postgres"));
         out.put("bench", ProcessCpu.self());
         return out;
     }

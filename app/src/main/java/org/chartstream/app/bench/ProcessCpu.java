@@ -47,6 +47,30 @@ record ProcessCpu(double totalS, double compilerS, double gcS) {
         }
     }
 
+    /**
+     * The CPU so far of this JVM's descendant processes whose executable is named {@code executable} (PostgreSQL's
+     * {@code postgres}: the server and its backends), each with its ended children that it waited for (a backend that
+     * ended counts in the server's), without compiler or collector shares; empty when there is none or /proc cannot be
+     * read.
+     */
+    static Optional<ProcessCpu> descendants(String executable) {
+        double total = 0;
+        boolean found = false;
+        for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+            boolean named = p.info().command().map(c -> Path.of(c).getFileName().toString().equals(executable)).orElse(false);
+            if (!named) {
+                continue;
+            }
+            try {
+                total += ticksWithWaitedChildren(Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"))) / TICKS_PER_SECOND;
+                found = true;
+            } catch (IOException | RuntimeException ended) {
+                // ended between the listing and the reading: its CPU is now its parent's
+            }
+        }
+        return found ? Optional.of(new ProcessCpu(total, 0, 0)) : Optional.empty();
+    }
+
     /** This process's own CPU so far (empty where /proc cannot be read). */
     static Optional<ProcessCpu> self() {
         return read(ProcessHandle.current().pid());
@@ -74,6 +98,12 @@ record ProcessCpu(double totalS, double compilerS, double gcS) {
         String[] after = statLine.substring(statLine.lastIndexOf(')') + 2).trim().split(" ");
         // after[0] is field 3 (state): field n is after[n - 3]
         return Long.parseLong(after[11]) + Long.parseLong(after[12]);
+    }
+
+    /** utime + stime + cutime + cstime (fields 14 to 17): the process's own CPU and that of its children it waited for. */
+    static long ticksWithWaitedChildren(String statLine) {
+        String[] after = statLine.substring(statLine.lastIndexOf(')') + 2).trim().split(" ");
+        return Long.parseLong(after[11]) + Long.parseLong(after[12]) + Long.parseLong(after[13]) + Long.parseLong(after[14]);
     }
 
     /** The thread or process name of a {@code /proc/.../stat} line: what lies between the first '(' and the last ')'. */

@@ -14,6 +14,7 @@ class ProcessCpuTest {
     String stat = "4711 (a (b) c) S 1 4711 4711 0 -1 4194368 100 0 0 0 250 37 9 9 20 0 1 0 1234 0 0";
 
     assertThat(ProcessCpu.ticks(stat)).isEqualTo(287);
+    assertThat(ProcessCpu.ticksWithWaitedChildren(stat)).as("with cutime and cstime").isEqualTo(305);
     assertThat(ProcessCpu.threadName(stat)).isEqualTo("a (b) c");
   }
 
@@ -42,6 +43,30 @@ class ProcessCpuTest {
     assertThat(used.totalS()).isGreaterThanOrEqualTo(0.2);
     assertThat(before.compilerS()).isPositive();
     assertThat(before.totalS()).isGreaterThanOrEqualTo(before.compilerS() + before.gcS());
+  }
+
+  @Test
+  void theCpuOfDescendantProcessesIsCountedByTheirExecutableAndOthersAreLeftOut() throws Exception {
+    // the executable /proc names: /bin/sh is a link (to dash on Debian)
+    String shell = java.nio.file.Path.of("/bin/sh").toRealPath().getFileName().toString();
+    assertThat(ProcessCpu.descendants(shell)).as("no such child yet").isEmpty();
+    Process busy = new ProcessBuilder("/bin/sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; sleep 30").start();
+    try {
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      Optional<ProcessCpu> used = Optional.empty();
+      while (System.nanoTime() < deadline) {
+        used = ProcessCpu.descendants(shell);
+        if (used.isPresent() && used.get().totalS() >= 0.2) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      assertThat(used).isPresent();
+      assertThat(used.get().totalS()).isGreaterThanOrEqualTo(0.2);
+      assertThat(ProcessCpu.descendants("postgres")).isEmpty();
+    } finally {
+      busy.destroyForcibly().waitFor();
+    }
   }
 
   @Test
