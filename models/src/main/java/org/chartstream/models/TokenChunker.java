@@ -129,7 +129,11 @@ public final class TokenChunker {
         }
         int bodyWindow = windowTokens - headerTokens;
         String rest = body.strip();
-        if (leadTokens > 0 && countTokens(rest) > bodyWindow) {
+        // most rows fit one window: counted once here, not tokenized again by chunk(rest) for the same one chunk
+        if (countTokens(rest) <= bodyWindow) {
+            return List.of(header + "\n" + rest);
+        }
+        if (leadTokens > 0) {
             int leadEnd = leadEnd(rest, Math.min(leadTokens, windowTokens / 4));
             if (leadEnd > 0) {
                 String lead = rest.substring(0, leadEnd).strip();
