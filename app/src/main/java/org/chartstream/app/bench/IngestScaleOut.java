@@ -166,7 +166,7 @@ final class IngestScaleOut {
                         awaitGroupMembers(kafka.bootstrapServers(), instances - i, processes, kafka);
                     }
                 }
-                Run run = follow(index, tables, sourceId, instances, partitions, processes, kafka);
+                Run run = follow(index, tables, sourceId, instances, partitions, processes, kafka, pg.dataDirectory());
                 try (IngestStatusReader status = new IngestStatusReader(kafka.bootstrapServers())) {
                     Map<String, Long> perInstance = EmbeddingReport.chunksPerInstance(status.latestEmbedProgress(Duration.ofSeconds(10)));
                     return new Run(run.instances(), run.chunks(), run.seconds(), run.rowsPerTable(), run.contentHashes(), perInstance,
@@ -257,7 +257,8 @@ final class IngestScaleOut {
 
     /** Reads the index log until every table's marker is on every partition. */
     private static Run follow(KafkaConsumer<String, IndexEvent> index, List<String> tables, String sourceId, int instances,
-                              int partitions, List<QueryInstanceProcess> processes, BrokerProcess broker) throws NoSuchAlgorithmException {
+                              int partitions, List<QueryInstanceProcess> processes, BrokerProcess broker, Path postgresDataDir)
+            throws NoSuchAlgorithmException {
         Map<String, Integer> markers = new TreeMap<>();
         Map<String, List<ChunkRecord>> rows = new TreeMap<>();
         long chunks = 0;
@@ -276,7 +277,7 @@ final class IngestScaleOut {
                 } else if (e.getKind() == IndexEventKind.UPSERT_ROW) {
                     if (first == 0) {
                         first = System.nanoTime();
-                        cpuAtFirst = cpuNow(processes, broker);
+                        cpuAtFirst = cpuNow(processes, broker, postgresDataDir);
                     }
                     chunks += e.getChunks().size();
                     rows.put(e.getSourceId() + ":" + e.getTableName() + ":" + e.getRowKey(), e.getChunks());
@@ -285,7 +286,7 @@ final class IngestScaleOut {
         }
         double seconds = (System.nanoTime() - first) / 1e9;
         Map<String, String> cpu = new TreeMap<>();
-        for (Map.Entry<String, Optional<ProcessCpu>> end : cpuNow(processes, broker).entrySet()) {
+        for (Map.Entry<String, Optional<ProcessCpu>> end : cpuNow(processes, broker, postgresDataDir).entrySet()) {
             cpu.put(end.getKey(), ProcessCpu.jsonBetween(cpuAtFirst.getOrDefault(end.getKey(), Optional.empty()), end.getValue()));
         }
         Map<String, Long> perTable = new TreeMap<>();
@@ -302,13 +303,14 @@ final class IngestScaleOut {
     }
 
     /** Each instance's CPU so far, the broker's, PostgreSQL's, and this JVM's (the bench's own reader) as {@code "bench"}. */
-    private static Map<String, Optional<ProcessCpu>> cpuNow(List<QueryInstanceProcess> processes, BrokerProcess broker) {
+    private static Map<String, Optional<ProcessCpu>> cpuNow(List<QueryInstanceProcess> processes, BrokerProcess broker,
+                                                            Path postgresDataDir) {
         Map<String, Optional<ProcessCpu>> out = new TreeMap<>();
         for (QueryInstanceProcess p : processes) {
             out.put(p.name(), ProcessCpu.read(p.pid()));
         }
         out.put("broker", ProcessCpu.read(broker.pid()));
-        out.put("postgres", ProcessCpu.descendants("postgres"));
+        out.put("postgres", ProcessCpu.processTree("postgres", postgresDataDir.toString()));
         out.put("bench", ProcessCpu.self());
         return out;
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -48,27 +49,31 @@ record ProcessCpu(double totalS, double compilerS, double gcS) {
     }
 
     /**
-     * The CPU so far of this JVM's descendant processes whose executable is named {@code executable} (PostgreSQL's
-     * {@code postgres}: the server and its backends), each with its ended children that it waited for (a backend that
-     * ended counts in the server's), without compiler or collector shares; empty when there is none or /proc cannot be
-     * read.
+     * The CPU so far of the processes named {@code executable} whose command line holds {@code marker} (PostgreSQL's
+     * server, by its data directory: {@code pg_ctl} starts it detached, so it is no descendant of this JVM) and of all
+     * their descendants (the server's backends), each with its ended children that it waited for (a backend that ended
+     * counts in the server's), without compiler or collector shares; empty when there is none or /proc cannot be read.
      */
-    static Optional<ProcessCpu> descendants(String executable) {
+    static Optional<ProcessCpu> processTree(String executable, String marker) {
         double total = 0;
         boolean found = false;
-        for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
-            boolean named = p.info().command().map(c -> Path.of(c).getFileName().toString().equals(executable)).orElse(false);
-            if (!named) {
-                continue;
-            }
-            try {
-                total += ticksWithWaitedChildren(Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"))) / TICKS_PER_SECOND;
-                found = true;
-            } catch (IOException | RuntimeException ended) {
-                // ended between the listing and the reading: its CPU is now its parent's
+        List<ProcessHandle> roots = ProcessHandle.allProcesses().filter(p -> named(p, executable)
+                && p.info().commandLine().map(c -> c.contains(marker)).orElse(false)).toList();
+        for (ProcessHandle root : roots) {
+            for (ProcessHandle p : Stream.concat(Stream.of(root), root.descendants()).toList()) {
+                try {
+                    total += ticksWithWaitedChildren(Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"))) / TICKS_PER_SECOND;
+                    found = true;
+                } catch (IOException | RuntimeException ended) {
+                    // ended between the listing and the reading: its CPU is now its parent's
+                }
             }
         }
         return found ? Optional.of(new ProcessCpu(total, 0, 0)) : Optional.empty();
+    }
+
+    private static boolean named(ProcessHandle p, String executable) {
+        return p.info().command().map(c -> Path.of(c).getFileName().toString().equals(executable)).orElse(false);
     }
 
     /** This process's own CPU so far (empty where /proc cannot be read). */

@@ -46,16 +46,18 @@ class ProcessCpuTest {
   }
 
   @Test
-  void theCpuOfDescendantProcessesIsCountedByTheirExecutableAndOthersAreLeftOut() throws Exception {
+  void theCpuOfAProcessTreeIsFoundByItsExecutableAndCommandLineAndOthersAreLeftOut() throws Exception {
     // the executable /proc names: /bin/sh is a link (to dash on Debian)
     String shell = java.nio.file.Path.of("/bin/sh").toRealPath().getFileName().toString();
-    assertThat(ProcessCpu.descendants(shell)).as("no such child yet").isEmpty();
-    Process busy = new ProcessBuilder("/bin/sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; sleep 30").start();
+    String marker = "process-tree-" + System.nanoTime();
+    assertThat(ProcessCpu.processTree(shell, marker)).as("no such process yet").isEmpty();
+    // the loop runs in the shell itself, its child sleeps: the tree's CPU is the shell's
+    Process busy = new ProcessBuilder("/bin/sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; sleep 30; : " + marker).start();
     try {
       long deadline = System.nanoTime() + 60_000_000_000L;
       Optional<ProcessCpu> used = Optional.empty();
       while (System.nanoTime() < deadline) {
-        used = ProcessCpu.descendants(shell);
+        used = ProcessCpu.processTree(shell, marker);
         if (used.isPresent() && used.get().totalS() >= 0.2) {
           break;
         }
@@ -63,7 +65,7 @@ class ProcessCpuTest {
       }
       assertThat(used).isPresent();
       assertThat(used.get().totalS()).isGreaterThanOrEqualTo(0.2);
-      assertThat(ProcessCpu.descendants("postgres")).isEmpty();
+      assertThat(ProcessCpu.processTree(shell, marker + "-other")).as("another command line").isEmpty();
     } finally {
       busy.destroyForcibly().waitFor();
     }
