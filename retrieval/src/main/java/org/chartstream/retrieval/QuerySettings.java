@@ -3,6 +3,7 @@ package org.chartstream.retrieval;
 import java.util.Objects;
 import org.chartstream.core.model.Reranker;
 import org.chartstream.retrieval.cohort.CohortStage;
+import org.chartstream.retrieval.embed.SentenceVectors;
 import org.chartstream.retrieval.feedback.DenseFeedback;
 import org.chartstream.retrieval.feedback.LexicalFeedback;
 import org.chartstream.retrieval.fusion.NormalizedScoreFusion;
@@ -30,33 +31,47 @@ import org.chartstream.retrieval.gate.ScopedEvidenceGate;
  * @param lexicalFeedback           a second lexical search expanded with the first fused rows' terms
  *                                  ({@link LexicalFeedback}); {@link LexicalFeedback#OFF} by default (measured by
  *                                  {@code eval} mode {@code hybrid+rm3}, docs/EVALUATION.md)
+ * @param sentenceVectors           a question of several sentences also searched by its sentences' embeddings
+ *                                  ({@link SentenceVectors}); {@link SentenceVectors#OFF} by default (measured by
+ *                                  {@code eval} modes {@code hybrid+sentences-mean} and {@code hybrid+sentences-max},
+ *                                  docs/EVALUATION.md)
  */
 public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                             int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
                             Fusion fusion, double vectorWeight, int cohortCap, DenseFeedback denseFeedback,
-                            LexicalFeedback lexicalFeedback) {
+                            LexicalFeedback lexicalFeedback, SentenceVectors sentenceVectors) {
 
     public QuerySettings {
         Objects.requireNonNull(denseFeedback, "denseFeedback");
         Objects.requireNonNull(lexicalFeedback, "lexicalFeedback");
+        Objects.requireNonNull(sentenceVectors, "sentenceVectors");
     }
 
-    /** Without dense or lexical feedback. */
+    /** Without dense or lexical feedback, one embedding per question. */
     public QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                          int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
                          Fusion fusion, double vectorWeight, int cohortCap) {
         this(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars, maxQuestionChars, maxTopK,
-                admissionLimit, workers, fusion, vectorWeight, cohortCap, DenseFeedback.OFF, LexicalFeedback.OFF);
+                admissionLimit, workers, fusion, vectorWeight, cohortCap, DenseFeedback.OFF, LexicalFeedback.OFF,
+                SentenceVectors.OFF);
     }
 
     public QuerySettings withDenseFeedback(DenseFeedback feedback) {
         return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
-                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, feedback, lexicalFeedback);
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, feedback, lexicalFeedback,
+                sentenceVectors);
     }
 
     public QuerySettings withLexicalFeedback(LexicalFeedback feedback) {
         return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
-                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback, feedback);
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback, feedback,
+                sentenceVectors);
+    }
+
+    public QuerySettings withSentenceVectors(SentenceVectors vectors) {
+        return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback,
+                lexicalFeedback, vectors);
     }
 
     /**

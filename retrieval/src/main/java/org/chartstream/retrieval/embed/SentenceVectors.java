@@ -1,0 +1,88 @@
+package org.chartstream.retrieval.embed;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.chartstream.core.store.SearchHit;
+
+/**
+ * The query-side multi-vector rule for a question of several sentences ({@link QuestionSentences}): a consumer's
+ * message embedded as one text dilutes each of its questions, so each sentence is embedded too (in the same model
+ * call as the whole question). A question of one sentence is searched as before, by construction.
+ *
+ * <ul>
+ *   <li>{@link #OFF}: the whole question's embedding only.</li>
+ *   <li>{@link #MEAN}: one vector search with unit(mean of the unit vectors of the whole question and of each
+ *       sentence); a chunk's score is then its mean cosine over those vectors (up to a constant factor).</li>
+ *   <li>{@link #MAX}: one vector search per vector (whole question and each sentence); a chunk's score is its best
+ *       cosine over them ({@link #maxPerChunk}).</li>
+ * </ul>
+ */
+public enum SentenceVectors {
+    OFF, MEAN, MAX;
+
+    public boolean on() {
+        return this != OFF;
+    }
+
+    /** The texts to embed besides the question itself: its sentences, or none when it has one. */
+    public List<String> sentences(String question) {
+        if (this == OFF) {
+            return List.of();
+        }
+        List<String> sentences = QuestionSentences.of(question);
+        return sentences.size() < 2 ? List.of() : sentences;
+    }
+
+    /** unit(Σ unit(vᵢ)); the first vector when the sum is the zero vector. */
+    public static float[] meanOfUnits(List<float[]> vectors) {
+        double[] sum = new double[vectors.get(0).length];
+        for (float[] v : vectors) {
+            double norm = 0;
+            for (float x : v) {
+                norm += (double) x * x;
+            }
+            double length = norm > 0 ? Math.sqrt(norm) : 1;
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += v[i] / length;
+            }
+        }
+        double norm = 0;
+        for (double x : sum) {
+            norm += x * x;
+        }
+        if (!(norm > 0)) {
+            return vectors.get(0).clone();
+        }
+        float[] out = new float[sum.length];
+        double length = Math.sqrt(norm);
+        for (int i = 0; i < sum.length; i++) {
+            out[i] = (float) (sum[i] / length);
+        }
+        return out;
+    }
+
+    /**
+     * Several vector lists merged into one: each chunk once, with its best score over the lists (the hit of the
+     * earliest list holding that score), best first, ties by chunk id; at most {@code k} hits, ranked 1 … k.
+     */
+    public static List<SearchHit> maxPerChunk(List<List<SearchHit>> lists, int k) {
+        Map<String, SearchHit> best = new LinkedHashMap<>();
+        for (List<SearchHit> list : lists) {
+            for (SearchHit hit : list) {
+                best.merge(hit.chunk().chunkId(), hit, (a, b) -> b.score() > a.score() ? b : a);
+            }
+        }
+        List<SearchHit> sorted = new ArrayList<>(best.values());
+        sorted.sort(Comparator.comparingDouble(SearchHit::score).reversed()
+                .thenComparing(h -> h.chunk().chunkId()));
+        List<SearchHit> out = new ArrayList<>(Math.min(k, sorted.size()));
+        for (int i = 0; i < Math.min(k, sorted.size()); i++) {
+            SearchHit h = sorted.get(i);
+            out.add(new SearchHit(h.chunk(), h.score(), i + 1));
+        }
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,46 @@
+package org.chartstream.retrieval.embed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class QuestionSentencesTest {
+    @Test
+    void aQuestionOfOneSentenceIsOneSentence() {
+        assertThat(QuestionSentences.of("  What is the relationship between Noonan syndrome and polycystic renal disease? "))
+                .containsExactly("What is the relationship between Noonan syndrome and polycystic renal disease?");
+        assertThat(QuestionSentences.of("which note mentions the plan")).containsExactly("which note mentions the plan");
+    }
+
+    @Test
+    void sentencesEndAtQuestionAndExclamationMarksAndAtAPeriodAfterAWord() {
+        assertThat(QuestionSentences.of("Is dementia inherited? Can one develop it without inheriting it?"))
+                .containsExactly("Is dementia inherited?", "Can one develop it without inheriting it?");
+        assertThat(QuestionSentences.of("I have a toddler, 22 months, who may have back problems. What kind of doctor should I see."))
+                .containsExactly("I have a toddler, 22 months, who may have back problems.", "What kind of doctor should I see.");
+        assertThat(QuestionSentences.of("Help! My son has a rash.")).containsExactly("Help!", "My son has a rash.");
+    }
+
+    @Test
+    void anAbbreviationOrANumberBeforeAPeriodDoesNotEndASentence() {
+        assertThat(QuestionSentences.of("Do 5 mg. Zolmitriptan tablets contain gluten?"))
+                .containsExactly("Do 5 mg. Zolmitriptan tablets contain gluten?");
+        assertThat(QuestionSentences.of("Did Dr. Smith raise the dose to 2.5 mg?"))
+                .containsExactly("Did Dr. Smith raise the dose to 2.5 mg?");
+        assertThat(QuestionSentences.of("The dose was 20. Is that high?")).containsExactly("The dose was 20. Is that high?");
+    }
+
+    @Test
+    void aFragmentWithoutALetterJoinsTheSentenceBeforeIt() {
+        assertThat(QuestionSentences.of("Is it contagious? ?? Who can tell me?"))
+                .containsExactly("Is it contagious? ??", "Who can tell me?");
+        assertThat(QuestionSentences.of("")).containsExactly("");
+    }
+
+    @Test
+    void aLongMessageIsSplitIntoAtMostTheBoundAndTheRestJoinsTheLastSentence() {
+        String message = "One a? Two b? Three c? Four d? Five e? Six f? Seven g? Eight h?";
+        assertThat(QuestionSentences.of(message)).hasSize(QuestionSentences.MAX_SENTENCES)
+                .startsWith("One a?", "Two b?").endsWith("Six f? Seven g? Eight h?");
+    }
+}
