@@ -14,8 +14,10 @@ import org.chartstream.retrieval.SearchMode;
  * {@link #HYBRID_FEEDBACK} is hybrid search with a second, fed-back vector search ({@code DenseFeedback.ROCCHIO}),
  * measured without a cross-encoder. {@link #HYBRID_RM3} is hybrid search with a second lexical search expanded by the
  * first fused row's terms ({@code LexicalFeedback.RM3}), likewise without a cross-encoder. {@link #HYBRID_SENTENCES_MEAN}
- * and {@link #HYBRID_SENTENCES_MAX} are hybrid search with a question of several sentences also embedded sentence by
- * sentence ({@code SentenceVectors.MEAN}, {@code SentenceVectors.MAX}), likewise without a cross-encoder.
+ * {@link #HYBRID_SENTENCES_MAX} and {@link #HYBRID_SENTENCES_BLEND} are hybrid search with a question of several
+ * sentences also embedded sentence by sentence ({@code SentenceVectors.MEAN}, {@code MAX}, {@code BLEND}), and
+ * {@link #HYBRID_SENTENCES_OFF} without it ({@code query.sentence-vectors=off}) whatever the configuration, likewise
+ * without a cross-encoder.
  */
 public enum EvalMode {
     LEXICAL("lexical", SearchMode.LEXICAL),
@@ -27,7 +29,9 @@ public enum EvalMode {
     HYBRID_FEEDBACK("hybrid+feedback", SearchMode.HYBRID),
     HYBRID_RM3("hybrid+rm3", SearchMode.HYBRID),
     HYBRID_SENTENCES_MEAN("hybrid+sentences-mean", SearchMode.HYBRID),
-    HYBRID_SENTENCES_MAX("hybrid+sentences-max", SearchMode.HYBRID);
+    HYBRID_SENTENCES_MAX("hybrid+sentences-max", SearchMode.HYBRID),
+    HYBRID_SENTENCES_BLEND("hybrid+sentences-blend", SearchMode.HYBRID),
+    HYBRID_SENTENCES_OFF("hybrid+sentences-off", SearchMode.HYBRID);
 
     private final String label;
     private final SearchMode searchMode;
@@ -51,7 +55,7 @@ public enum EvalMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback, hybrid+rm3, hybrid+sentences-mean, hybrid+sentences-max");
+        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback, hybrid+rm3, hybrid+sentences-mean, hybrid+sentences-max, hybrid+sentences-blend, hybrid+sentences-off");
     }
 
     /** A comma list of labels, in the order given. */

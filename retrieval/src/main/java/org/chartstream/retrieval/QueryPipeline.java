@@ -200,12 +200,15 @@ public final class QueryPipeline {
         before("search", deadlineMs);
         List<String> lexicalQueries = variants.stream().map(ExactTerms::lexicalQuery).toList();
         List<SideResults> sides = stages.searcher().searchAll(mode, vectors, lexicalQueries, filter);
-        if (perSentence == SentenceVectors.MAX && !sentenceVectors.isEmpty()) {
+        if (perSentence.searchesPerSentence() && !sentenceVectors.isEmpty()) {
             List<List<SearchHit>> lists = new ArrayList<>();
             lists.add(sides.get(0).vector());
             lists.addAll(stages.searcher().vectorSearches(sentenceVectors, filter));
+            int k = stages.searcher().perSide();
+            List<SearchHit> vector = perSentence == SentenceVectors.MAX ? SentenceVectors.maxPerChunk(lists, k)
+                    : SentenceVectors.blend(lists, vectors.get(0), sentenceVectors, k);
             List<SideResults> merged = new ArrayList<>(sides);
-            merged.set(0, new SideResults(SentenceVectors.maxPerChunk(lists, stages.searcher().perSide()), sides.get(0).lexical()));
+            merged.set(0, new SideResults(vector, sides.get(0).lexical()));
             sides = List.copyOf(merged);
         }
         t = lap(stageMs, "search", t);

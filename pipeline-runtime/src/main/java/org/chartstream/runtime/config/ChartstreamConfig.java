@@ -106,6 +106,11 @@ public final class ChartstreamConfig {
         k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
         k.put("query.fusion", new String[] {"adaptive", "adaptive: min-max normalised scores, the vector weight chosen per query from the two lists (default; see docs/EVALUATION.md) | score: the same with the fixed query.vector-weight | rrf: reciprocal rank fusion"});
+        k.put("query.sentence-vectors", new String[] {"off", "a question of several sentences is also searched by each sentence's"
+                + " embedding (one model call with the question's): max: a chunk's vector score is its best cosine over the question and"
+                + " its sentences (one more vector search per sentence) | blend: the same searches, a chunk scored ½ · its cosine with the"
+                + " question + ½ · its best cosine with a sentence | mean: one search with the mean of their unit vectors | off: the"
+                + " whole question's embedding only (default; see docs/EVALUATION.md, session 11). A question of one sentence is searched as with off"});
         k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in query.fusion=score (lexical gets the rest)"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
         k.put("query.top-k", new String[] {"6", "passages cited by default"});
@@ -250,6 +255,9 @@ public final class ChartstreamConfig {
         positive("query.workers");
         if (!List.of("low", "normal").contains(string("query.compute-priority"))) {
             throw bad("query.compute-priority", "must be low or normal");
+        }
+        if (!List.of("off", "mean", "max", "blend").contains(string("query.sentence-vectors"))) {
+            throw bad("query.sentence-vectors", "must be off, mean, max or blend");
         }
         if (!List.of("adaptive", "score", "rrf").contains(string("query.fusion"))) {
             throw bad("query.fusion", "must be adaptive, score or rrf");

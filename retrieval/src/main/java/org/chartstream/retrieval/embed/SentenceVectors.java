@@ -18,10 +18,18 @@ import org.chartstream.core.store.SearchHit;
  *       sentence); a chunk's score is then its mean cosine over those vectors (up to a constant factor).</li>
  *   <li>{@link #MAX}: one vector search per vector (whole question and each sentence); a chunk's score is its best
  *       cosine over them ({@link #maxPerChunk}).</li>
+ *   <li>{@link #BLEND}: the same searches; a chunk's score is ½ · its cosine with the whole question + ½ · its best
+ *       cosine with a sentence, over every chunk any of the searches found ({@link #blend}): a chunk must still match
+ *       the whole message, so a sentence of small talk cannot carry a chunk alone. The even split is not tuned.</li>
  * </ul>
  */
 public enum SentenceVectors {
-    OFF, MEAN, MAX;
+    OFF, MEAN, MAX, BLEND;
+
+    /** Whether the rule searches once per sentence. */
+    public boolean searchesPerSentence() {
+        return this == MAX || this == BLEND;
+    }
 
     public boolean on() {
         return this != OFF;
@@ -62,6 +70,40 @@ public enum SentenceVectors {
             out[i] = (float) (sum[i] / length);
         }
         return out;
+    }
+
+    /**
+     * The lists of the whole question's search and of each sentence's merged into one: every chunk found once, scored
+     * ½ · cos(whole, chunk) + ½ · max over the sentences of cos(sentence, chunk) from the chunk's stored vector (a
+     * chunk without one keeps its best listed score), best first, ties by chunk id; at most {@code k}, ranked 1 … k.
+     */
+    public static List<SearchHit> blend(List<List<SearchHit>> lists, float[] whole, List<float[]> sentences, int k) {
+        Map<String, SearchHit> found = new LinkedHashMap<>();
+        for (SearchHit hit : maxPerChunk(lists, Integer.MAX_VALUE)) {
+            float[] v = hit.chunk().vector();
+            double score = hit.score();
+            if (v != null && v.length == whole.length) {
+                double best = Double.NEGATIVE_INFINITY;
+                for (float[] s : sentences) {
+                    best = Math.max(best, cosine(s, v));
+                }
+                score = 0.5 * cosine(whole, v) + 0.5 * best;
+            }
+            found.put(hit.chunk().chunkId(), new SearchHit(hit.chunk(), score, hit.rank()));
+        }
+        return maxPerChunk(List.of(List.copyOf(found.values())), k);
+    }
+
+    static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += (double) a[i] * b[i];
+            na += (double) a[i] * a[i];
+            nb += (double) b[i] * b[i];
+        }
+        return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
     }
 
     /**

@@ -45,6 +45,29 @@ class SentenceVectorsTest {
     }
 
     @Test
+    void theBlendScoresEveryFoundChunkByHalfItsCosineWithTheQuestionAndHalfItsBestSentenceCosine() {
+        float[] whole = {1, 0, 0};
+        float[] smallTalk = {0, 1, 0};
+        float[] symptom = {0, 0, 1};
+        StoredChunk greeting = ChunkFixture.of("ehr", "notes", "greeting").vector(new float[] {0, 1, 0}).build();
+        StoredChunk onTopic = ChunkFixture.of("ehr", "notes", "on-topic").vector(new float[] {0.8f, 0, 0.6f}).build();
+        StoredChunk general = ChunkFixture.of("ehr", "notes", "general").vector(new float[] {1, 0, 0}).build();
+        List<SearchHit> wholeList = List.of(new SearchHit(general, 1.0, 1), new SearchHit(onTopic, 0.8, 2));
+        List<SearchHit> smallTalkList = List.of(new SearchHit(greeting, 1.0, 1));
+        List<SearchHit> symptomList = List.of(new SearchHit(onTopic, 0.6, 1));
+
+        List<SearchHit> blended = SentenceVectors.blend(List.of(wholeList, smallTalkList, symptomList), whole,
+                List.of(smallTalk, symptom), 10);
+        // on-topic 0.5·0.8 + 0.5·0.6 = 0.7; general 0.5·1 + 0.5·0 = 0.5; greeting 0.5·0 + 0.5·1 = 0.5 (ties by id)
+        assertThat(blended).extracting(h -> h.chunk().row().rowKey()).containsExactly("on-topic", "general", "greeting");
+        assertThat(blended.get(0).score()).isCloseTo(0.7, within(1e-6));
+        // by max the small talk's chunk would come first with the question's own best
+        assertThat(SentenceVectors.maxPerChunk(List.of(wholeList, smallTalkList, symptomList), 10).get(0).score()).isEqualTo(1.0);
+        assertThat(SentenceVectors.BLEND.searchesPerSentence()).isTrue();
+        assertThat(SentenceVectors.MEAN.searchesPerSentence()).isFalse();
+    }
+
+    @Test
     void equalScoresAreOrderedByChunkIdWhateverTheListOrder() {
         List<SearchHit> one = List.of(new SearchHit(B, 0.5, 1), new SearchHit(A, 0.5, 2));
         List<SearchHit> two = List.of(new SearchHit(A, 0.5, 1), new SearchHit(B, 0.5, 2));
