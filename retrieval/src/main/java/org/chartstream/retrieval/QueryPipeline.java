@@ -205,8 +205,8 @@ public final class QueryPipeline {
             lists.add(sides.get(0).vector());
             lists.addAll(stages.searcher().vectorSearches(sentenceVectors, filter));
             int k = stages.searcher().perSide();
-            List<SearchHit> vector = perSentence == SentenceVectors.MAX ? SentenceVectors.maxPerChunk(lists, k)
-                    : SentenceVectors.blend(lists, vectors.get(0), sentenceVectors, k);
+            List<SearchHit> vector = perSentence == SentenceVectors.BLEND
+                    ? SentenceVectors.blend(lists, vectors.get(0), sentenceVectors, k) : SentenceVectors.maxPerChunk(lists, k);
             List<SideResults> merged = new ArrayList<>(sides);
             merged.set(0, new SideResults(vector, sides.get(0).lexical()));
             sides = List.copyOf(merged);

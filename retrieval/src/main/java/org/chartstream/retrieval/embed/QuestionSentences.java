@@ -2,6 +2,8 @@ package org.chartstream.retrieval.embed;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * Splits a question into its sentences, for the query-side multi-vector rule ({@link SentenceVectors}). A sentence
@@ -16,7 +18,28 @@ public final class QuestionSentences {
     /** Most sentences a question is split into (latency bound). */
     public static final int MAX_SENTENCES = 6;
 
+    /**
+     * English words that open a question: the wh-words and the auxiliaries of a yes/no question (a closed word class,
+     * not tuned on any data set).
+     */
+    private static final Set<String> QUESTION_OPENERS = Set.of("what", "which", "who", "whom", "whose", "when", "where",
+            "why", "how", "is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
+            "shall", "may", "might", "must", "has", "have", "had");
+
     private QuestionSentences() {
+    }
+
+    /** Whether the sentence asks: it ends with a question mark, or its first word opens a question ("What kind … see."). */
+    public static boolean asks(String sentence) {
+        String s = sentence.strip();
+        if (s.endsWith("?")) {
+            return true;
+        }
+        int end = 0;
+        while (end < s.length() && Character.isLetter(s.charAt(end))) {
+            end++;
+        }
+        return QUESTION_OPENERS.contains(s.substring(0, end).toLowerCase(Locale.ROOT));
     }
 
     /** The question's sentences in order, each stripped; one element (the stripped question) when it has one. */

@@ -21,14 +21,17 @@ import org.chartstream.core.store.SearchHit;
  *   <li>{@link #BLEND}: the same searches; a chunk's score is ½ · its cosine with the whole question + ½ · its best
  *       cosine with a sentence, over every chunk any of the searches found ({@link #blend}): a chunk must still match
  *       the whole message, so a sentence of small talk cannot carry a chunk alone. The even split is not tuned.</li>
+ *   <li>{@link #QUESTIONS}: as {@link #MAX}, but only the sentences that ask ({@link QuestionSentences#asks}) get a
+ *       vector of their own: a message's questions state what is wanted, its other sentences (greetings, small talk,
+ *       the story) are context the whole question's embedding keeps.</li>
  * </ul>
  */
 public enum SentenceVectors {
-    OFF, MEAN, MAX, BLEND;
+    OFF, MEAN, MAX, BLEND, QUESTIONS;
 
     /** Whether the rule searches once per sentence. */
     public boolean searchesPerSentence() {
-        return this == MAX || this == BLEND;
+        return this == MAX || this == BLEND || this == QUESTIONS;
     }
 
     public boolean on() {
@@ -41,7 +44,10 @@ public enum SentenceVectors {
             return List.of();
         }
         List<String> sentences = QuestionSentences.of(question);
-        return sentences.size() < 2 ? List.of() : sentences;
+        if (sentences.size() < 2) {
+            return List.of();
+        }
+        return this == QUESTIONS ? sentences.stream().filter(QuestionSentences::asks).toList() : sentences;
     }
 
     /** unit(Σ unit(vᵢ)); the first vector when the sum is the zero vector. */

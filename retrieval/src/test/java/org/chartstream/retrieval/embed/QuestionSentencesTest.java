@@ -43,4 +43,14 @@ class QuestionSentencesTest {
         assertThat(QuestionSentences.of(message)).hasSize(QuestionSentences.MAX_SENTENCES)
                 .startsWith("One a?", "Two b?").endsWith("Six f? Seven g? Eight h?");
     }
+
+    @Test
+    void aSentenceAsksWhenItEndsWithAQuestionMarkOrOpensWithAQuestionWord() {
+        assertThat(QuestionSentences.asks("Can chronic cervicitis cause infertility?")).isTrue();
+        assertThat(QuestionSentences.asks("What kind of doctor should I see.")).isTrue();
+        assertThat(QuestionSentences.asks("i'm really worried, you know?")).isTrue();
+        assertThat(QuestionSentences.asks("I have a toddler who may have back problems.")).isFalse();
+        assertThat(QuestionSentences.asks("yeah.")).isFalse();
+        assertThat(QuestionSentences.asks("Whatever helps.")).isFalse();
+    }
 }

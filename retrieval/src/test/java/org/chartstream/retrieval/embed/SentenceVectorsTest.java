@@ -20,6 +20,10 @@ class SentenceVectorsTest {
         assertThat(SentenceVectors.MAX.sentences("Is it inherited?")).isEmpty();
         assertThat(SentenceVectors.MEAN.sentences("Is it inherited? Is there a test?"))
                 .containsExactly("Is it inherited?", "Is there a test?");
+        assertThat(SentenceVectors.QUESTIONS.sentences("Hi, doctor. My son has a rash. What could it be?"))
+                .containsExactly("What could it be?");
+        assertThat(SentenceVectors.QUESTIONS.sentences("yeah. i fell on my arm.")).isEmpty();
+        assertThat(SentenceVectors.QUESTIONS.sentences("What could it be?")).isEmpty();
     }
 
     @Test
