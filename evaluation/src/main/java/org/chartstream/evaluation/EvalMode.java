@@ -16,7 +16,8 @@ import org.chartstream.retrieval.SearchMode;
  * first fused row's terms ({@code LexicalFeedback.RM3}), likewise without a cross-encoder. {@link #HYBRID_SENTENCES_MEAN}
  * {@link #HYBRID_SENTENCES_MAX} and {@link #HYBRID_SENTENCES_BLEND} are hybrid search with a question of several
  * sentences also embedded sentence by sentence ({@code SentenceVectors.MEAN}, {@code MAX}, {@code BLEND}), and
- * {@link #HYBRID_QUESTIONS_MAX} with only the sentences that ask ({@code SentenceVectors.QUESTIONS}), and
+ * {@link #HYBRID_QUESTIONS_MAX} with only the sentences that ask ({@code SentenceVectors.QUESTIONS}),
+ * {@link #HYBRID_SENTENCES_STANDOUT} with only the sentences whose list stands out ({@code SentenceVectors.STANDOUT}), and
  * {@link #HYBRID_SENTENCES_OFF} without it ({@code query.sentence-vectors=off}) whatever the configuration, likewise
  * without a cross-encoder.
  */
@@ -33,7 +34,8 @@ public enum EvalMode {
     HYBRID_SENTENCES_MAX("hybrid+sentences-max", SearchMode.HYBRID),
     HYBRID_SENTENCES_BLEND("hybrid+sentences-blend", SearchMode.HYBRID),
     HYBRID_SENTENCES_OFF("hybrid+sentences-off", SearchMode.HYBRID),
-    HYBRID_QUESTIONS_MAX("hybrid+questions-max", SearchMode.HYBRID);
+    HYBRID_QUESTIONS_MAX("hybrid+questions-max", SearchMode.HYBRID),
+    HYBRID_SENTENCES_STANDOUT("hybrid+sentences-standout", SearchMode.HYBRID);
 
     private final String label;
     private final SearchMode searchMode;
@@ -57,7 +59,7 @@ public enum EvalMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback, hybrid+rm3, hybrid+sentences-mean, hybrid+sentences-max, hybrid+sentences-blend, hybrid+sentences-off, hybrid+questions-max");
+        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback, hybrid+rm3, hybrid+sentences-mean, hybrid+sentences-max, hybrid+sentences-blend, hybrid+sentences-off, hybrid+questions-max, hybrid+sentences-standout");
     }
 
     /** A comma list of labels, in the order given. */

@@ -82,7 +82,8 @@ public final class EvaluationRuntime implements AutoCloseable {
         if (!config.string("rerank.model-dir").isEmpty()) {
             if (mode == EvalMode.HYBRID_FEEDBACK || mode == EvalMode.HYBRID_RM3 || mode == EvalMode.HYBRID_SENTENCES_MEAN
                     || mode == EvalMode.HYBRID_SENTENCES_MAX || mode == EvalMode.HYBRID_SENTENCES_BLEND
-                    || mode == EvalMode.HYBRID_SENTENCES_OFF || mode == EvalMode.HYBRID_QUESTIONS_MAX) {
+                    || mode == EvalMode.HYBRID_SENTENCES_OFF || mode == EvalMode.HYBRID_QUESTIONS_MAX
+                    || mode == EvalMode.HYBRID_SENTENCES_STANDOUT) {
                 throw new IllegalArgumentException("mode " + mode.label()
                         + " is measured without a cross-encoder; unset rerank.model-dir");
             }
@@ -98,6 +99,7 @@ public final class EvaluationRuntime implements AutoCloseable {
             case HYBRID_SENTENCES_BLEND -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.BLEND);
             case HYBRID_SENTENCES_OFF -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.OFF);
             case HYBRID_QUESTIONS_MAX -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.QUESTIONS);
+            case HYBRID_SENTENCES_STANDOUT -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.STANDOUT);
             default -> QueryWiring.settings(withDepth);
         };
         ExecutorService search = Executors.newFixedThreadPool(2, r -> {

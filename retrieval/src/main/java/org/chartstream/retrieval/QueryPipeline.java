@@ -205,8 +205,11 @@ public final class QueryPipeline {
             lists.add(sides.get(0).vector());
             lists.addAll(stages.searcher().vectorSearches(sentenceVectors, filter));
             int k = stages.searcher().perSide();
-            List<SearchHit> vector = perSentence == SentenceVectors.BLEND
-                    ? SentenceVectors.blend(lists, vectors.get(0), sentenceVectors, k) : SentenceVectors.maxPerChunk(lists, k);
+            List<SearchHit> vector = switch (perSentence) {
+                case BLEND -> SentenceVectors.blend(lists, vectors.get(0), sentenceVectors, k);
+                case STANDOUT -> SentenceVectors.maxPerChunk(SentenceVectors.standingOut(lists), k);
+                default -> SentenceVectors.maxPerChunk(lists, k);
+            };
             List<SideResults> merged = new ArrayList<>(sides);
             merged.set(0, new SideResults(vector, sides.get(0).lexical()));
             sides = List.copyOf(merged);

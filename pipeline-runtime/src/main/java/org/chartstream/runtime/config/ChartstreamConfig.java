@@ -109,7 +109,8 @@ public final class ChartstreamConfig {
         k.put("query.sentence-vectors", new String[] {"off", "a question of several sentences is also searched by each sentence's"
                 + " embedding (one model call with the question's): max: a chunk's vector score is its best cosine over the question and"
                 + " its sentences (one more vector search per sentence) | blend: the same searches, a chunk scored ½ · its cosine with the"
-                + " question + ½ · its best cosine with a sentence | questions: as max, only the sentences that ask | mean: one search with the mean of their unit vectors | off: the"
+                + " question + ½ · its best cosine with a sentence | questions: as max, only the sentences that ask | standout: as max,"
+                + " only the sentences whose own list's first row stands out at least as far as the question's | mean: one search with the mean of their unit vectors | off: the"
                 + " whole question's embedding only (default; see docs/EVALUATION.md, session 11). A question of one sentence is searched as with off"});
         k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in query.fusion=score (lexical gets the rest)"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
@@ -256,8 +257,8 @@ public final class ChartstreamConfig {
         if (!List.of("low", "normal").contains(string("query.compute-priority"))) {
             throw bad("query.compute-priority", "must be low or normal");
         }
-        if (!List.of("off", "mean", "max", "blend", "questions").contains(string("query.sentence-vectors"))) {
-            throw bad("query.sentence-vectors", "must be off, mean, max, blend or questions");
+        if (!List.of("off", "mean", "max", "blend", "questions", "standout").contains(string("query.sentence-vectors"))) {
+            throw bad("query.sentence-vectors", "must be off, mean, max, blend, questions or standout");
         }
         if (!List.of("adaptive", "score", "rrf").contains(string("query.fusion"))) {
             throw bad("query.fusion", "must be adaptive, score or rrf");

@@ -24,14 +24,41 @@ import org.chartstream.core.store.SearchHit;
  *   <li>{@link #QUESTIONS}: as {@link #MAX}, but only the sentences that ask ({@link QuestionSentences#asks}) get a
  *       vector of their own: a message's questions state what is wanted, its other sentences (greetings, small talk,
  *       the story) are context the whole question's embedding keeps.</li>
+ *   <li>{@link #STANDOUT}: as {@link #MAX}, but a sentence's list counts only when its first row stands out from its
+ *       next rows at least as far as in the whole question's list ({@link #standingOut}, the adaptive fusion's
+ *       stand-out): a sentence of small talk matches many rows alike and so carries no evidence of its own. No
+ *       constant of its own.</li>
  * </ul>
  */
 public enum SentenceVectors {
-    OFF, MEAN, MAX, BLEND, QUESTIONS;
+    OFF, MEAN, MAX, BLEND, QUESTIONS, STANDOUT;
 
     /** Whether the rule searches once per sentence. */
     public boolean searchesPerSentence() {
-        return this == MAX || this == BLEND || this == QUESTIONS;
+        return this == MAX || this == BLEND || this == QUESTIONS || this == STANDOUT;
+    }
+
+    /**
+     * The whole question's list (first) and those of the sentences' lists whose first row stands out at least as far
+     * as in it ({@link org.chartstream.retrieval.fusion.AdaptiveFusion#standOut(double[])} over each list's best hit
+     * per row).
+     */
+    public static List<List<SearchHit>> standingOut(List<List<SearchHit>> lists) {
+        double whole = standOut(lists.get(0));
+        List<List<SearchHit>> out = new ArrayList<>();
+        out.add(lists.get(0));
+        for (List<SearchHit> list : lists.subList(1, lists.size())) {
+            if (standOut(list) >= whole) {
+                out.add(list);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static double standOut(List<SearchHit> list) {
+        java.util.Set<String> rows = new java.util.HashSet<>();
+        return org.chartstream.retrieval.fusion.AdaptiveFusion.standOut(list.stream()
+                .filter(h -> rows.add(h.chunk().row().id())).mapToDouble(SearchHit::score).toArray());
     }
 
     public boolean on() {

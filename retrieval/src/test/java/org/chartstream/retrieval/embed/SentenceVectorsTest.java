@@ -72,6 +72,25 @@ class SentenceVectorsTest {
     }
 
     @Test
+    void onlySentenceListsWhoseFirstRowStandsOutAtLeastAsFarAsTheQuestionsCount() {
+        StoredChunk d = ChunkFixture.of("ehr", "notes", "d").build();
+        // the question's list: first row at 1, next rows at 0.5 and 0 → stand-out 1 − 0.25 = 0.75
+        List<SearchHit> whole = List.of(new SearchHit(A, 0.6, 1), new SearchHit(B, 0.5, 2), new SearchHit(C, 0.4, 3));
+        // small talk: every row alike but the last → stand-out 1 − 0.5 = 0.5
+        List<SearchHit> smallTalk = List.of(new SearchHit(B, 0.9, 1), new SearchHit(C, 0.9, 2), new SearchHit(d, 0.1, 3));
+        // a pointed sentence: its first row far ahead → stand-out 1 − 0 = 1 (a second chunk of a row is not a place)
+        List<SearchHit> pointed = List.of(new SearchHit(d, 0.8, 1), new SearchHit(second(d), 0.8, 2),
+                new SearchHit(A, 0.2, 3), new SearchHit(C, 0.2, 4));
+
+        assertThat(SentenceVectors.standingOut(List.of(whole, smallTalk, pointed))).containsExactly(whole, pointed);
+        assertThat(SentenceVectors.standingOut(List.of(whole, whole))).containsExactly(whole, whole);
+    }
+
+    private static StoredChunk second(StoredChunk first) {
+        return ChunkFixture.of(first.row()).index(1, 2).build();
+    }
+
+    @Test
     void equalScoresAreOrderedByChunkIdWhateverTheListOrder() {
         List<SearchHit> one = List.of(new SearchHit(B, 0.5, 1), new SearchHit(A, 0.5, 2));
         List<SearchHit> two = List.of(new SearchHit(A, 0.5, 1), new SearchHit(B, 0.5, 2));
