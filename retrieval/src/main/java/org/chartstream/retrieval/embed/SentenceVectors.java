@@ -29,6 +29,11 @@ import org.chartstream.core.store.SearchHit;
  *       stand-out): a sentence of small talk matches many rows alike and so carries no evidence of its own. No
  *       constant of its own.</li>
  * </ul>
+ *
+ * <p>{@link #STANDOUT} is the default ({@code query.sentence-vectors}): chosen among these rules on liveqa-med-clean and
+ * eval/aci-patient-words, the two sets here with questions of several sentences (eval/clinical and
+ * eval/aci-visit-summary have none); docs/EVALUATION.md, "Session 11". {@link QuestionSentences}' two constants are
+ * not tuned.
  */
 public enum SentenceVectors {
     OFF, MEAN, MAX, BLEND, QUESTIONS, STANDOUT;
