@@ -13,7 +13,13 @@ import org.chartstream.retrieval.SearchMode;
  * {@code query.vector-weight}) and {@code query.fusion=rrf} whatever the configured fusion: the fusions side by side.
  * {@link #HYBRID_FEEDBACK} is hybrid search with a second, fed-back vector search ({@code DenseFeedback.ROCCHIO}),
  * measured without a cross-encoder. {@link #HYBRID_RM3} is hybrid search with a second lexical search expanded by the
- * first fused row's terms ({@code LexicalFeedback.RM3}), likewise without a cross-encoder.
+ * first fused row's terms ({@code LexicalFeedback.RM3}), likewise without a cross-encoder. {@link #HYBRID_SENTENCES_MEAN}
+ * {@link #HYBRID_SENTENCES_MAX} and {@link #HYBRID_SENTENCES_BLEND} are hybrid search with a question of several
+ * sentences also embedded sentence by sentence ({@code SentenceVectors.MEAN}, {@code MAX}, {@code BLEND}), and
+ * {@link #HYBRID_QUESTIONS_MAX} with only the sentences that ask ({@code SentenceVectors.QUESTIONS}),
+ * {@link #HYBRID_SENTENCES_STANDOUT} with only the sentences whose list stands out ({@code SentenceVectors.STANDOUT}), and
+ * {@link #HYBRID_SENTENCES_OFF} without it ({@code query.sentence-vectors=off}) whatever the configuration, likewise
+ * without a cross-encoder.
  */
 public enum EvalMode {
     LEXICAL("lexical", SearchMode.LEXICAL),
@@ -23,7 +29,13 @@ public enum EvalMode {
     HYBRID_FIXED("hybrid+fixed", SearchMode.HYBRID),
     HYBRID_RRF("hybrid+rrf", SearchMode.HYBRID),
     HYBRID_FEEDBACK("hybrid+feedback", SearchMode.HYBRID),
-    HYBRID_RM3("hybrid+rm3", SearchMode.HYBRID);
+    HYBRID_RM3("hybrid+rm3", SearchMode.HYBRID),
+    HYBRID_SENTENCES_MEAN("hybrid+sentences-mean", SearchMode.HYBRID),
+    HYBRID_SENTENCES_MAX("hybrid+sentences-max", SearchMode.HYBRID),
+    HYBRID_SENTENCES_BLEND("hybrid+sentences-blend", SearchMode.HYBRID),
+    HYBRID_SENTENCES_OFF("hybrid+sentences-off", SearchMode.HYBRID),
+    HYBRID_QUESTIONS_MAX("hybrid+questions-max", SearchMode.HYBRID),
+    HYBRID_SENTENCES_STANDOUT("hybrid+sentences-standout", SearchMode.HYBRID);
 
     private final String label;
     private final SearchMode searchMode;
@@ -47,7 +59,7 @@ public enum EvalMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback, hybrid+rm3");
+        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback, hybrid+rm3, hybrid+sentences-mean, hybrid+sentences-max, hybrid+sentences-blend, hybrid+sentences-off, hybrid+questions-max, hybrid+sentences-standout");
     }
 
     /** A comma list of labels, in the order given. */

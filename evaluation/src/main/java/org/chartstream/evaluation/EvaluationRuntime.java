@@ -15,6 +15,7 @@ import org.chartstream.retrieval.QuerySettings;
 import org.chartstream.retrieval.StandardStages;
 import org.chartstream.retrieval.embed.CachingQueryEmbedder;
 import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.retrieval.embed.SentenceVectors;
 import org.chartstream.retrieval.feedback.DenseFeedback;
 import org.chartstream.retrieval.feedback.LexicalFeedback;
 import org.chartstream.runtime.PipelineRuntime;
@@ -79,7 +80,10 @@ public final class EvaluationRuntime implements AutoCloseable {
             withDepth = withDepth.with("query.fusion", "score");
         }
         if (!config.string("rerank.model-dir").isEmpty()) {
-            if (mode == EvalMode.HYBRID_FEEDBACK || mode == EvalMode.HYBRID_RM3) {
+            if (mode == EvalMode.HYBRID_FEEDBACK || mode == EvalMode.HYBRID_RM3 || mode == EvalMode.HYBRID_SENTENCES_MEAN
+                    || mode == EvalMode.HYBRID_SENTENCES_MAX || mode == EvalMode.HYBRID_SENTENCES_BLEND
+                    || mode == EvalMode.HYBRID_SENTENCES_OFF || mode == EvalMode.HYBRID_QUESTIONS_MAX
+                    || mode == EvalMode.HYBRID_SENTENCES_STANDOUT) {
                 throw new IllegalArgumentException("mode " + mode.label()
                         + " is measured without a cross-encoder; unset rerank.model-dir");
             }
@@ -90,6 +94,12 @@ public final class EvaluationRuntime implements AutoCloseable {
         QuerySettings settings = switch (mode) {
             case HYBRID_FEEDBACK -> QueryWiring.settings(withDepth).withDenseFeedback(DenseFeedback.ROCCHIO);
             case HYBRID_RM3 -> QueryWiring.settings(withDepth).withLexicalFeedback(LexicalFeedback.RM3);
+            case HYBRID_SENTENCES_MEAN -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.MEAN);
+            case HYBRID_SENTENCES_MAX -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.MAX);
+            case HYBRID_SENTENCES_BLEND -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.BLEND);
+            case HYBRID_SENTENCES_OFF -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.OFF);
+            case HYBRID_QUESTIONS_MAX -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.QUESTIONS);
+            case HYBRID_SENTENCES_STANDOUT -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.STANDOUT);
             default -> QueryWiring.settings(withDepth);
         };
         ExecutorService search = Executors.newFixedThreadPool(2, r -> {

@@ -135,7 +135,9 @@ public final class QueryWiring implements AutoCloseable {
                 d.maxPassageChars(), (int) config.integer("query.max-question-chars"), d.maxTopK(),
                 (int) config.integer("query.admission-limit"), (int) config.integer("query.workers"),
                 QuerySettings.Fusion.valueOf(config.string("query.fusion").toUpperCase(java.util.Locale.ROOT)),
-                config.decimal("query.vector-weight"), (int) config.integer("query.cohort-cap"));
+                config.decimal("query.vector-weight"), (int) config.integer("query.cohort-cap"))
+                .withSentenceVectors(org.chartstream.retrieval.embed.SentenceVectors.valueOf(
+                        config.string("query.sentence-vectors").toUpperCase(java.util.Locale.ROOT)));
     }
 
     static Reranker reranker(ChartstreamConfig config, OnnxEmbedder model) {

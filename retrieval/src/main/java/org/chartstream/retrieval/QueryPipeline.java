@@ -19,6 +19,7 @@ import org.chartstream.retrieval.context.ContextBuilder;
 import org.chartstream.retrieval.context.ContextPassage;
 import org.chartstream.retrieval.dedupe.RowDedupe;
 import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.retrieval.embed.SentenceVectors;
 import org.chartstream.retrieval.fusion.Fusion;
 import org.chartstream.retrieval.gate.AnchoredPassages;
 import org.chartstream.retrieval.gate.GateDecision;
@@ -176,12 +177,43 @@ public final class QueryPipeline {
         t = lap(stageMs, "rewrite", t);
 
         before("embed", deadlineMs);
-        List<float[]> vectors = mode == SearchMode.LEXICAL ? null : List.of(stages.embedder().embedQueries(variants));
+        SentenceVectors perSentence = settings.sentenceVectors();
+        List<String> sentences = mode == SearchMode.LEXICAL ? List.of() : perSentence.sentences(variants.get(0));
+        List<float[]> vectors = null;
+        List<float[]> sentenceVectors = List.of();
+        if (mode != SearchMode.LEXICAL) {
+            List<String> texts = new ArrayList<>(variants);
+            texts.addAll(sentences);
+            List<float[]> embedded = List.of(stages.embedder().embedQueries(texts));
+            vectors = embedded.subList(0, variants.size());
+            sentenceVectors = embedded.subList(variants.size(), embedded.size());
+            if (perSentence == SentenceVectors.MEAN && !sentenceVectors.isEmpty()) {
+                List<float[]> all = new ArrayList<>(sentenceVectors);
+                all.add(0, vectors.get(0));
+                List<float[]> moved = new ArrayList<>(vectors);
+                moved.set(0, SentenceVectors.meanOfUnits(all));
+                vectors = List.copyOf(moved);
+            }
+        }
         t = lap(stageMs, "embed", t);
 
         before("search", deadlineMs);
         List<String> lexicalQueries = variants.stream().map(ExactTerms::lexicalQuery).toList();
         List<SideResults> sides = stages.searcher().searchAll(mode, vectors, lexicalQueries, filter);
+        if (perSentence.searchesPerSentence() && !sentenceVectors.isEmpty()) {
+            List<List<SearchHit>> lists = new ArrayList<>();
+            lists.add(sides.get(0).vector());
+            lists.addAll(stages.searcher().vectorSearches(sentenceVectors, filter));
+            int k = stages.searcher().perSide();
+            List<SearchHit> vector = switch (perSentence) {
+                case BLEND -> SentenceVectors.blend(lists, vectors.get(0), sentenceVectors, k);
+                case STANDOUT -> SentenceVectors.maxPerChunk(SentenceVectors.standingOut(lists), k);
+                default -> SentenceVectors.maxPerChunk(lists, k);
+            };
+            List<SideResults> merged = new ArrayList<>(sides);
+            merged.set(0, new SideResults(vector, sides.get(0).lexical()));
+            sides = List.copyOf(merged);
+        }
         t = lap(stageMs, "search", t);
 
         RowDedupe.PerRow perRow = RowDedupe.perRow(sides);

@@ -3,6 +3,7 @@ package org.chartstream.retrieval;
 import java.util.Objects;
 import org.chartstream.core.model.Reranker;
 import org.chartstream.retrieval.cohort.CohortStage;
+import org.chartstream.retrieval.embed.SentenceVectors;
 import org.chartstream.retrieval.feedback.DenseFeedback;
 import org.chartstream.retrieval.feedback.LexicalFeedback;
 import org.chartstream.retrieval.fusion.NormalizedScoreFusion;
@@ -30,33 +31,47 @@ import org.chartstream.retrieval.gate.ScopedEvidenceGate;
  * @param lexicalFeedback           a second lexical search expanded with the first fused rows' terms
  *                                  ({@link LexicalFeedback}); {@link LexicalFeedback#OFF} by default (measured by
  *                                  {@code eval} mode {@code hybrid+rm3}, docs/EVALUATION.md)
+ * @param sentenceVectors           a question of several sentences also searched by its sentences' embeddings
+ *                                  ({@link SentenceVectors}; {@code query.sentence-vectors}); {@link SentenceVectors#STANDOUT}
+ *                                  by default, the other rules measured by {@code eval} modes {@code hybrid+sentences-*}
+ *                                  and {@code hybrid+questions-max} (docs/EVALUATION.md, session 11)
  */
 public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                             int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
                             Fusion fusion, double vectorWeight, int cohortCap, DenseFeedback denseFeedback,
-                            LexicalFeedback lexicalFeedback) {
+                            LexicalFeedback lexicalFeedback, SentenceVectors sentenceVectors) {
 
     public QuerySettings {
         Objects.requireNonNull(denseFeedback, "denseFeedback");
         Objects.requireNonNull(lexicalFeedback, "lexicalFeedback");
+        Objects.requireNonNull(sentenceVectors, "sentenceVectors");
     }
 
-    /** Without dense or lexical feedback. */
+    /** Without dense or lexical feedback, and one embedding per question ({@link SentenceVectors#OFF}). */
     public QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                          int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
                          Fusion fusion, double vectorWeight, int cohortCap) {
         this(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars, maxQuestionChars, maxTopK,
-                admissionLimit, workers, fusion, vectorWeight, cohortCap, DenseFeedback.OFF, LexicalFeedback.OFF);
+                admissionLimit, workers, fusion, vectorWeight, cohortCap, DenseFeedback.OFF, LexicalFeedback.OFF,
+                SentenceVectors.OFF);
     }
 
     public QuerySettings withDenseFeedback(DenseFeedback feedback) {
         return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
-                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, feedback, lexicalFeedback);
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, feedback, lexicalFeedback,
+                sentenceVectors);
     }
 
     public QuerySettings withLexicalFeedback(LexicalFeedback feedback) {
         return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
-                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback, feedback);
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback, feedback,
+                sentenceVectors);
+    }
+
+    public QuerySettings withSentenceVectors(SentenceVectors vectors) {
+        return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback,
+                lexicalFeedback, vectors);
     }
 
     /**
@@ -72,7 +87,8 @@ public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold
 
     public static QuerySettings defaults() {
         return new QuerySettings(50, 60, 0.43, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, MAX_TOP_K, 32, 2,
-                Fusion.ADAPTIVE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT, CohortStage.DEFAULT_CAP);
+                Fusion.ADAPTIVE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT, CohortStage.DEFAULT_CAP)
+                .withSentenceVectors(SentenceVectors.STANDOUT);
     }
 
     /** The gate for the scorer actually in use: thresholds live on the scorer's own scale. */

@@ -22,6 +22,7 @@ import org.chartstream.core.store.WeightedText;
 import org.chartstream.retrieval.cohort.CohortStage;
 import org.chartstream.retrieval.context.ContextPassage;
 import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.retrieval.embed.SentenceVectors;
 import org.chartstream.retrieval.feedback.DenseFeedback;
 import org.chartstream.retrieval.feedback.LexicalFeedback;
 import org.chartstream.retrieval.generate.GenerationResult;
@@ -39,12 +40,15 @@ import org.junit.jupiter.api.Test;
  */
 class QueryPipelineFeedbackTest {
     private static final float[] QUESTION = {1, 0, 0};
+    /** The embedding of any text starting "Second" (a second sentence). */
+    private static final float[] SECOND = {0, 0.6f, 0.8f};
     private static final StoredChunk A = ChunkFixture.of("ehr", "notes", "a").vector(new float[] {0, 1, 0}).build();
     private static final StoredChunk B = ChunkFixture.of("ehr", "notes", "b").vector(new float[] {0, 0, 1}).build();
     private static final StoredChunk C = ChunkFixture.of("ehr", "notes", "c").vector(new float[] {0, 1, 0}).build();
 
     private final ExecutorService executor = Executors.newFixedThreadPool(2);
     private final RecordingStore store = new RecordingStore();
+    private final List<List<String>> embedded = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void stop() {
@@ -68,7 +72,8 @@ class QueryPipelineFeedbackTest {
 
             @Override
             public float[][] embedQueries(List<String> questions) {
-                return questions.stream().map(q -> QUESTION.clone()).toArray(float[][]::new);
+                embedded.add(List.copyOf(questions));
+                return questions.stream().map(q -> (q.startsWith("Second") ? SECOND : QUESTION).clone()).toArray(float[][]::new);
             }
         };
         Reranker unused = new Reranker() {
@@ -159,6 +164,53 @@ class QueryPipelineFeedbackTest {
         assertThat(store.lexicalQueries).hasSize(3);
         assertThat(store.weightedQueries).isEmpty();
         assertThat(r.stageMs()).doesNotContainKey("lexical-feedback");
+    }
+
+    @Test
+    void aQuestionOfSeveralSentencesIsAlsoSearchedSentenceBySentenceAndEachChunkKeepsItsBestCosine() {
+        String question = "which note mentions the plan? Second, when was it changed?";
+        QueryPipeline.Result r = pipeline(QuerySettings.defaults().withSentenceVectors(SentenceVectors.MAX))
+                .run(question, SearchMode.HYBRID, 10, null);
+
+        // the embed stage's one model call: the whole question, then each sentence (the rerank stage embeds the question again)
+        assertThat(embedded.get(0)).containsExactly(question, "which note mentions the plan?", "Second, when was it changed?");
+        assertThat(store.vectorQueries).hasSize(3);
+        assertThat(store.vectorQueries.get(0)).containsExactly(QUESTION);
+        // the second sentence's list (c 0.40, a 0.39, b 0.10) merged with the question's (b 0.30, a 0.29, c 0.10) by max
+        assertThat(r.sides().get(0).vector()).extracting(h -> h.chunk().row().rowKey()).containsExactly("c", "a", "b");
+        assertThat(r.sides().get(0).vector()).extracting(SearchHit::score).containsExactly(0.40, 0.39, 0.30);
+        assertThat(r.sides().get(0).vector()).extracting(SearchHit::rank).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void withTheMeanRuleAQuestionOfSeveralSentencesIsSearchedOnceWithTheMeanOfItsUnitVectors() {
+        String question = "which note mentions the plan? Second, when was it changed?";
+        pipeline(QuerySettings.defaults().withSentenceVectors(SentenceVectors.MEAN)).run(question, SearchMode.HYBRID, 10, null);
+
+        assertThat(store.vectorQueries).hasSize(1);
+        assertThat(store.vectorQueries.get(0)).containsExactly(SentenceVectors.meanOfUnits(List.of(QUESTION, QUESTION, SECOND)));
+    }
+
+    @Test
+    void aQuestionOfOneSentenceIsEmbeddedAndSearchedAsWithoutTheSentenceRule() {
+        for (SentenceVectors rule : SentenceVectors.values()) {
+            store.vectorQueries.clear();
+            embedded.clear();
+            QueryPipeline.Result r = pipeline(QuerySettings.defaults().withSentenceVectors(rule))
+                    .run("Which note mentions the plan for Dr. Smith?", SearchMode.HYBRID, 10, null);
+            assertThat(embedded).allSatisfy(call -> assertThat(call).containsExactly("Which note mentions the plan for Dr. Smith?"));
+            assertThat(store.vectorQueries).hasSize(1);
+            assertThat(store.vectorQueries.get(0)).containsExactly(QUESTION);
+            assertThat(r.sides().get(0).vector()).extracting(h -> h.chunk().row().rowKey()).containsExactly("b", "a", "c");
+        }
+    }
+
+    @Test
+    void aLexicalRunEmbedsNoSentence() {
+        pipeline(QuerySettings.defaults().withSentenceVectors(SentenceVectors.MAX))
+                .run("which note mentions the plan? Second, when was it changed?", SearchMode.LEXICAL, 10, null);
+        assertThat(embedded).allSatisfy(call -> assertThat(call).doesNotContain("Second, when was it changed?"));
+        assertThat(store.vectorQueries).isEmpty();
     }
 
     /**

@@ -70,7 +70,8 @@ public final class EvalCommand implements Callable<Integer> {
     Corpus corpus;
 
     @Option(names = "--modes", description = {"comma list of lexical, vector, hybrid, hybrid+rerank, hybrid+rrf, hybrid+fixed, hybrid+feedback,",
-            "hybrid+rm3",
+            "hybrid+rm3, hybrid+sentences-mean, hybrid+sentences-max, hybrid+sentences-blend, hybrid+sentences-off,",
+            "hybrid+questions-max, hybrid+sentences-standout",
             "(default: ${DEFAULT-VALUE}); hybrid+rerank reorders the rerank prefix by the scorer in use;",
             "hybrid+rrf fuses with reciprocal rank fusion (query.fusion=rrf) whatever the configured fusion"},
             defaultValue = "lexical,vector,hybrid,hybrid+rerank,hybrid+rrf")

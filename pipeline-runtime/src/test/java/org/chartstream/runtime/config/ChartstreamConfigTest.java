@@ -33,6 +33,19 @@ class ChartstreamConfigTest {
     }
 
     @Test
+    void theSentenceRuleReachesTheQuerySettingsAndMustBeKnown(@TempDir Path dir) throws Exception {
+        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.defaults()).sentenceVectors())
+                .isEqualTo(org.chartstream.retrieval.embed.SentenceVectors.STANDOUT);
+        Path file = dir.resolve("sentences.properties");
+        Files.writeString(file, "query.sentence-vectors=blend\n");
+        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.load(file, Map.of())).sentenceVectors())
+                .isEqualTo(org.chartstream.retrieval.embed.SentenceVectors.BLEND);
+        Files.writeString(file, "query.sentence-vectors=all\n");
+        assertThatThrownBy(() -> ChartstreamConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("query.sentence-vectors");
+    }
+
+    @Test
     void fileOverridesDefaultsAndEnvironmentOverridesTheFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("chartstream.properties");
         Files.writeString(file, "query.top-k=4\ningest.batch-chunks=16\n");

@@ -68,22 +68,30 @@ public final class AdaptiveFusion {
 
     /** How far a list's first hit stands out from its next places, in [0, 1]. */
     static double standOut(List<Candidate> side, ToDoubleFunction<Candidate> score) {
-        if (side.size() < 2) {
-            return side.size();
+        return standOut(side.stream().mapToDouble(score).toArray());
+    }
+
+    /**
+     * How far the first of a list's scores (best first, one per row) stands out from its next places, in [0, 1]: 1 −
+     * the mean of the min-max normalised scores at places 2 to {@value #DEPTH}.
+     */
+    public static double standOut(double[] scores) {
+        if (scores.length < 2) {
+            return scores.length;
         }
         double max = Double.NEGATIVE_INFINITY;
         double min = Double.POSITIVE_INFINITY;
-        for (Candidate c : side) {
-            max = Math.max(max, score.applyAsDouble(c));
-            min = Math.min(min, score.applyAsDouble(c));
+        for (double x : scores) {
+            max = Math.max(max, x);
+            min = Math.min(min, x);
         }
         if (!(max > min)) {
             return 0;
         }
-        int places = Math.min(DEPTH, side.size()) - 1;
+        int places = Math.min(DEPTH, scores.length) - 1;
         double sum = 0;
         for (int i = 1; i <= places; i++) {
-            sum += (score.applyAsDouble(side.get(i)) - min) / (max - min);
+            sum += (scores[i] - min) / (max - min);
         }
         return 1 - sum / places;
     }

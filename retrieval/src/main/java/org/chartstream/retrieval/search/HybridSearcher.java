@@ -43,6 +43,20 @@ public final class HybridSearcher {
         return out;
     }
 
+    /** The vector side searched once per vector, concurrently; the lists in the vectors' order. */
+    public List<List<SearchHit>> vectorSearches(List<float[]> queryVectors, RetrievalFilter filter) {
+        List<CompletableFuture<List<SearchHit>>> searches = new java.util.ArrayList<>();
+        for (float[] v : queryVectors) {
+            searches.add(CompletableFuture.supplyAsync(() -> store.vectorSearch(v, perSide, filter), executor));
+        }
+        return searches.stream().map(CompletableFuture::join).toList();
+    }
+
+    /** Candidates per search side. */
+    public int perSide() {
+        return perSide;
+    }
+
     /** The lexical side searched with weighted texts ({@link HybridStore#weightedLexicalSearch}). */
     public List<SearchHit> weightedLexical(List<WeightedText> query, RetrievalFilter filter) {
         return store.weightedLexicalSearch(query, perSide, filter);
