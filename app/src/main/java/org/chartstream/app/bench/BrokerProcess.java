@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.chartstream.app.cli.BrokerCommand;
 
 /**
@@ -68,13 +67,6 @@ final class BrokerProcess implements AutoCloseable {
     /** SIGTERM (the broker closes its logs), SIGKILL after 30 s. */
     @Override
     public void close() throws InterruptedException {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
+        QueryInstanceProcess.terminate(process);
     }
 }

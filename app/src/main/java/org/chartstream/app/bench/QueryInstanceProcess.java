@@ -120,12 +120,18 @@ public final class QueryInstanceProcess implements AutoCloseable {
     /** SIGTERM (the run closes its pipeline), SIGKILL after 30 s. */
     @Override
     public void close() throws InterruptedException {
+        terminate(process);
+    }
+
+    /** SIGTERM, then SIGKILL if {@code process} has not ended after 30 s; returns once it has ended (or 30 s more). */
+    static void terminate(Process process) throws InterruptedException {
         if (!process.isAlive()) {
             return;
         }
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            kill();
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
         }
     }
 }
