@@ -96,6 +96,7 @@ public final class PipelineRuntime implements AutoCloseable {
     private KafkaStreams query;
     private QueryWiring queryWiring;
     private List<SourceRegistration> sources;
+    private final CaptureStartGate captureStartGate = new CaptureStartGate(System::nanoTime);
 
     private PipelineRuntime(ChartstreamConfig config, Path dir, Consumer<String> progress, Role role) {
         this.config = config;
@@ -160,16 +161,19 @@ public final class PipelineRuntime implements AutoCloseable {
             unreadable.counts().register(ingestSettings.embedTopic(), IngestTopology.EMBEDDING_CONSUMER_NAME);
             ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model),
                     unreadable.counts()),
-                    ingestStreamsSettings(config));
+                    ingestStreamsSettings(config), captureStartGate);
         }
         if (role.answers()) {
             queryWiring = QueryWiring.create(config, model, store, indexCatchUp);
-            query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config));
+            query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config), (now, before) -> { });
             startStatusWriter();
         }
 
         capture = started.add(new ChangeCapture(dir.resolve("debezium"), bootstrapServers(), kafkaClientProperties(),
                 maxRecordBytes(), (int) config.integer("ingest.max-field-bytes"), progress));
+        if (role.captures(config)) {
+            awaitIngestGroupBeforeCapture();
+        }
         for (SourceRegistration source : role.captures(config) ? sources : List.<SourceRegistration>of()) {
             capture.start(source, infrastructure.connections().get(source.sourceId()),
                     Long.parseLong(config.sourceValue(source.sourceId(), "poll-interval-ms")));
@@ -290,7 +294,31 @@ public final class PipelineRuntime implements AutoCloseable {
     }
 
     /** @param overrides the topology's own Streams settings, over the shared {@link #streamsProperties} */
-    private KafkaStreams streams(String applicationId, Topology topology, Map<String, String> overrides) throws IOException {
+    /**
+     * Holds change data capture back until the ingest group's start-up rebalance is over (see {@link CaptureStartGate}),
+     * at most {@value #CAPTURE_GATE_BOUND_SECONDS} s. The settle period is two of the ingest consumers' heartbeats: a
+     * member learns of a follow-up rebalance at its next one.
+     */
+    private void awaitIngestGroupBeforeCapture() throws InterruptedException {
+        long t = System.nanoTime();
+        Duration settle = Duration.ofMillis(2L * CONSUMER_HEARTBEAT_MS);
+        try (IngestGroupMembers members = new IngestGroupMembers(bootstrapServers(), kafkaClientProperties(), INGEST_APPLICATION_ID)) {
+            CaptureStartGate.Reason reason = captureStartGate.await(settle, Duration.ofSeconds(CAPTURE_GATE_BOUND_SECONDS),
+                    Duration.ofMillis(100), () -> members.othersThan(ingest));
+            progress.accept(String.format("ingest group %s (%.1f s); starting change data capture", switch (reason) {
+                case RUNNING_ALONE -> "running, no other instance";
+                case SETTLED -> "settled with the other instances";
+                case STOPPED -> "stopped (" + ingest.state() + ")";
+                case TIMED_OUT -> "still rebalancing after " + CAPTURE_GATE_BOUND_SECONDS + " s";
+            }, secondsSince(t)));
+        }
+    }
+
+    /** Bound of the wait for the ingest group before capture starts (capture is correct without it). */
+    static final int CAPTURE_GATE_BOUND_SECONDS = 60;
+
+    private KafkaStreams streams(String applicationId, Topology topology, Map<String, String> overrides,
+                                 KafkaStreams.StateListener stateListener) throws IOException {
         Properties p = streamsProperties(applicationId, bootstrapServers(), kafkaClientProperties(), Files.createDirectories(dir.resolve("streams")));
         p.putAll(overrides);
         // a row image or an index event of a row near the field cap is larger than Kafka's 1 MB defaults
@@ -301,6 +329,7 @@ public final class PipelineRuntime implements AutoCloseable {
             progress.accept(applicationId + " stopped on an error: " + e.getClass().getSimpleName() + ": " + e.getMessage());
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
+        streams.setStateListener(stateListener);
         streams.start();
         started.add(() -> streams.close(Duration.ofSeconds(10)));
         return streams;
@@ -322,9 +351,12 @@ public final class PipelineRuntime implements AutoCloseable {
         p.put(StreamsConfig.consumerPrefix("metadata.max.age.ms"), "1000");
         // a process that died without leaving the group holds its tasks until its session expires
         p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), "10000");
-        p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "2000");
+        p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), Integer.toString(CONSUMER_HEARTBEAT_MS));
         return p;
     }
+
+    /** The Streams consumers' heartbeat interval, a fifth of their session timeout (Kafka's own ratio is a third). */
+    static final int CONSUMER_HEARTBEAT_MS = 2000;
 
     /** Longest wait for a change topic that just drained (a bound on a fetch's stale lag, not tuned on data). */
     static final long INGEST_MAX_TASK_IDLE_MS = 200;
