@@ -78,7 +78,7 @@ public final class Main implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
-    @Command(name = "config", description = "Print every configuration key with its effective value and where it came from.")
+    @Command(name = "config", mixinStandardHelpOptions = true, description = "Print every configuration key with its effective value and where it came from.")
     static final class ConfigCommand implements Runnable {
         @CommandLine.ParentCommand
         Main main;

@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** Posts one question to a running pipeline and prints the reply as it arrives. */
-@Command(name = "ask", description = {"Post a question to a running pipeline (`chartstream run`) and print the reply.",
+@Command(name = "ask", mixinStandardHelpOptions = true, description = {"Post a question to a running pipeline (`chartstream run`) and print the reply.",
         "Finds the broker from the running pipeline's data directory unless --bootstrap is given;",
         "fails within about 5 s, naming the address, when no pipeline answers there."})
 public final class AskCommand implements Callable<Integer> {

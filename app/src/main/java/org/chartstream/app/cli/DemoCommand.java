@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** Starts everything embedded, loads synthetic records, waits until searchable and asks a few kinds of question. */
-@Command(name = "demo", description = {"Run the whole pipeline on this machine: in-process Kafka (KRaft), embedded PostgreSQL",
+@Command(name = "demo", mixinStandardHelpOptions = true, description = {"Run the whole pipeline on this machine: in-process Kafka (KRaft), embedded PostgreSQL",
         "filled with synthetic patients (Synthea + aci-bench notes), Debezium CDC, ingest and query topologies, Lucene.",
         "Waits until the data is searchable, asks six kinds of question (one a cohort: every patient on a drug, counted),",
         "a follow-up and a name several patients share, and prints each answer with its citations.",

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** Rebuilds one table of a running pipeline as a new generation and, with --wait, waits for the cutover. */
-@Command(name = "reindex", description = {"Rebuild one table's index as a new generation while changes keep flowing",
+@Command(name = "reindex", mixinStandardHelpOptions = true, description = {"Rebuild one table's index as a new generation while changes keep flowing",
         "(they apply to the active and the new generation); readers switch to it at once when it is complete,",
         "and the superseded generation is removed."})
 public final class ReindexCommand implements Callable<Integer> {

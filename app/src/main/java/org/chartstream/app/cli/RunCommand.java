@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
 /** Keeps the embedded pipeline running until interrupted; `ask` talks to it. */
-@Command(name = "run", description = {"Start the embedded pipeline (broker, PostgreSQL source with synthetic data, Debezium,",
+@Command(name = "run", mixinStandardHelpOptions = true, description = {"Start the embedded pipeline (broker, PostgreSQL source with synthetic data, Debezium,",
         "both topologies, Lucene index) under <data.dir>/run and keep it running until Ctrl-C.",
         "State persists: a second `run` resumes from Debezium offsets and the committed index.",
         "--role splits the pipeline over processes: `ingest` (CDC + ingest topology, writes chartstream.index) and "

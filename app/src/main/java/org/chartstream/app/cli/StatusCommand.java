@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** Per table: the active generation, rows, chunks, model, last source position and lag of a running pipeline. */
-@Command(name = "status", description = {"Show, per registered table, what a running pipeline (`chartstream run`) serves:",
+@Command(name = "status", mixinStandardHelpOptions = true, description = {"Show, per registered table, what a running pipeline (`chartstream run`) serves:",
         "active generation and its rows (the store), chunks, model and last source position (the ingest side),",
         "change events not yet ingested, and index-log records not yet in the store."})
 public final class StatusCommand implements Callable<Integer> {
