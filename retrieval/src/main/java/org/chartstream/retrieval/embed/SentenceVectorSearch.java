@@ -73,7 +73,7 @@ public final class SentenceVectorSearch {
         lists.addAll(searches.search(embedded.sentences(), filter));
         return switch (rule) {
             case BLEND -> SentenceVectors.blend(lists, embedded.variants().get(0), embedded.sentences(), perSide);
-            case STANDOUT -> SentenceVectors.maxPerChunk(SentenceVectors.standingOut(lists), perSide);
+            case STANDOUT, CLAUSES -> SentenceVectors.maxPerChunk(SentenceVectors.standingOut(lists), perSide);
             default -> SentenceVectors.maxPerChunk(lists, perSide);
         };
     }

@@ -87,6 +87,22 @@ class SentenceVectorSearchTest {
     }
 
     @Test
+    void theClausesRuleDropsAClauseWhoseFirstRowDoesNotStandOutAsTheStandOutRuleDoes() {
+        SentenceVectorSearch stage = stage(SentenceVectors.CLAUSES);
+        List<SearchHit> pointed = List.of(new SearchHit(B, 0.9, 1), new SearchHit(A, 0.1, 2), new SearchHit(C, 0.1, 3));
+        // a question's list that stands out less than the clauses' (1 − 1 / 2 against 1 − 0.97 / 2)
+        List<SearchHit> flat = List.of(new SearchHit(B, 0.30, 1), new SearchHit(A, 0.30, 2), new SearchHit(C, 0.10, 3));
+        SentenceVectorSearch.Embedded embedded = stage.embed(List.of("which note mentions the plan and when was it changed?"));
+
+        assertThat(modelCalls.get(0)).containsExactly("which note mentions the plan and when was it changed?",
+                "which note mentions the plan", "when was it changed?");
+        assertThat(stage.vectorList(pointed, embedded, RetrievalFilter.NONE))
+                .extracting(h -> h.chunk().row().rowKey()).containsExactly("b", "a", "c");
+        assertThat(stage.vectorList(flat, embedded, RetrievalFilter.NONE))
+                .extracting(SearchHit::score).containsExactly(0.40, 0.39, 0.30);
+    }
+
+    @Test
     void aQuestionOfOneSentenceIsEmbeddedAloneAndItsListKept() {
         for (SentenceVectors rule : SentenceVectors.values()) {
             modelCalls.clear();
