@@ -19,7 +19,7 @@ import org.chartstream.retrieval.context.ContextBuilder;
 import org.chartstream.retrieval.context.ContextPassage;
 import org.chartstream.retrieval.dedupe.RowDedupe;
 import org.chartstream.retrieval.embed.QueryEmbedder;
-import org.chartstream.retrieval.embed.SentenceVectors;
+import org.chartstream.retrieval.embed.SentenceVectorSearch;
 import org.chartstream.retrieval.fusion.Fusion;
 import org.chartstream.retrieval.gate.AnchoredPassages;
 import org.chartstream.retrieval.gate.GateDecision;
@@ -59,6 +59,7 @@ public final class QueryPipeline {
 
     private final Stages stages;
     private final QuerySettings settings;
+    private final SentenceVectorSearch sentenceSearch;
     private final List<RunObserver> observers = new CopyOnWriteArrayList<>();
 
     /**
@@ -106,6 +107,8 @@ public final class QueryPipeline {
     public QueryPipeline(Stages stages, QuerySettings settings) {
         this.stages = stages;
         this.settings = settings;
+        this.sentenceSearch = new SentenceVectorSearch(settings.sentenceVectors(), stages.embedder(),
+                stages.searcher()::vectorSearches, stages.searcher().perSide());
     }
 
     public void addObserver(RunObserver observer) {
@@ -177,42 +180,15 @@ public final class QueryPipeline {
         t = lap(stageMs, "rewrite", t);
 
         before("embed", deadlineMs);
-        SentenceVectors perSentence = settings.sentenceVectors();
-        List<String> sentences = mode == SearchMode.LEXICAL ? List.of() : perSentence.sentences(variants.get(0));
-        List<float[]> vectors = null;
-        List<float[]> sentenceVectors = List.of();
-        if (mode != SearchMode.LEXICAL) {
-            List<String> texts = new ArrayList<>(variants);
-            texts.addAll(sentences);
-            List<float[]> embedded = List.of(stages.embedder().embedQueries(texts));
-            vectors = embedded.subList(0, variants.size());
-            sentenceVectors = embedded.subList(variants.size(), embedded.size());
-            if (perSentence == SentenceVectors.MEAN && !sentenceVectors.isEmpty()) {
-                List<float[]> all = new ArrayList<>(sentenceVectors);
-                all.add(0, vectors.get(0));
-                List<float[]> moved = new ArrayList<>(vectors);
-                moved.set(0, SentenceVectors.meanOfUnits(all));
-                vectors = List.copyOf(moved);
-            }
-        }
+        SentenceVectorSearch.Embedded embedded = mode == SearchMode.LEXICAL ? null : sentenceSearch.embed(variants);
+        List<float[]> vectors = embedded == null ? null : embedded.variants();
         t = lap(stageMs, "embed", t);
 
         before("search", deadlineMs);
         List<String> lexicalQueries = variants.stream().map(ExactTerms::lexicalQuery).toList();
         List<SideResults> sides = stages.searcher().searchAll(mode, vectors, lexicalQueries, filter);
-        if (perSentence.searchesPerSentence() && !sentenceVectors.isEmpty()) {
-            List<List<SearchHit>> lists = new ArrayList<>();
-            lists.add(sides.get(0).vector());
-            lists.addAll(stages.searcher().vectorSearches(sentenceVectors, filter));
-            int k = stages.searcher().perSide();
-            List<SearchHit> vector = switch (perSentence) {
-                case BLEND -> SentenceVectors.blend(lists, vectors.get(0), sentenceVectors, k);
-                case STANDOUT -> SentenceVectors.maxPerChunk(SentenceVectors.standingOut(lists), k);
-                default -> SentenceVectors.maxPerChunk(lists, k);
-            };
-            List<SideResults> merged = new ArrayList<>(sides);
-            merged.set(0, new SideResults(vector, sides.get(0).lexical()));
-            sides = List.copyOf(merged);
+        if (embedded != null) {
+            sides = withFirst(sides, sentenceSearch.vectorList(sides.get(0).vector(), embedded, filter), sides.get(0).lexical());
         }
         t = lap(stageMs, "search", t);
 
@@ -225,9 +201,7 @@ public final class QueryPipeline {
             if (moved.isPresent()) {
                 before("feedback", deadlineMs);
                 SideResults again = stages.searcher().search(SearchMode.VECTOR, moved.get(), lexicalQueries.get(0), filter);
-                List<SideResults> fedBack = new ArrayList<>(sides);
-                fedBack.set(0, new SideResults(again.vector(), sides.get(0).lexical()));
-                sides = List.copyOf(fedBack);
+                sides = withFirst(sides, again.vector(), sides.get(0).lexical());
                 perRow = RowDedupe.perRow(sides);
                 fused = fusion(rewrite.primary()).fuse(perRow.vector(), perRow.lexical());
             }
@@ -240,9 +214,7 @@ public final class QueryPipeline {
             if (expanded.isPresent()) {
                 before("lexical-feedback", deadlineMs);
                 List<SearchHit> again = stages.searcher().weightedLexical(expanded.get(), filter);
-                List<SideResults> fedBack = new ArrayList<>(sides);
-                fedBack.set(0, new SideResults(sides.get(0).vector(), again));
-                sides = List.copyOf(fedBack);
+                sides = withFirst(sides, sides.get(0).vector(), again);
                 perRow = RowDedupe.perRow(sides);
                 fused = fusion(rewrite.primary()).fuse(perRow.vector(), perRow.lexical());
             }
@@ -303,6 +275,13 @@ public final class QueryPipeline {
                 generation == null ? List.of() : generation.citations().outOfRange(), stageMs,
                 outcome == Outcome.ANSWER ? rankedCompleteness(question) : null, scope.scope());
         return finished(result);
+    }
+
+    /** The sides with the first variant's lists replaced. */
+    private static List<SideResults> withFirst(List<SideResults> sides, List<SearchHit> vector, List<SearchHit> lexical) {
+        List<SideResults> out = new ArrayList<>(sides);
+        out.set(0, new SideResults(vector, lexical));
+        return List.copyOf(out);
     }
 
     /** The run's reply when the question does not say which patient: nothing searched, nothing cited. */

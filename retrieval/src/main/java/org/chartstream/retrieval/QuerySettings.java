@@ -32,9 +32,9 @@ import org.chartstream.retrieval.gate.ScopedEvidenceGate;
  *                                  ({@link LexicalFeedback}); {@link LexicalFeedback#OFF} by default (measured by
  *                                  {@code eval} mode {@code hybrid+rm3}, docs/EVALUATION.md)
  * @param sentenceVectors           a question of several sentences also searched by its sentences' embeddings
- *                                  ({@link SentenceVectors}; {@code query.sentence-vectors}); {@link SentenceVectors#STANDOUT}
- *                                  by default, the other rules measured by {@code eval} modes {@code hybrid+sentences-*}
- *                                  and {@code hybrid+questions-max} (docs/EVALUATION.md, session 11)
+ *                                  ({@link SentenceVectors}; {@code query.sentence-vectors}); {@link SentenceVectors#CLAUSES}
+ *                                  by default (docs/EVALUATION.md, session 12), the other rules measured by {@code eval}
+ *                                  modes {@code hybrid+sentences-*} and {@code hybrid+questions-max} (session 11)
  */
 public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                             int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
@@ -88,7 +88,7 @@ public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold
     public static QuerySettings defaults() {
         return new QuerySettings(50, 60, 0.43, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, MAX_TOP_K, 32, 2,
                 Fusion.ADAPTIVE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT, CohortStage.DEFAULT_CAP)
-                .withSentenceVectors(SentenceVectors.STANDOUT);
+                .withSentenceVectors(SentenceVectors.CLAUSES);
     }
 
     /** The gate for the scorer actually in use: thresholds live on the scorer's own scale. */

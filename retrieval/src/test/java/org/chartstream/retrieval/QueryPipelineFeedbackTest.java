@@ -206,6 +206,15 @@ class QueryPipelineFeedbackTest {
     }
 
     @Test
+    void byDefaultASentenceThatAsksTwoThingsIsAlsoEmbeddedAndSearchedClauseByClause() {
+        String question = "which note mentions the plan and when was it changed?";
+        pipeline(QuerySettings.defaults()).run(question, SearchMode.HYBRID, 10, null);
+
+        assertThat(embedded.get(0)).containsExactly(question, "which note mentions the plan", "when was it changed?");
+        assertThat(store.vectorQueries).hasSize(3);
+    }
+
+    @Test
     void aLexicalRunEmbedsNoSentence() {
         pipeline(QuerySettings.defaults().withSentenceVectors(SentenceVectors.MAX))
                 .run("which note mentions the plan? Second, when was it changed?", SearchMode.LEXICAL, 10, null);

@@ -106,10 +106,11 @@ public final class ChartstreamConfig {
         k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});
         k.put("query.per-side", new String[] {"50", "candidates per search side"});
         k.put("query.fusion", new String[] {"adaptive", "adaptive: min-max normalised scores, the vector weight chosen per query from the two lists (default; see docs/EVALUATION.md) | score: the same with the fixed query.vector-weight | rrf: reciprocal rank fusion"});
-        k.put("query.sentence-vectors", new String[] {"standout", "a question of several sentences is also searched by each sentence's"
+        k.put("query.sentence-vectors", new String[] {"clauses", "a question of several sentences is also searched by each sentence's"
                 + " embedding (one model call with the question's, one more vector search per sentence), and a chunk's vector score is"
                 + " its best cosine over the question and the sentences kept: standout: the sentences whose own list's first row stands"
-                + " out at least as far as the question's (default; docs/EVALUATION.md, session 11) | max: every sentence | questions:"
+                + " out at least as far as the question's (docs/EVALUATION.md, session 11) | clauses (default; session 12): the same over"
+                + " the question's clauses (a sentence also split where \"and\" or \"or\" opens another question) | max: every sentence | questions:"
                 + " the sentences that ask | blend: ½ · the question's cosine + ½ · the best sentence's | mean: one search with the mean"
                 + " of their unit vectors | off: the whole question's embedding only. A question of one sentence is searched alike by"
                 + " every rule"});
@@ -258,8 +259,8 @@ public final class ChartstreamConfig {
         if (!List.of("low", "normal").contains(string("query.compute-priority"))) {
             throw bad("query.compute-priority", "must be low or normal");
         }
-        if (!List.of("off", "mean", "max", "blend", "questions", "standout").contains(string("query.sentence-vectors"))) {
-            throw bad("query.sentence-vectors", "must be off, mean, max, blend, questions or standout");
+        if (!List.of("off", "mean", "max", "blend", "questions", "standout", "clauses").contains(string("query.sentence-vectors"))) {
+            throw bad("query.sentence-vectors", "must be off, mean, max, blend, questions, standout or clauses");
         }
         if (!List.of("adaptive", "score", "rrf").contains(string("query.fusion"))) {
             throw bad("query.fusion", "must be adaptive, score or rrf");

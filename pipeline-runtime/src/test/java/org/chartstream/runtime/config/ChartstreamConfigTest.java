@@ -35,7 +35,7 @@ class ChartstreamConfigTest {
     @Test
     void theSentenceRuleReachesTheQuerySettingsAndMustBeKnown(@TempDir Path dir) throws Exception {
         assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.defaults()).sentenceVectors())
-                .isEqualTo(org.chartstream.retrieval.embed.SentenceVectors.STANDOUT);
+                .isEqualTo(org.chartstream.retrieval.embed.SentenceVectors.CLAUSES);
         Path file = dir.resolve("sentences.properties");
         Files.writeString(file, "query.sentence-vectors=blend\n");
         assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.load(file, Map.of())).sentenceVectors())

@@ -26,7 +26,30 @@ public final class QuestionSentences {
             "why", "how", "is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
             "shall", "may", "might", "must", "has", "have", "had");
 
+    /**
+     * "and" or "or" (after an optional comma) before a word that opens a question: where a sentence of two questions
+     * ("What is hepatitis and how is it transmitted?") starts its second.
+     */
+    private static final java.util.regex.Pattern CLAUSE_BREAK = java.util.regex.Pattern.compile(
+            ",?\\s+(?:and|or)\\s+(?=(?:" + String.join("|", new java.util.TreeSet<>(QUESTION_OPENERS)) + ")\\b)",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
     private QuestionSentences() {
+    }
+
+    /**
+     * The question's sentences ({@link #of}), each split further into its clauses where "and" or "or" opens another
+     * question (a wh-word or an auxiliary follows: the same closed word class as {@link #asks}); at most
+     * {@link #MAX_SENTENCES} parts, the rest joining the last.
+     */
+    public static List<String> clauses(String question) {
+        List<String> out = new ArrayList<>();
+        for (String sentence : of(question)) {
+            for (String clause : CLAUSE_BREAK.split(sentence)) {
+                add(out, clause);
+            }
+        }
+        return bounded(out);
     }
 
     /** Whether the sentence asks: it ends with a question mark, or its first word opens a question ("What kind … see."). */
@@ -59,6 +82,10 @@ public final class QuestionSentences {
         if (out.isEmpty()) {
             return List.of(text);
         }
+        return bounded(out);
+    }
+
+    private static List<String> bounded(List<String> out) {
         while (out.size() > MAX_SENTENCES) {
             String last = out.remove(out.size() - 1);
             out.set(out.size() - 1, out.get(out.size() - 1) + " " + last);

@@ -28,19 +28,24 @@ import org.chartstream.core.store.SearchHit;
  *       next rows at least as far as in the whole question's list ({@link #standingOut}, the adaptive fusion's
  *       stand-out): a sentence of small talk matches many rows alike and so carries no evidence of its own. No
  *       constant of its own.</li>
+ *   <li>{@link #CLAUSES}: as {@link #STANDOUT}, over the question's clauses ({@link QuestionSentences#clauses}): a
+ *       sentence is also split where "and" or "or" opens another question ("What is hepatitis and how is it
+ *       transmitted?"), so that a question of one sentence that asks two things is searched by each. No constant of
+ *       its own.</li>
  * </ul>
  *
- * <p>{@link #STANDOUT} is the default ({@code query.sentence-vectors}): chosen among these rules on liveqa-med-clean and
- * eval/aci-patient-words, the two sets here with questions of several sentences (eval/clinical and
- * eval/aci-visit-summary have none); docs/EVALUATION.md, "Session 11". {@link QuestionSentences}' two constants are
- * not tuned.
+ * <p>{@link #CLAUSES} is the default ({@code query.sentence-vectors}): chosen against {@link #STANDOUT} (session 11's
+ * default) on liveqa-med-clean, eval/aci-patient-words, eval/clinical and eval/aci-visit-summary (docs/EVALUATION.md,
+ * "Session 12"); {@link #STANDOUT} among the other rules on liveqa-med-clean and eval/aci-patient-words, the two sets
+ * here with questions of several sentences (session 11). Neither adds a constant; {@link QuestionSentences}' two
+ * bounds are not tuned.
  */
 public enum SentenceVectors {
-    OFF, MEAN, MAX, BLEND, QUESTIONS, STANDOUT;
+    OFF, MEAN, MAX, BLEND, QUESTIONS, STANDOUT, CLAUSES;
 
     /** Whether the rule searches once per sentence. */
     public boolean searchesPerSentence() {
-        return this == MAX || this == BLEND || this == QUESTIONS || this == STANDOUT;
+        return this != OFF && this != MEAN;
     }
 
     /**
@@ -75,7 +80,7 @@ public enum SentenceVectors {
         if (this == OFF) {
             return List.of();
         }
-        List<String> sentences = QuestionSentences.of(question);
+        List<String> sentences = this == CLAUSES ? QuestionSentences.clauses(question) : QuestionSentences.of(question);
         if (sentences.size() < 2) {
             return List.of();
         }

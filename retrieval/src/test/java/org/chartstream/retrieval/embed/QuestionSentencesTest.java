@@ -53,4 +53,30 @@ class QuestionSentencesTest {
         assertThat(QuestionSentences.asks("yeah.")).isFalse();
         assertThat(QuestionSentences.asks("Whatever helps.")).isFalse();
     }
+
+    @Test
+    void aSentenceSplitsIntoClausesAtAnAndOrAnOrThatOpensAnotherQuestion() {
+        assertThat(QuestionSentences.clauses("What is hepatitis and how is it transmitted?"))
+                .containsExactly("What is hepatitis", "how is it transmitted?");
+        assertThat(QuestionSentences.clauses("When was Andrew Perez born, and where does he live?"))
+                .containsExactly("When was Andrew Perez born", "where does he live?");
+        assertThat(QuestionSentences.clauses("Is it inherited or can one develop it? Is there a test and what does it cost?"))
+                .containsExactly("Is it inherited", "can one develop it?", "Is there a test", "what does it cost?");
+    }
+
+    @Test
+    void anAndOrAnOrBeforeAnyOtherWordOrACommaAloneDoesNotSplit() {
+        assertThat(QuestionSentences.clauses("What is the relationship between Noonan syndrome and polycystic renal disease?"))
+                .containsExactly("What is the relationship between Noonan syndrome and polycystic renal disease?");
+        assertThat(QuestionSentences.clauses("I have a toddler, 22 months, who may have back problems."))
+                .containsExactly("I have a toddler, 22 months, who may have back problems.");
+        assertThat(QuestionSentences.clauses("Whatever helps and whatever works.")).containsExactly("Whatever helps and whatever works.");
+    }
+
+    @Test
+    void clausesAreBoundLikeSentences() {
+        String message = "a and is b and is c and is d? e and is f and is g and is h?";
+        assertThat(QuestionSentences.clauses(message)).hasSize(QuestionSentences.MAX_SENTENCES)
+                .startsWith("a", "is b").endsWith("is f is g is h?");
+    }
 }

@@ -27,6 +27,18 @@ class SentenceVectorsTest {
     }
 
     @Test
+    void theClausesRuleAlsoSplitsASentenceOfTwoQuestionsAndSearchesEachPartLikeTheStandOutRule() {
+        assertThat(SentenceVectors.CLAUSES.sentences("What is hepatitis and how is it transmitted?"))
+                .containsExactly("What is hepatitis", "how is it transmitted?");
+        assertThat(SentenceVectors.STANDOUT.sentences("What is hepatitis and how is it transmitted?")).isEmpty();
+        assertThat(SentenceVectors.CLAUSES.sentences("Is it inherited? Is there a test?"))
+                .containsExactly("Is it inherited?", "Is there a test?");
+        assertThat(SentenceVectors.CLAUSES.sentences("What is the relationship between Noonan syndrome and polycystic renal disease?"))
+                .isEmpty();
+        assertThat(SentenceVectors.CLAUSES.searchesPerSentence()).isTrue();
+    }
+
+    @Test
     void theMeanWeighsEveryVectorAlikeWhateverItsLength() {
         float[] mean = SentenceVectors.meanOfUnits(List.of(new float[] {3, 0}, new float[] {0, 0.5f}));
         assertThat(mean[0]).isCloseTo((float) Math.sqrt(0.5), within(1e-6f));
