@@ -2,6 +2,9 @@ package org.chartstream.models;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.jni.CharSpan;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -36,10 +39,12 @@ public final class ModelTokenizer implements AutoCloseable {
     private final NativeTokenizer tokenizer;
     private final String modelId;
     private final int specialTokenCount;
+    private final boolean printableAsciiBound;
 
-    private ModelTokenizer(NativeTokenizer tokenizer, String modelId) {
+    private ModelTokenizer(NativeTokenizer tokenizer, String modelId, boolean printableAsciiBound) {
         this.tokenizer = tokenizer;
         this.modelId = modelId;
+        this.printableAsciiBound = printableAsciiBound;
         Encoding probe = tokenizer.use(hf -> hf.encode("hello", true, false));
         this.specialTokenCount = (int) Arrays.stream(probe.getSpecialTokenMask()).filter(m -> m != 0).count();
     }
@@ -48,10 +53,11 @@ public final class ModelTokenizer implements AutoCloseable {
     public static ModelTokenizer load(ModelDescriptor d) {
         Objects.requireNonNull(d, "descriptor");
         try (InputStream in = ModelResources.open(d.tokenizerResource(), d)) {
-            NativeTokenizer tokenizer = NativeTokenizer.load(in,
+            byte[] json = in.readAllBytes();
+            NativeTokenizer tokenizer = NativeTokenizer.load(new ByteArrayInputStream(json),
                     Map.of("padding", "false", "truncation", "false", "addSpecialTokens", "true"),
                     "tokenizer of model '" + d.id() + "'");
-            return new ModelTokenizer(tokenizer, d.id());
+            return new ModelTokenizer(tokenizer, d.id(), boundedByPrintableAscii(new ObjectMapper().readTree(json)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load tokenizer " + d.tokenizerResource() + " of model '"
                     + d.id() + "'", e);
@@ -72,6 +78,38 @@ public final class ModelTokenizer implements AutoCloseable {
     public int countTokens(String text) {
         Objects.requireNonNull(text, "text");
         return tokenizer.use(hf -> hf.encode(text, false, false).getIds().length);
+    }
+
+    /**
+     * At least {@link #countTokens}{@code (text)}, found without the tokenizer, or -1 when no such bound is known: for a
+     * BERT WordPiece tokenizer and text of printable ASCII, whitespace and control characters only, the count of
+     * printable characters. Each such token covers at least one of them: the pre-tokenizer splits at whitespace and
+     * makes every punctuation character a token of its own, WordPiece cuts a word into pieces of at least one
+     * character (or makes it one unknown token), and the normaliser only lowercases ASCII and drops control
+     * characters. Outside ASCII a character can normalise into several (NFD), so no bound is given there.
+     */
+    public int tokenUpperBound(String text) {
+        if (!printableAsciiBound) {
+            return -1;
+        }
+        int printable = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c > 0x7f) {
+                return -1;
+            }
+            if (c > ' ' && c < 0x7f) {
+                printable++;
+            }
+        }
+        return printable;
+    }
+
+    /** Whether {@code tokenizer.json} describes a BERT WordPiece tokenizer, for which {@link #tokenUpperBound} holds. */
+    static boolean boundedByPrintableAscii(JsonNode tokenizerJson) {
+        return "WordPiece".equals(tokenizerJson.path("model").path("type").asText())
+                && "BertNormalizer".equals(tokenizerJson.path("normalizer").path("type").asText())
+                && "BertPreTokenizer".equals(tokenizerJson.path("pre_tokenizer").path("type").asText());
     }
 
     /** Ids, UTF-16 character offsets and word ids of every token of {@code text}, special tokens excluded. */

@@ -123,6 +123,18 @@ public final class TokenChunker {
         if (body == null || body.isBlank()) {
             return chunk(header);
         }
+        String rest = body.strip();
+        int headerAtMost = tokenizer.tokenUpperBound(header);
+        int restAtMost = tokenizer.tokenUpperBound(rest);
+        // most rows are short: when even the bounds fit, the exact counts below take this same one-window branch
+        if (headerAtMost >= 0 && restAtMost >= 0 && headerAtMost + 1 <= windowTokens / 2 && headerAtMost + 1 + restAtMost <= windowTokens) {
+            return List.of(header + "\n" + rest);
+        }
+        return chunkUnderHeaderCounted(header, body);
+    }
+
+    /** {@link #chunkUnderHeader} with every count made by the tokenizer (no bound used). */
+    List<String> chunkUnderHeaderCounted(String header, String body) {
         int headerTokens = countTokens(header) + 1;
         if (headerTokens > windowTokens / 2) {
             return chunk(header + "\n" + body);
