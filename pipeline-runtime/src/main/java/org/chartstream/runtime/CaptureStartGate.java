@@ -47,10 +47,17 @@ final class CaptureStartGate implements KafkaStreams.StateListener {
      * The decision at one moment, or null to keep waiting. {@code othersInGroup} is asked only while running (it may
      * be a broker round trip).
      */
-    synchronized Reason decide(Duration settle, BooleanSupplier othersInGroup) {
-        return switch (state) {
+    Reason decide(Duration settle, BooleanSupplier othersInGroup) {
+        KafkaStreams.State now;
+        long since;
+        // the group is asked outside the lock: a stream thread reporting a state change must not wait for the broker
+        synchronized (this) {
+            now = state;
+            since = runningSinceNanos;
+        }
+        return switch (now) {
             case RUNNING -> !othersInGroup.getAsBoolean() ? Reason.RUNNING_ALONE
-                    : nanoClock.getAsLong() - runningSinceNanos >= settle.toNanos() ? Reason.SETTLED : null;
+                    : nanoClock.getAsLong() - since >= settle.toNanos() ? Reason.SETTLED : null;
             case PENDING_SHUTDOWN, NOT_RUNNING, PENDING_ERROR, ERROR -> Reason.STOPPED;
             default -> null;
         };

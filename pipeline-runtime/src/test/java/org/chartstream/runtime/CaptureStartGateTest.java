@@ -69,6 +69,32 @@ class CaptureStartGateTest {
     }
 
     @Test
+    void aStateChangeIsNotHeldUpWhileTheGroupIsAsked() throws Exception {
+        gate.onChange(State.RUNNING, State.REBALANCING);
+        java.util.concurrent.CountDownLatch asking = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch answer = new java.util.concurrent.CountDownLatch(1);
+        Thread decider = new Thread(() -> gate.decide(SETTLE, () -> {
+            asking.countDown();
+            try {
+                answer.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        }));
+        decider.start();
+        asking.await();
+        Thread streamThread = new Thread(() -> gate.onChange(State.REBALANCING, State.RUNNING));
+        streamThread.start();
+        streamThread.join(2_000);
+        boolean reported = !streamThread.isAlive();
+        answer.countDown();
+        decider.join();
+        assertThat(reported).as("the state change returned while the group was being asked").isTrue();
+        assertThat(gate.decide(SETTLE, () -> true)).isNull();
+    }
+
+    @Test
     void anotherInstanceIsAMemberNoneOfThisClientsThreadsOwns() {
         Set<String> own = Set.of("chartstream-ingest-a-StreamThread-1-consumer", "chartstream-ingest-a-StreamThread-2-consumer");
         assertThat(IngestGroupMembers.othersAmong(List.copyOf(own), own)).isFalse();
