@@ -100,11 +100,6 @@ public final class EvalCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         OnnxRuntimeGuard.check();
         ChartstreamConfig config = config();
-        try {
-            perSide = perSide(config);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
         List<EvalMode> evalModes = EvalMode.list(modes);
         if (corpus.exportClinical != null) {
             ClinicalQuestionSet set = ClinicalQuestionGenerator.generate(clinicalDataset(config));
@@ -113,6 +108,11 @@ public final class EvalCommand implements Callable<Integer> {
                     corpus.exportClinical, set.answerable().size(), set.followUps().size(), set.unanswerable().size(),
                     set.ambiguousNames().size()));
             return 0;
+        }
+        try {
+            perSide = perSide(config);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         if (rankings != null) {
             java.nio.file.Files.deleteIfExists(rankings);
