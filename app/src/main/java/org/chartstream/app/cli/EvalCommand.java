@@ -80,9 +80,17 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "also write the figures as JSON to FILE")
     Path json;
 
-    @Option(names = "--per-side", description = "candidates per search side (default: ${DEFAULT-VALUE}; at least 50 for Recall@50)",
-            defaultValue = "100")
-    int perSide;
+    @Option(names = "--per-side", paramLabel = "N", description = "candidates per search side (default: the configured query.per-side,"
+            + " as the pipeline asks; at least " + RECALL_DEPTH + " for Recall@" + RECALL_DEPTH + ")")
+    Integer perSideOption;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** The depth of Recall@50: a side list shorter than this would make it the recall of a shorter list. */
+    static final int RECALL_DEPTH = 50;
+
+    private int perSide;
 
     @Option(names = "--rankings", paramLabel = "FILE", description = "write each query's side rankings and fused order"
             + " (mode, query id, document ids, chunk ids and scores; no text) as JSON lines to FILE, for analysis")
@@ -100,6 +108,11 @@ public final class EvalCommand implements Callable<Integer> {
                     corpus.exportClinical, set.answerable().size(), set.followUps().size(), set.unanswerable().size(),
                     set.ambiguousNames().size()));
             return 0;
+        }
+        try {
+            perSide = perSide(config);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         if (rankings != null) {
             java.nio.file.Files.deleteIfExists(rankings);
@@ -276,6 +289,17 @@ public final class EvalCommand implements Callable<Integer> {
 
     static ClinicalDataset clinicalDataset(ChartstreamConfig config) {
         return DemoCommand.generator(config).generate(DemoCommand.spec(config));
+    }
+
+    /** Candidates per search side: --per-side, else the configured query.per-side, so the eval measures the pipeline as run. */
+    int perSide(ChartstreamConfig config) {
+        int depth = perSideOption != null ? perSideOption : (int) config.integer("query.per-side");
+        if (depth < RECALL_DEPTH) {
+            throw new IllegalArgumentException(String.format("%d candidates per side (%s) is fewer than Recall@%d needs;"
+                    + " pass --per-side %d or more", depth, perSideOption != null ? "--per-side" : "query.per-side", RECALL_DEPTH,
+                    RECALL_DEPTH));
+        }
+        return depth;
     }
 
     ChartstreamConfig config() {
