@@ -117,7 +117,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         this.statuses = new TableStatuses(context.getStateStore(STATUS_STORE));
         this.chunker = new RowChunker(textChunker, patients);
         this.reindex = new ReindexDriver(sources, context.getStateStore(REINDEX_STORE), generations, rows, statuses,
-                chunker, this::emit, flushRule.batchChunks(), events);
+                chunker, patients, this::emit, flushRule.batchChunks(), events);
         context.schedule(flushRule.quiet(), PunctuationType.WALL_CLOCK_TIME, now -> {
             if (uncommitted && context.currentSystemTimeMs() - lastForwardMs >= flushRule.quiet().toMillis()) {
                 commit();
@@ -290,16 +290,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         return status.withCounts(status.rows() - 1, status.chunks() - previous.chunks());
     }
 
-    /**
-     * The patient a kept row of a child table names; null for a row of the patient table itself (its own change
-     * chunks it under the new identity), a table without a patient column, a source without a patient table, or no row.
-     */
     private String childPatientOf(String sourceId, TableProjection projection, RowImage image) {
-        PatientIdentityColumns idColumns = sources.get(sourceId).patientIdentity();
-        if (image == null || idColumns == null || projection.patientColumn() == null || projection.table().equals(idColumns.table())) {
-            return null;
-        }
-        return image.row().get(projection.patientColumn());
+        return PatientIdentities.childPatientOf(sources.get(sourceId).patientIdentity(), projection, image);
     }
 
     /** The columns of {@code after} that may be indexed; records the table's columns the first time. */

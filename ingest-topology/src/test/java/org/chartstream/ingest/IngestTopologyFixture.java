@@ -86,6 +86,16 @@ final class IngestTopologyFixture implements AutoCloseable {
                 .readKeyValuesToList();
     }
 
+    /** Empties the planner store {@code store}, as a version of the pipeline without that store left it. */
+    void forgetStore(String store) {
+        org.apache.kafka.streams.state.KeyValueStore<String, String> kv = driver.getKeyValueStore(store);
+        List<String> keys = new java.util.ArrayList<>();
+        try (org.apache.kafka.streams.state.KeyValueIterator<String, String> it = kv.all()) {
+            it.forEachRemaining(e -> keys.add(e.key));
+        }
+        keys.forEach(kv::delete);
+    }
+
     /** Lets the linger time pass: pending events are embedded and forwarded, statuses announced, re-indexes advanced. */
     void lingerPasses() {
         driver.advanceWallClockTime(LINGER);

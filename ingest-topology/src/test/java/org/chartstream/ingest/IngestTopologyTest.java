@@ -253,6 +253,26 @@ class IngestTopologyTest {
     }
 
     @Test
+    void aReindexEntersRowsIndexedBeforeThePatientIndexExistedSoThatALaterRenameReachesThem() {
+        snapshotTwoPatientsAndTheirNotes();
+        index.readValuesToList();
+        ingest.forgetStore(IndexingProcessor.CHILDREN_STORE);
+        ingest.control().pipeInput("ehr:clinical_notes", "reindex");
+        ingest.lingerPasses();
+        ingest.lingerPasses();
+        assertThat(index.readValuesToList()).filteredOn(e -> e.getKind() == IndexEventKind.MARKER)
+                .extracting(IndexEvent::getTableName, IndexEvent::getGeneration).containsExactly(tuple("clinical_notes", 2L));
+
+        patientChanges("p1", "MRN-1", "Martha", "Reed", "Salem", 60);
+
+        List<IndexEvent> after = indexedAfterTwoLingers();
+        assertThat(after).extracting(IndexEvent::getTableName, IndexEvent::getRowKey)
+                .containsExactly(tuple("patients", "p1"), tuple("clinical_notes", "1"));
+        assertThat(after.get(1).getChunks()).isNotEmpty().allSatisfy(c ->
+                assertThat(c.getText()).startsWith("record: clinical notes\npatient: Martha Reed (MRN-1)"));
+    }
+
+    @Test
     void aChangeOfAPatientFieldTheHeaderDoesNotShowChunksNoNoteAgain() {
         snapshotTwoPatientsAndTheirNotes();
         index.readValuesToList();

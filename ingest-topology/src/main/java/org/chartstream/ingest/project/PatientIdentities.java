@@ -73,6 +73,18 @@ public final class PatientIdentities {
     }
 
     /**
+     * The patient a kept row of a child table names; null for a row of the patient table itself (its own change
+     * chunks it under the new identity), a table without a patient column, a source without a patient table
+     * ({@code idColumns} null), or no row.
+     */
+    public static String childPatientOf(PatientIdentityColumns idColumns, TableProjection projection, RowImage image) {
+        if (image == null || idColumns == null || projection.patientColumn() == null || projection.table().equals(idColumns.table())) {
+            return null;
+        }
+        return image.row().get(projection.patientColumn());
+    }
+
+    /**
      * Keeps the index of child rows in step with a row's kept image: the patient it named before (null: the row was
      * not kept, or named nobody) and the one it names now (null: the row is gone, or names nobody). A row that
      * leaves a patient also stops waiting for it.

@@ -11,6 +11,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.ingest.chunk.RowChunker;
 import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.ingest.project.PatientIdentities;
 import org.chartstream.ingest.project.RowImage;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.ingest.publish.GenerationPlanner;
@@ -37,20 +38,22 @@ public final class ReindexDriver {
     private final KeyValueStore<String, String> rows;
     private final TableStatuses statuses;
     private final RowChunker chunker;
+    private final PatientIdentities patients;
     private final Consumer<IndexEvent> emit;
     private final int batchChunks;
     private final IndexEvents events;
 
     public ReindexDriver(Map<String, SourceRegistration> sources, KeyValueStore<String, String> cursors,
                          KeyValueStore<String, String> generations, KeyValueStore<String, String> rows,
-                         TableStatuses statuses, RowChunker chunker, Consumer<IndexEvent> emit, int batchChunks,
-                         IndexEvents events) {
+                         TableStatuses statuses, RowChunker chunker, PatientIdentities patients, Consumer<IndexEvent> emit,
+                         int batchChunks, IndexEvents events) {
         this.sources = sources;
         this.cursors = cursors;
         this.generations = generations;
         this.rows = rows;
         this.statuses = statuses;
         this.chunker = chunker;
+        this.patients = patients;
         this.emit = emit;
         this.batchChunks = batchChunks;
         this.events = events;
@@ -124,6 +127,9 @@ public final class ReindexDriver {
                 RowImage image = RowImage.decode(kv.value);
                 RowChunks chunks = chunker.chunk(sourceId, table, kv.key.substring(tableKey.length() + 1), projection, image);
                 emit.accept(events.upsert(chunks, cursor.generation()));
+                // a row indexed before the patient-children index existed joins it here, so that a rename reaches it
+                String patientId = PatientIdentities.childPatientOf(source.patientIdentity(), projection, image);
+                patients.childMoved(sourceId, kv.key, patientId, patientId);
                 updated.add(KeyValue.pair(kv.key, image.writtenTo(chunks.count(), cursor.generation())));
                 last = kv.key;
                 written++;
