@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
         "--clients clients each post --conversations conversations of --turns turns",
         "(the turns of a conversation all at once) and wait for their final replies;",
         "when --kill-after of the requests are answered, the last instance is killed",
-        "with SIGKILL while it has requests in flight. Every reply event is counted:",
+        "with SIGKILL once it has had requests in flight for a commit interval. Every reply event is counted:",
         "requests, answered (a final reply), lost (none within --timeout-s), duplicates",
         "(more than one final reply), conflicting_duplicates (final replies that differ",
         "in type, text or cited rows), conversations_out_of_order, resumed_from_pending",

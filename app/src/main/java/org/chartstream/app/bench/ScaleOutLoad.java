@@ -139,7 +139,9 @@ public final class ScaleOutLoad {
                             dir.resolve("chartstream.properties"), work.resolve(name + ".log")));
                 }
                 awaitServing(instances, bootstrap, s, log);
-                Result result = load(bootstrap, instances, s, log);
+                Duration commitInterval = Duration.ofMillis(Long.parseLong(s.instanceSettings().getOrDefault("query.commit-interval-ms",
+                        base.string("query.commit-interval-ms"))));
+                Result result = load(bootstrap, instances, s, commitInterval, log);
                 log.accept("done: " + result.queryJson());
                 return result;
             } finally {
@@ -211,7 +213,8 @@ public final class ScaleOutLoad {
         }
     }
 
-    private static Result load(String bootstrap, List<QueryInstanceProcess> instances, Settings s, Consumer<String> log) throws Exception {
+    private static Result load(String bootstrap, List<QueryInstanceProcess> instances, Settings s, Duration commitInterval,
+                               Consumer<String> log) throws Exception {
         ReplyTally tally = new ReplyTally();
         AtomicBoolean reading = new AtomicBoolean(true);
         Properties c = KafkaClientProperties.readCommittedConsumer(bootstrap, Map.of(), "scaleout-reply-reader");
@@ -248,7 +251,7 @@ public final class ScaleOutLoad {
                     }));
                 }
                 QueryInstanceProcess victim = instances.get(instances.size() - 1);
-                long killedAt = killMidLoad(victim, tally, s, () -> clients.stream().allMatch(Future::isDone), log);
+                long killedAt = killMidLoad(victim, tally, s, commitInterval, () -> clients.stream().allMatch(Future::isDone), log);
                 int answeredAtKill = tally.summary().answered();
                 await(clients);
                 long end = System.nanoTime();
@@ -289,19 +292,31 @@ public final class ScaleOutLoad {
 
     /**
      * Waits until the kill share of the requests is answered (or the clients are done: then requests were lost before
-     * any kill), then until the victim has requests in flight (at most 10 s), and kills it; returns when.
+     * any kill), then until the victim has had requests in flight for one of its commit intervals without a break
+     * (at most 10 s), and kills it; returns when. The wait makes it likely that a request in flight at the kill was
+     * committed to the pending store, so that a survivor takes it over from there: one taken less than a commit
+     * interval before the kill is not in the committed store yet, and a survivor reads it again from the request topic.
      */
-    private static long killMidLoad(QueryInstanceProcess victim, ReplyTally tally, Settings s, java.util.function.BooleanSupplier clientsDone,
-                                    Consumer<String> log) throws InterruptedException {
+    private static long killMidLoad(QueryInstanceProcess victim, ReplyTally tally, Settings s, Duration commitInterval,
+                                    java.util.function.BooleanSupplier clientsDone, Consumer<String> log) throws InterruptedException {
         int threshold = (int) Math.ceil(s.killAfter() * s.requests());
         while (tally.summary().answered() < threshold && !clientsDone.getAsBoolean()) {
             Thread.sleep(20);
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long busyFor = commitInterval.toNanos();
+        long busySince = -1;
         int inFlight;
-        while ((inFlight = victim.inFlight()) < 1 && System.nanoTime() < deadline) {
+        while (System.nanoTime() < deadline && !clientsDone.getAsBoolean()) {
+            inFlight = victim.inFlight();
+            long now = System.nanoTime();
+            busySince = inFlight < 1 ? -1 : busySince < 0 ? now : busySince;
+            if (busySince >= 0 && now - busySince >= busyFor) {
+                break;
+            }
             Thread.sleep(10);
         }
+        inFlight = victim.inFlight();
         victim.kill();
         log.accept(String.format(Locale.ROOT, "killed %s (SIGKILL) with %d request(s) in flight, %d of %d answered", victim.name(),
                 inFlight, tally.summary().answered(), s.requests()));
