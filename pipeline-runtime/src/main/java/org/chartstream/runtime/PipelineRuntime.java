@@ -293,7 +293,6 @@ public final class PipelineRuntime implements AutoCloseable {
         return new StoreStatus(System.currentTimeMillis(), Topics.INDEX, active, rows, materializer.committedPositions());
     }
 
-    /** @param overrides the topology's own Streams settings, over the shared {@link #streamsProperties} */
     /**
      * Holds change data capture back until the ingest group's start-up rebalance is over (see {@link CaptureStartGate}),
      * at most {@value #CAPTURE_GATE_BOUND_SECONDS} s. The settle period is two of the ingest consumers' heartbeats: a
@@ -317,6 +316,10 @@ public final class PipelineRuntime implements AutoCloseable {
     /** Bound of the wait for the ingest group before capture starts (capture is correct without it). */
     static final int CAPTURE_GATE_BOUND_SECONDS = 60;
 
+    /**
+     * @param overrides     the topology's own Streams settings, over the shared {@link #streamsProperties}
+     * @param stateListener told of every state change, from before the client starts
+     */
     private KafkaStreams streams(String applicationId, Topology topology, Map<String, String> overrides,
                                  KafkaStreams.StateListener stateListener) throws IOException {
         Properties p = streamsProperties(applicationId, bootstrapServers(), kafkaClientProperties(), Files.createDirectories(dir.resolve("streams")));
