@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Splits a question into its sentences, for the query-side multi-vector rule ({@link SentenceVectors}). A sentence
@@ -30,9 +32,9 @@ public final class QuestionSentences {
      * "and" or "or" (after an optional comma) before a word that opens a question: where a sentence of two questions
      * ("What is hepatitis and how is it transmitted?") starts its second.
      */
-    private static final java.util.regex.Pattern CLAUSE_BREAK = java.util.regex.Pattern.compile(
-            ",?\\s+(?:and|or)\\s+(?=(?:" + String.join("|", new java.util.TreeSet<>(QUESTION_OPENERS)) + ")\\b)",
-            java.util.regex.Pattern.CASE_INSENSITIVE);
+    private static final Pattern CLAUSE_BREAK = Pattern.compile(
+            ",?\\s+(?:and|or)\\s+(?=(?:" + String.join("|", new TreeSet<>(QUESTION_OPENERS)) + ")\\b)",
+            Pattern.CASE_INSENSITIVE);
 
     private QuestionSentences() {
     }
