@@ -20,11 +20,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Two query instances ({@code chartstream run --role query}, each a JVM of its own with its own state directory and
  * Lucene replica) share a 4-partition request topic with an ingest runtime on one embedded broker. Six clients post
- * conversations of three turns at once; once 30 % of the requests are answered and one instance has had requests in
- * flight for a commit interval (100 ms) without a break, it is killed with SIGKILL. Its partitions move to the
- * survivor, which takes its pending requests over from the changelogged pending store (a request killed before the
- * first commit after it was taken is read again from the request topic instead; with 48 requests and a kill as soon
- * as anything was in flight, CI once saw only such requests and nothing resumed from the store):
+ * conversations of three turns at once; once 30 % of the requests are answered and one instance's oldest request in
+ * flight was admitted two commit intervals (100 ms each) and 200 ms before, it is killed with SIGKILL. Its partitions
+ * move to the survivor, which takes its pending requests over from the changelogged pending store (a request admitted
+ * after the victim's last commit is read again from the request topic instead; CI twice saw kills, by rules that
+ * looked only at how many were in flight, with only such requests and nothing resumed from the store):
  * no request is lost, none gets two final replies that differ, and every conversation's turns are answered in order.
  */
 class QueryScaleOutIT {

@@ -24,13 +24,13 @@ class QueryWiringTest {
         AdmissionControl adaptive = QueryWiring.admission(ChartstreamConfig.defaults());
         assertThat(adaptive.limit()).as("starts at the upper bound").isEqualTo(32);
         for (int i = 0; i < 40; i++) {
-            adaptive.tryAcquire();
-            adaptive.release(i == 0 ? 20 : 2_000);
+            adaptive.tryAcquire(i);
+            adaptive.release(i, i + (i == 0 ? 20 : 2_000));
         }
         assertThat(adaptive.limit()).as("backed off to the lower bound").isEqualTo(2);
         AdmissionControl one = QueryWiring.admission(ChartstreamConfig.defaults().with("query.admission-limit", "1"));
-        assertThat(one.tryAcquire()).isTrue();
-        assertThat(one.tryAcquire()).isFalse();
+        assertThat(one.tryAcquire(0)).isTrue();
+        assertThat(one.tryAcquire(1)).isFalse();
     }
 
     @Test

@@ -119,7 +119,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         this.pending = new PendingRequests(gate::start);
         List<PendingRequest> recovered = PendingRequests.recovered(pendingStore);
         for (PendingRequest p : recovered) {
-            admission.acquireRecovered();
+            admission.acquireRecovered(p.getReceivedTsMs());
             pending.enqueue(p);
         }
         if (!recovered.isEmpty()) {
@@ -155,7 +155,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
             LOG.info("request {} timed out before arrival", id);
             return;
         }
-        if (!admission.tryAcquire()) {
+        if (!admission.tryAcquire(now)) {
             replies.busy(id, in.replyTo(), admission.limit());
             audit(AuditRecords.rejected(id, request.getConversationId(), request.getUserId(),
                     ReplyType.BUSY, "admission limit " + admission.limit() + " reached", pipeline.embeddingModel()));
@@ -210,7 +210,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     @Override
     public void close() {
         if (pending != null) {
-            admission.abandon(pending.unfinished());
+            admission.abandon(pending.unfinished().stream().map(PendingRequest::getReceivedTsMs).toList());
         }
         if (replyTopics != null) {
             replyTopics.close();
@@ -239,21 +239,21 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     private void complete(Emission.Completion c) {
         PendingRequest p = c.pending();
         QueryRequest r = p.getRequest();
-        long latencyMs = System.currentTimeMillis() - p.getReceivedTsMs();
+        long finishedMs = System.currentTimeMillis();
         if (pending.isReplied(p)) {
             LOG.info("request {} finished after its timeout reply; its result is dropped", r.getRequestId());
-            done(p, latencyMs);
+            done(p, finishedMs);
         } else if (c.failure() instanceof QueryPipeline.DeadlinePassedException
                 || RequestCheck.pastDeadline(r, System.currentTimeMillis())) {
             timeOut(p); // the answer came too late: it is not sent
-            done(p, latencyMs);
+            done(p, finishedMs);
         } else if (c.failure() != null) {
             String reason = "internal error while answering (" + c.failure().getClass().getSimpleName() + "); see the service log for the request id";
             LOG.error("request {} failed: {}", r.getRequestId(), c.failure().getClass().getSimpleName());
             replies.error(p, reason, () -> {
                 audit(AuditRecords.rejected(r.getRequestId(), r.getConversationId(), r.getUserId(), ReplyType.ERROR,
                         reason, pipeline.embeddingModel()));
-                done(p, latencyMs);
+                done(p, finishedMs);
             });
             pending.replied(p);
         } else {
@@ -267,16 +267,16 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
                         ConversationMemories.DEFAULT_MAX_TURNS));
                 LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", r.getRequestId(),
                         result.outcome(), result.passages().size(), result.gateDescription(), result.stageMs().get("total"));
-                done(p, latencyMs);
+                done(p, finishedMs);
             });
             pending.replied(p);
         }
     }
 
     /** The request's worker is done and its answer (if any) delivered: its slot is free, the next turn may start. */
-    private void done(PendingRequest p, long latencyMs) {
+    private void done(PendingRequest p, long finishedMs) {
         replies.forget(p.getRequest().getRequestId());
-        admission.release(latencyMs);
+        admission.release(p.getReceivedTsMs(), finishedMs);
         pending.finished(p);
     }
 
@@ -312,7 +312,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         pending.dropWaitingPastDeadline(now, p -> {
             timeOut(p);
             replies.forget(p.getRequest().getRequestId());
-            admission.release(now - p.getReceivedTsMs());
+            admission.release(p.getReceivedTsMs(), now);
         });
     }
 

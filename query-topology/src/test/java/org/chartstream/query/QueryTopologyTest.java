@@ -177,7 +177,7 @@ class QueryTopologyTest {
     @Test
     void pastTheAdmissionLimitARequestGetsABusyReplyAtOnce() {
         for (int i = 0; i < admission.limit(); i++) {
-            assertThat(admission.tryAcquire()).isTrue();
+            assertThat(admission.tryAcquire(i)).isTrue();
         }
         try {
             fixture.produce("conv-9", bytes(request("r9", "hypothyroidism").build()), REPLY_TOPIC, null);
@@ -187,7 +187,7 @@ class QueryTopologyTest {
             assertThat(audit.readValue().getOutcome()).isEqualTo(ReplyType.BUSY);
         } finally {
             for (int i = 0; i < admission.limit(); i++) {
-                admission.release(0); // a fixed limit: the latency moves nothing
+                admission.release(i, i); // a fixed limit: the latency moves nothing
             }
         }
     }

@@ -85,8 +85,17 @@ public final class QueryInstanceProcess implements AutoCloseable {
 
     /** Requests in flight on it now ({@code chartstream_admission_in_flight}), or -1 when it does not say. */
     int inFlight() {
-        return get("/metrics").map(r -> r.body().lines().filter(l -> l.startsWith("chartstream_admission_in_flight"))
-                .map(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElse(-1)).orElse(-1);
+        return (int) gauge("chartstream_admission_in_flight");
+    }
+
+    /** Ms since its oldest request in flight was admitted ({@code chartstream_admission_oldest_in_flight_ms}), or -1. */
+    long oldestInFlightMs() {
+        return (long) gauge("chartstream_admission_oldest_in_flight_ms");
+    }
+
+    private double gauge(String name) {
+        return get("/metrics").flatMap(r -> r.body().lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
+                .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()).orElse(-1.0);
     }
 
     /** Requests its tasks took over from the pending store (the query topology logs each task's count at its start). */

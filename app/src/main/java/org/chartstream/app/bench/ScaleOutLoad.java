@@ -292,10 +292,11 @@ public final class ScaleOutLoad {
 
     /**
      * Waits until the kill share of the requests is answered (or the clients are done: then requests were lost before
-     * any kill), then until the victim has had requests in flight for one of its commit intervals without a break
-     * (at most 10 s), and kills it; returns when. The wait makes it likely that a request in flight at the kill was
-     * committed to the pending store, so that a survivor takes it over from there: one taken less than a commit
-     * interval before the kill is not in the committed store yet, and a survivor reads it again from the request topic.
+     * any kill), then until the victim's oldest request in flight was admitted two of its commit intervals and 200 ms
+     * ago (at most 10 s), and kills it; returns when. A request admitted that long ago has been through a commit, so
+     * it is in the committed pending store and a survivor takes it over from there; one admitted after the victim's
+     * last commit is not, and a survivor reads it again from the request topic instead (CI saw kills with only such
+     * requests in flight, by a rule that looked at the count in flight alone).
      */
     private static long killMidLoad(QueryInstanceProcess victim, ReplyTally tally, Settings s, Duration commitInterval,
                                     java.util.function.BooleanSupplier clientsDone, Consumer<String> log) throws InterruptedException {
@@ -304,22 +305,16 @@ public final class ScaleOutLoad {
             Thread.sleep(20);
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        long busyFor = commitInterval.toNanos();
-        long busySince = -1;
-        int inFlight;
-        while (System.nanoTime() < deadline && !clientsDone.getAsBoolean()) {
-            inFlight = victim.inFlight();
-            long now = System.nanoTime();
-            busySince = inFlight < 1 ? -1 : busySince < 0 ? now : busySince;
-            if (busySince >= 0 && now - busySince >= busyFor) {
-                break;
-            }
+        long committedAge = 2 * commitInterval.toMillis() + 200;
+        long oldest = victim.oldestInFlightMs();
+        while (oldest < committedAge && System.nanoTime() < deadline && !clientsDone.getAsBoolean()) {
             Thread.sleep(10);
+            oldest = victim.oldestInFlightMs();
         }
-        inFlight = victim.inFlight();
+        int inFlight = victim.inFlight();
         victim.kill();
-        log.accept(String.format(Locale.ROOT, "killed %s (SIGKILL) with %d request(s) in flight, %d of %d answered", victim.name(),
-                inFlight, tally.summary().answered(), s.requests()));
+        log.accept(String.format(Locale.ROOT, "killed %s (SIGKILL) with %d request(s) in flight, the oldest admitted %d ms before,"
+                + " %d of %d answered", victim.name(), inFlight, oldest, tally.summary().answered(), s.requests()));
         return System.nanoTime();
     }
 

@@ -97,6 +97,8 @@ final class PipelineMetrics implements AutoCloseable {
         });
         Gauge.builder("chartstream.admission.in.flight", admission, AdmissionControl::inFlight)
                 .description("requests running or waiting for an earlier turn").register(registry);
+        Gauge.builder("chartstream.admission.oldest.in.flight.ms", admission, a -> a.oldestInFlightAgeMs(System.currentTimeMillis()))
+                .description("how long the oldest request in flight has been, in ms since it was admitted (0 with none)").register(registry);
         Gauge.builder("chartstream.admission.limit", admission, AdmissionControl::limit)
                 .description("requests in flight before new ones get a busy reply").register(registry);
         FunctionCounter.builder("chartstream.admission.rejected", admission, AdmissionControl::rejected)

@@ -40,5 +40,6 @@ class QueryInstanceProcessTest {
         assertThat(instance.resumedFromPending()).isEqualTo(3);
         assertThat(instance.ready()).as("nothing answers on its port").isFalse();
         assertThat(instance.inFlight()).isEqualTo(-1);
+        assertThat(instance.oldestInFlightMs()).isEqualTo(-1);
     }
 }

@@ -123,6 +123,7 @@ class OperationsIT {
                 assertThat(busy).as("busy replies to %d simultaneous questions with room for %d", BURST, ADMISSION_LIMIT).isPositive();
                 assertThat(after.value("chartstream_admission_rejected_total", Map.of())).isEqualTo((double) busy);
                 assertThat(after.value("chartstream_admission_in_flight", Map.of())).isEqualTo(0.0);
+                assertThat(after.value("chartstream_admission_oldest_in_flight_ms", Map.of())).as("none in flight").isEqualTo(0.0);
                 assertThat(after.value("chartstream_query_stage_seconds_count", Map.of("stage", "total"))).isEqualTo(1.0 + BURST - busy);
             }
         }
@@ -174,6 +175,7 @@ class OperationsIT {
         assertThat(m.value("chartstream_query_answers_total", Map.of("outcome", "answer"))).isEqualTo(1.0);
 
         assertThat(m.value("chartstream_admission_in_flight", Map.of())).isEqualTo(0.0);
+        assertThat(m.value("chartstream_admission_oldest_in_flight_ms", Map.of())).isEqualTo(0.0);
         assertThat(m.value("chartstream_admission_limit", Map.of())).isEqualTo((double) ADMISSION_LIMIT);
         assertThat(m.value("chartstream_admission_rejected_total", Map.of())).isEqualTo(0.0);
 

@@ -1,18 +1,23 @@
 package org.chartstream.query.admission;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Collection;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Bounds the requests in flight (running or waiting for an earlier turn of their conversation). Past the limit a
  * request gets a {@code busy} reply at once instead of joining a queue. The limit adapts to measured capacity
  * ({@link AimdLimit}, within the configured bounds): each release reports how long its request took, so the limit
- * settles where admitted requests stop queueing behind each other.
+ * settles where admitted requests stop queueing behind each other. Each request in flight is held by the time it was
+ * admitted, so that the age of the oldest one can be read: a request that stays in flight far longer than answers
+ * take is stuck, and one in flight for longer than a commit interval is in the committed pending store.
  */
 public final class AdmissionControl {
     private final AimdLimit limit;
     private volatile int currentLimit;
-    private final AtomicInteger inFlight = new AtomicInteger();
+    /** Admission time (ms since the epoch) → requests in flight admitted then; guarded by itself. */
+    private final TreeMap<Long, Integer> admitted = new TreeMap<>();
+    private int inFlight;
     private final AtomicLong rejected = new AtomicLong();
 
     /** A limit that adapts within [{@code min}, {@code max}]; equal bounds make it fixed. */
@@ -21,46 +26,57 @@ public final class AdmissionControl {
         this.currentLimit = limit.limit();
     }
 
-    public boolean tryAcquire() {
-        while (true) {
-            int n = inFlight.get();
-            if (n >= currentLimit) {
+    /** Admits a request received at {@code admittedMs} if a slot is free; otherwise counts it as turned away. */
+    public boolean tryAcquire(long admittedMs) {
+        synchronized (admitted) {
+            if (inFlight >= currentLimit) {
                 rejected.incrementAndGet();
                 return false;
             }
-            if (inFlight.compareAndSet(n, n + 1)) {
-                return true;
+            hold(admittedMs);
+            return true;
+        }
+    }
+
+    /** Admits unconditionally: requests recovered after a restart were admitted (at {@code admittedMs}) before it. */
+    public void acquireRecovered(long admittedMs) {
+        synchronized (admitted) {
+            hold(admittedMs);
+        }
+    }
+
+    /** The request admitted at {@code admittedMs} is done at {@code nowMs}: its slot is free and its latency moves the limit. */
+    public void release(long admittedMs, long nowMs) {
+        synchronized (admitted) {
+            if (!free(admittedMs)) {
+                throw new IllegalStateException("admission released a request it does not hold (admitted at " + admittedMs + ")");
             }
-        }
-    }
-
-    /** Admits unconditionally: requests recovered after a restart were admitted before it. */
-    public void acquireRecovered() {
-        inFlight.incrementAndGet();
-    }
-
-    /** A request admitted {@code latencyMs} ago is done: its slot is free and its latency moves the limit. */
-    public void release(long latencyMs) {
-        synchronized (limit) {
-            limit.onSample(latencyMs, inFlight.get());
+            limit.onSample(nowMs - admittedMs, inFlight + 1);
             currentLimit = limit.limit();
-        }
-        if (inFlight.decrementAndGet() < 0) {
-            inFlight.set(0);
-            throw new IllegalStateException("admission released more often than acquired");
         }
     }
 
     /**
-     * Frees the slots of {@code n} requests this instance will not finish: their task moved to another instance (which
-     * answers them from the pending store). No latency sample: they did not run to the end here.
+     * Frees the slots of requests (by admission time) this instance will not finish: their task moved to another
+     * instance (which answers them from the pending store). No latency sample: they did not run to the end here.
      */
-    public void abandon(int n) {
-        inFlight.updateAndGet(current -> Math.max(0, current - n));
+    public void abandon(Collection<Long> admittedMs) {
+        synchronized (admitted) {
+            admittedMs.forEach(this::free);
+        }
     }
 
     public int inFlight() {
-        return inFlight.get();
+        synchronized (admitted) {
+            return inFlight;
+        }
+    }
+
+    /** How long the oldest request in flight has been, at {@code nowMs}; 0 with none in flight. */
+    public long oldestInFlightAgeMs(long nowMs) {
+        synchronized (admitted) {
+            return admitted.isEmpty() ? 0 : Math.max(0, nowMs - admitted.firstKey());
+        }
     }
 
     /** The limit in force now. */
@@ -74,6 +90,25 @@ public final class AdmissionControl {
     }
 
     public boolean hasCapacity() {
-        return inFlight.get() < currentLimit;
+        return inFlight() < currentLimit;
+    }
+
+    private void hold(long admittedMs) {
+        admitted.merge(admittedMs, 1, Integer::sum);
+        inFlight++;
+    }
+
+    private boolean free(long admittedMs) {
+        Integer n = admitted.get(admittedMs);
+        if (n == null) {
+            return false;
+        }
+        if (n == 1) {
+            admitted.remove(admittedMs);
+        } else {
+            admitted.put(admittedMs, n - 1);
+        }
+        inFlight--;
+        return true;
     }
 }

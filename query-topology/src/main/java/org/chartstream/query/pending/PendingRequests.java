@@ -78,8 +78,10 @@ public final class PendingRequests {
     }
 
     /** Admitted requests not finished yet: started (running, held or answered but unsettled) and waiting. */
-    public int unfinished() {
-        return started.size() + waiting.values().stream().mapToInt(Deque::size).sum();
+    public List<PendingRequest> unfinished() {
+        List<PendingRequest> all = new ArrayList<>(started.values());
+        waiting.values().forEach(all::addAll);
+        return all;
     }
 
     /** Marks a started request as given its final reply: whatever its worker still hands back is dropped. */
