@@ -2,8 +2,9 @@ package org.chartstream.models;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.jni.CharSpan;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,7 +58,7 @@ public final class ModelTokenizer implements AutoCloseable {
             NativeTokenizer tokenizer = NativeTokenizer.load(new ByteArrayInputStream(json),
                     Map.of("padding", "false", "truncation", "false", "addSpecialTokens", "true"),
                     "tokenizer of model '" + d.id() + "'");
-            return new ModelTokenizer(tokenizer, d.id(), boundedByPrintableAscii(new ObjectMapper().readTree(json)));
+            return new ModelTokenizer(tokenizer, d.id(), boundedByPrintableAscii(json));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load tokenizer " + d.tokenizerResource() + " of model '"
                     + d.id() + "'", e);
@@ -106,10 +107,40 @@ public final class ModelTokenizer implements AutoCloseable {
     }
 
     /** Whether {@code tokenizer.json} describes a BERT WordPiece tokenizer, for which {@link #tokenUpperBound} holds. */
-    static boolean boundedByPrintableAscii(JsonNode tokenizerJson) {
-        return "WordPiece".equals(tokenizerJson.path("model").path("type").asText())
-                && "BertNormalizer".equals(tokenizerJson.path("normalizer").path("type").asText())
-                && "BertPreTokenizer".equals(tokenizerJson.path("pre_tokenizer").path("type").asText());
+    static boolean boundedByPrintableAscii(byte[] tokenizerJson) throws IOException {
+        Map<String, String> types = topLevelTypes(tokenizerJson);
+        return "WordPiece".equals(types.get("model")) && "BertNormalizer".equals(types.get("normalizer"))
+                && "BertPreTokenizer".equals(types.get("pre_tokenizer"));
+    }
+
+    /**
+     * The {@code type} of each top-level object of the JSON, read as a stream: the vocabulary is skipped, not built
+     * into a tree.
+     */
+    private static Map<String, String> topLevelTypes(byte[] json) throws IOException {
+        Map<String, String> types = new java.util.HashMap<>();
+        try (JsonParser p = new JsonFactory().createParser(json)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return types;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String section = p.currentName();
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                    p.skipChildren();
+                    continue;
+                }
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = p.currentName();
+                    JsonToken value = p.nextToken();
+                    if ("type".equals(field) && value == JsonToken.VALUE_STRING) {
+                        types.put(section, p.getText());
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            }
+        }
+        return types;
     }
 
     /** Ids, UTF-16 character offsets and word ids of every token of {@code text}, special tokens excluded. */

@@ -2,7 +2,7 @@ package org.chartstream.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -37,18 +37,21 @@ class TokenUpperBoundTest {
 
     @Test
     void onlyABertWordPieceTokenizerGetsTheBound() throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        assertThat(ModelTokenizer.boundedByPrintableAscii(json.readTree(
-                "{\"model\":{\"type\":\"WordPiece\"},\"normalizer\":{\"type\":\"BertNormalizer\"},\"pre_tokenizer\":{\"type\":\"BertPreTokenizer\"}}")))
+        assertThat(ModelTokenizer.boundedByPrintableAscii("{\"model\":{\"type\":\"WordPiece\"},\"normalizer\":{\"type\":\"BertNormalizer\"},\"pre_tokenizer\":{\"type\":\"BertPreTokenizer\"}}".getBytes(StandardCharsets.UTF_8)))
                 .isTrue();
-        assertThat(ModelTokenizer.boundedByPrintableAscii(json.readTree(
-                "{\"model\":{\"type\":\"Unigram\"},\"normalizer\":{\"type\":\"BertNormalizer\"},\"pre_tokenizer\":{\"type\":\"BertPreTokenizer\"}}")))
+        assertThat(ModelTokenizer.boundedByPrintableAscii("{\"model\":{\"type\":\"Unigram\"},\"normalizer\":{\"type\":\"BertNormalizer\"},\"pre_tokenizer\":{\"type\":\"BertPreTokenizer\"}}".getBytes(StandardCharsets.UTF_8)))
                 .isFalse();
         // a Metaspace pre-tokenizer adds a word-start symbol that can be a token of its own
-        assertThat(ModelTokenizer.boundedByPrintableAscii(json.readTree(
-                "{\"model\":{\"type\":\"WordPiece\"},\"normalizer\":{\"type\":\"BertNormalizer\"},\"pre_tokenizer\":{\"type\":\"Metaspace\"}}")))
+        assertThat(ModelTokenizer.boundedByPrintableAscii("{\"model\":{\"type\":\"WordPiece\"},\"normalizer\":{\"type\":\"BertNormalizer\"},\"pre_tokenizer\":{\"type\":\"Metaspace\"}}".getBytes(StandardCharsets.UTF_8)))
                 .isFalse();
-        assertThat(ModelTokenizer.boundedByPrintableAscii(json.readTree("{\"model\":{\"type\":\"WordPiece\"}}"))).isFalse();
+        assertThat(ModelTokenizer.boundedByPrintableAscii("{\"model\":{\"type\":\"WordPiece\"}}".getBytes(StandardCharsets.UTF_8))).isFalse();
+        // only each section's own type counts: a BERT normaliser nested in a sequence of normalisers is not the normaliser
+        assertThat(ModelTokenizer.boundedByPrintableAscii(("{\"added_tokens\":[{\"type\":\"x\"}],\"model\":{\"vocab\":{\"a\":0,\"type\":1},"
+                + "\"type\":\"WordPiece\"},\"normalizer\":{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"BertNormalizer\"}]},"
+                + "\"pre_tokenizer\":{\"type\":\"BertPreTokenizer\"}}").getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThat(ModelTokenizer.boundedByPrintableAscii(("{\"model\":{\"vocab\":{\"type\":7},\"type\":\"WordPiece\"},"
+                + "\"normalizer\":{\"type\":\"BertNormalizer\"},\"pre_tokenizer\":{\"type\":\"BertPreTokenizer\"}}")
+                .getBytes(StandardCharsets.UTF_8))).as("a vocabulary entry named type is skipped").isTrue();
     }
 
     @Test

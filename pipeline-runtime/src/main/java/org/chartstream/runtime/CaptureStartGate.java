@@ -29,6 +29,10 @@ final class CaptureStartGate implements KafkaStreams.StateListener {
     private final LongSupplier nanoClock;
     private KafkaStreams.State state = KafkaStreams.State.CREATED;
     private long runningSinceNanos;
+    /** Counts the client's entries into {@code RUNNING}: the group is asked once per such period. */
+    private int runningPeriod;
+    private int askedInPeriod = -1;
+    private boolean othersInPeriod;
 
     CaptureStartGate(LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
@@ -38,6 +42,7 @@ final class CaptureStartGate implements KafkaStreams.StateListener {
     public synchronized void onChange(KafkaStreams.State newState, KafkaStreams.State oldState) {
         if (newState == KafkaStreams.State.RUNNING && state != KafkaStreams.State.RUNNING) {
             runningSinceNanos = nanoClock.getAsLong();
+            runningPeriod++;
         }
         state = newState;
         notifyAll();
@@ -45,19 +50,30 @@ final class CaptureStartGate implements KafkaStreams.StateListener {
 
     /**
      * The decision at one moment, or null to keep waiting. {@code othersInGroup} is asked only while running (it may
-     * be a broker round trip).
+     * be a broker round trip), and once per period of running: the group's members change only through a rebalance,
+     * which ends the period.
      */
     Reason decide(Duration settle, BooleanSupplier othersInGroup) {
         KafkaStreams.State now;
         long since;
-        // the group is asked outside the lock: a stream thread reporting a state change must not wait for the broker
+        int period;
+        Boolean known;
         synchronized (this) {
             now = state;
             since = runningSinceNanos;
+            period = runningPeriod;
+            known = askedInPeriod == period ? othersInPeriod : null;
         }
         return switch (now) {
-            case RUNNING -> !othersInGroup.getAsBoolean() ? Reason.RUNNING_ALONE
-                    : nanoClock.getAsLong() - since >= settle.toNanos() ? Reason.SETTLED : null;
+            case RUNNING -> {
+                // the group is asked outside the lock: a stream thread reporting a state change must not wait for the broker
+                boolean others = known != null ? known : othersInGroup.getAsBoolean();
+                synchronized (this) {
+                    askedInPeriod = period;
+                    othersInPeriod = others;
+                }
+                yield !others ? Reason.RUNNING_ALONE : nanoClock.getAsLong() - since >= settle.toNanos() ? Reason.SETTLED : null;
+            }
             case PENDING_SHUTDOWN, NOT_RUNNING, PENDING_ERROR, ERROR -> Reason.STOPPED;
             default -> null;
         };

@@ -165,7 +165,7 @@ public final class PipelineRuntime implements AutoCloseable {
         }
         if (role.answers()) {
             queryWiring = QueryWiring.create(config, model, store, indexCatchUp);
-            query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config), (now, before) -> { });
+            query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config));
             startStatusWriter();
         }
 
@@ -316,9 +316,14 @@ public final class PipelineRuntime implements AutoCloseable {
     /** Bound of the wait for the ingest group before capture starts (capture is correct without it). */
     static final int CAPTURE_GATE_BOUND_SECONDS = 60;
 
+    /** A started Kafka Streams client whose state changes nothing here listens to. */
+    private KafkaStreams streams(String applicationId, Topology topology, Map<String, String> overrides) throws IOException {
+        return streams(applicationId, topology, overrides, null);
+    }
+
     /**
      * @param overrides     the topology's own Streams settings, over the shared {@link #streamsProperties}
-     * @param stateListener told of every state change, from before the client starts
+     * @param stateListener told of every state change, from before the client starts; null for none
      */
     private KafkaStreams streams(String applicationId, Topology topology, Map<String, String> overrides,
                                  KafkaStreams.StateListener stateListener) throws IOException {
@@ -332,7 +337,9 @@ public final class PipelineRuntime implements AutoCloseable {
             progress.accept(applicationId + " stopped on an error: " + e.getClass().getSimpleName() + ": " + e.getMessage());
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
-        streams.setStateListener(stateListener);
+        if (stateListener != null) {
+            streams.setStateListener(stateListener);
+        }
         streams.start();
         started.add(() -> streams.close(Duration.ofSeconds(10)));
         return streams;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.streams.KafkaStreams.State;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,25 @@ class CaptureStartGateTest {
         assertThat(gate.decide(SETTLE, () -> true)).isNull();
         now.addAndGet(1);
         assertThat(gate.decide(SETTLE, () -> true)).isEqualTo(CaptureStartGate.Reason.SETTLED);
+    }
+
+    @Test
+    void theGroupIsAskedOncePerPeriodOfRunning() {
+        AtomicLong asked = new AtomicLong();
+        BooleanSupplier others = () -> asked.incrementAndGet() > 0;
+        gate.onChange(State.REBALANCING, State.CREATED);
+        gate.onChange(State.RUNNING, State.REBALANCING);
+        for (int i = 0; i < 5; i++) {
+            assertThat(gate.decide(SETTLE, others)).isNull();
+        }
+        assertThat(asked).as("asked within the first period").hasValue(1);
+        gate.onChange(State.REBALANCING, State.RUNNING);
+        assertThat(gate.decide(SETTLE, others)).isNull();
+        gate.onChange(State.RUNNING, State.REBALANCING);
+        now.addAndGet(SETTLE.toNanos());
+        assertThat(gate.decide(SETTLE, others)).isEqualTo(CaptureStartGate.Reason.SETTLED);
+        assertThat(gate.decide(SETTLE, others)).isEqualTo(CaptureStartGate.Reason.SETTLED);
+        assertThat(asked).as("asked again in the second period only").hasValue(2);
     }
 
     @Test
