@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * Two query instances ({@code chartstream run --role query}, each a JVM of its own with its own state directory and
  * Lucene replica) share a 4-partition request topic with an ingest runtime on one embedded broker. Six clients post
  * conversations of three turns at once; once 30 % of the requests are answered and one instance's oldest request in
- * flight was admitted two commit intervals (100 ms each) and 200 ms before, it is killed with SIGKILL. Its partitions
+ * flight was admitted two commit intervals (100 ms each) and a second before, it is killed with SIGKILL. Its partitions
  * move to the survivor, which takes its pending requests over from the changelogged pending store (a request admitted
  * after the victim's last commit is read again from the request topic instead; CI twice saw kills, by rules that
  * looked only at how many were in flight, with only such requests and nothing resumed from the store):
