@@ -61,8 +61,7 @@ public interface HybridStore extends AutoCloseable {
 
   /**
    * Approximate nearest neighbours by cosine similarity among the active generations' chunks that pass
-   * {@code filter}, best first: k chunks, several of one row among them (unlike {@link #lexicalSearch}, which returns
-   * rows). Each hit's chunk carries its float32 vector, exactly the one {@link #rowChunks}
+   * {@code filter}, best first. Each hit's chunk carries its float32 vector, exactly the one {@link #rowChunks}
    * returns for it (a reranker scores candidates with it instead of asking the store again).
    *
    * @throws IllegalArgumentException if {@code k < 1} or the query's dimension differs from the store's
@@ -70,13 +69,10 @@ public interface HybridStore extends AutoCloseable {
   List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter);
 
   /**
-   * The {@code k} best <em>rows</em> by BM25 over their text (a store may score a row by its whole text, or by its
-   * best-matching chunk), best first: each row once, as its chunk that best matches the query, so a search for k hits
-   * returns k distinct rows whenever k rows match, however many chunks of each match. (The query path fuses and
-   * dedupes in rows; k chunks of a few long rows would give it fewer candidates than asked for.) The text is never
-   * parsed as query syntax: terms are ORed, and double-quoted parts of the text are matched as phrases. Returns an
-   * empty list when the text has no searchable term. Each hit's chunk carries its float32 vector, as in
-   * {@link #vectorSearch}.
+   * BM25 over the chunk text (a store may score a chunk by its whole row's text; then a row's chunks share the row's
+   * score). The text is never parsed as query syntax: terms are ORed, and double-quoted parts of the text are matched
+   * as phrases. Returns an empty list when the text has no searchable term. Each hit's chunk carries its float32
+   * vector, as in {@link #vectorSearch}.
    *
    * @throws IllegalArgumentException if {@code k < 1}
    */
@@ -84,8 +80,7 @@ public interface HybridStore extends AutoCloseable {
 
   /**
    * BM25 as {@link #lexicalSearch} scores each text, weighted and summed: a row's score is Σ weightᵢ · BM25(textᵢ),
-   * so expansion terms can count for less than the question's own words. Rows as in {@link #lexicalSearch}: each row
-   * once, k distinct rows whenever k match. Returns an empty list when no text has a
+   * so expansion terms can count for less than the question's own words. Returns an empty list when no text has a
    * searchable term. A store whose engine cannot weight terms ({@link #weighsLexicalTerms} false; the default) runs
    * the texts joined as one plain {@link #lexicalSearch}, every term counting once whatever its weight.
    *

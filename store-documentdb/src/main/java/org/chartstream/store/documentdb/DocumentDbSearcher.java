@@ -17,14 +17,11 @@ import com.mongodb.client.model.CountOptions;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Sorts;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -41,8 +38,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The store's read side: every call reads the committed epoch first ({@link #readView()}) and then only sees that
  * commit's chunks. Vector search pushes the whole filter into {@code cosmosSearch} unless the server refuses it,
- * scanning exactly when the filter is selective; lexical search is {@code $text}, cut to one hit per row and
- * scored by the row's rank ({@link #lexicalRows}). Hits and row lookups carry each chunk's vector.
+ * scanning exactly when the filter is selective; lexical search is {@code $text}, its hits scored by rank
+ * ({@link DocumentDbPipelines#lexicalRankScore}). Hits and row lookups carry each chunk's vector.
  */
 final class DocumentDbSearcher {
 
@@ -222,34 +219,13 @@ final class DocumentDbSearcher {
       return List.of();
     }
     Document restriction = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter);
-    return lexicalRows(k,
-        fetch -> runSearch(DocumentDbPipelines.lexicalSearch(text, fetch, restriction), "text search ($text)"));
-  }
-
-  /**
-   * The first {@code k} rows of a ranked chunk search, each by its first (best) chunk, scored by the row's rank
-   * ({@link DocumentDbPipelines#lexicalRankScore}). {@code $text} ranks chunks, several of a row among them, so the
-   * search is asked for k chunks and, while they hold fewer than k rows and the engine had more, for four times as
-   * many (the growth of the post-filtered vector search's over-fetch).
-   *
-   * @param search the engine's best {@code n} chunks for {@code n}
-   */
-  static List<SearchHit> lexicalRows(int k, IntFunction<List<SearchHit>> search) {
-    int fetch = k;
-    while (true) {
-      List<SearchHit> chunks = search.apply(fetch);
-      Set<RowRef> seen = new HashSet<>();
-      List<SearchHit> rows = new ArrayList<>(Math.min(k, chunks.size()));
-      for (SearchHit h : chunks) {
-        if (rows.size() < k && seen.add(h.chunk().row())) {
-          rows.add(new SearchHit(h.chunk(), DocumentDbPipelines.lexicalRankScore(rows.size() + 1), rows.size() + 1));
-        }
-      }
-      if (rows.size() >= k || chunks.size() < fetch || fetch == Integer.MAX_VALUE) {
-        return List.copyOf(rows);
-      }
-      fetch = (int) Math.min(Integer.MAX_VALUE, 4L * fetch);
+    List<SearchHit> ranked =
+        runSearch(DocumentDbPipelines.lexicalSearch(text, k, restriction), "text search ($text)");
+    List<SearchHit> hits = new ArrayList<>(ranked.size());
+    for (SearchHit h : ranked) {
+      hits.add(new SearchHit(h.chunk(), DocumentDbPipelines.lexicalRankScore(h.rank()), h.rank()));
     }
+    return List.copyOf(hits);
   }
 
   private List<SearchHit> runSearch(List<Document> pipeline, String what) {

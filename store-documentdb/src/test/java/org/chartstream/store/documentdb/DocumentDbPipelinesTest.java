@@ -145,41 +145,6 @@ class DocumentDbPipelinesTest {
     })).isSameAs(ten);
   }
 
-  @Test
-  void aLexicalSearchAsksDeeperUntilItHasKRowsEachByItsFirstChunk() {
-    // ten rows of three chunks each, ranked as the engine would: row r0's chunks first, then r1's, ...
-    List<SearchHit> ranked = new java.util.ArrayList<>();
-    for (int r = 0; r < 10; r++) {
-      for (int c = 0; c < 3; c++) {
-        RowRef row = new RowRef("clinic", "notes", "r" + r);
-        ranked.add(new SearchHit(ChunkFixture.of(row).index(c, 3).text("t").vector(TestVectors.member(0, r * 3 + c))
-            .build(), 1.0, ranked.size() + 1));
-      }
-    }
-    List<Integer> fetches = new java.util.ArrayList<>();
-    java.util.function.IntFunction<List<SearchHit>> engine = n -> {
-      fetches.add(n);
-      return ranked.subList(0, Math.min(n, ranked.size()));
-    };
-
-    List<SearchHit> five = DocumentDbSearcher.lexicalRows(5, engine);
-    assertThat(five).extracting(h -> h.chunk().row().rowKey()).containsExactly("r0", "r1", "r2", "r3", "r4");
-    assertThat(five).allSatisfy(h -> assertThat(h.chunk().chunkIndex()).isZero());
-    assertThat(five).extracting(SearchHit::rank).containsExactly(1, 2, 3, 4, 5);
-    assertThat(five).extracting(SearchHit::score).containsExactly(IntStream.rangeClosed(1, 5)
-        .mapToObj(DocumentDbPipelines::lexicalRankScore).toArray(Double[]::new));
-    assertThat(fetches).as("5 chunks hold 2 rows: asked again, deeper").containsExactly(5, 20);
-
-    fetches.clear();
-    assertThat(DocumentDbSearcher.lexicalRows(50, engine)).hasSize(10);
-    assertThat(fetches).as("the engine had fewer than asked: every match was seen").containsExactly(50);
-
-    fetches.clear();
-    assertThat(DocumentDbSearcher.lexicalRows(1, engine)).extracting(h -> h.chunk().row().rowKey()).containsExactly("r0");
-    assertThat(fetches).containsExactly(1);
-    assertThat(DocumentDbSearcher.lexicalRows(5, n -> List.of())).isEmpty();
-  }
-
   private static List<SearchHit> hits(int n) {
     RowRef row = new RowRef("clinic", "notes", "r");
     return java.util.stream.IntStream.range(0, n).mapToObj(i -> new SearchHit(

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -95,10 +94,7 @@ final class LuceneStoreSearcher {
   static final int EXACT_FILTER_LIMIT = 20_000;
   /** Weight of the opening against the whole text in the lexical score. */
   static final float OPENING_BOOST = 2f;
-  /**
-   * Chunks looked at per row of a lexical result, to find each row's best chunk: the matching chunks of the k rows
-   * are read best first up to this many per row; a row none of whose chunks is among them is cited by its head.
-   */
+  /** Chunks looked at per row of a lexical result: a row's best chunks come first, the rest rarely make top k. */
   private static final int MAX_CHUNKS_PER_ROW_HIT = 8;
 
   private final Path path;
@@ -169,12 +165,10 @@ final class LuceneStoreSearcher {
   }
 
   /**
-   * The k best rows by BM25 over the row's whole text plus its opening (boosted), each row once, cited by its chunk
-   * with the best chunk-level BM25 (its head chunk when no single chunk matches, as for a phrase across a chunk
-   * boundary). A passage retriever scores a passage whole; a long row's terms are spread over its chunks, and
-   * chunk-level BM25 would rank each piece alone, below shorter rows that happen to repeat a term. A hit's score is
-   * its row's. An index written before rows carried their whole text falls back to chunk-level BM25, each row by its
-   * best chunk.
+   * Matching chunks ranked by their row's BM25 over the row's whole text plus its opening (boosted), then by their
+   * own. A passage retriever scores a passage whole; a long row's terms are spread over its chunks, and chunk-level
+   * BM25 would rank each piece alone, below shorter rows that happen to repeat a term. A hit's score is its row's. An
+   * index written before rows carried their whole text falls back to chunk-level BM25.
    */
   List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
     requireK(k);
@@ -215,8 +209,7 @@ final class LuceneStoreSearcher {
           .add(chunkText, BooleanClause.Occur.MUST)
           .add(restriction, BooleanClause.Occur.FILTER);
       if (rowScores.isEmpty()) {
-        return firstPerRow(hits(s, s.searcher().search(chunks.build(),
-            (int) Math.min(Integer.MAX_VALUE, (long) k * MAX_CHUNKS_PER_ROW_HIT)), score -> score), k);
+        return hits(s, s.searcher().search(chunks.build(), k), score -> score);
       }
       StoredFields stored = s.searcher().storedFields();
       // a row's head is also its first chunk, often among the matching chunks: its stored fields are decoded once
@@ -232,26 +225,9 @@ final class LuceneStoreSearcher {
         StoredChunk c = LuceneSchema.toChunk(d != null ? d : stored.document(sd.doc), null);
         ranked.add(new Ranked(sd.doc, c, rowScores.get(LuceneSchema.rowKey(c.row())), sd.score));
       }
-      // a row found only by its whole text (a phrase across a chunk boundary) is cited by its head chunk
-      Set<String> cited = new HashSet<>();
-      ranked.forEach(r -> cited.add(LuceneSchema.rowKey(r.chunk().row())));
-      heads.forEach((doc, head) -> {
-        StoredChunk c = LuceneSchema.toChunk(head, null);
-        String key = LuceneSchema.rowKey(c.row());
-        if (!cited.contains(key)) {
-          ranked.add(new Ranked(doc, c, rowScores.get(key), Float.NEGATIVE_INFINITY));
-        }
-      });
       ranked.sort(Comparator.comparing(Ranked::rowScore).thenComparing(Ranked::chunkScore).reversed()
           .thenComparing(r -> r.chunk().chunkId()));
-      // one hit per row, its best chunk: the k rows, as fusion and the row dedupe count candidates
-      Set<String> seen = new HashSet<>();
-      List<Ranked> kept = new ArrayList<>(Math.min(k, rowScores.size()));
-      for (Ranked r : ranked) {
-        if (kept.size() < k && seen.add(LuceneSchema.rowKey(r.chunk().row()))) {
-          kept.add(r);
-        }
-      }
+      List<Ranked> kept = ranked.subList(0, Math.min(k, ranked.size()));
       // only the k kept hits read their vectors
       float[][] vectors = RawVectors.of(s.reader(), kept.stream().mapToInt(Ranked::doc).toArray());
       List<SearchHit> out = new ArrayList<>(kept.size());
@@ -542,18 +518,6 @@ final class LuceneStoreSearcher {
       heads.put(r.doc(), r.head());
     }
     return new TopRows(scores, heads);
-  }
-
-  /** The first hit of each row, at most {@code k}, ranked anew. */
-  private static List<SearchHit> firstPerRow(List<SearchHit> hits, int k) {
-    Set<RowRef> seen = new HashSet<>();
-    List<SearchHit> out = new ArrayList<>(Math.min(k, hits.size()));
-    for (SearchHit h : hits) {
-      if (out.size() < k && seen.add(h.chunk().row())) {
-        out.add(new SearchHit(h.chunk(), h.score(), out.size() + 1));
-      }
-    }
-    return List.copyOf(out);
   }
 
   private static List<SearchHit> hits(Snapshot s, TopDocs top, ScoreMap scoreMap) throws IOException {
