@@ -20,12 +20,13 @@ import org.junit.jupiter.api.Test;
 /**
  * Two query instances ({@code chartstream run --role query}, each a JVM of its own with its own state directory and
  * Lucene replica) share a 4-partition request topic with an ingest runtime on one embedded broker. Six clients post
- * conversations of three turns at once; once 30 % of the requests are answered and one instance's oldest request in
- * flight was admitted two commit intervals (100 ms each) and a second before, it is killed with SIGKILL. Its partitions
- * move to the survivor, which takes its pending requests over from the changelogged pending store (a request admitted
- * after the victim's last commit is read again from the request topic instead; CI twice saw kills, by rules that
- * looked only at how many were in flight, with only such requests and nothing resumed from the store):
- * no request is lost, none gets two final replies that differ, and every conversation's turns are answered in order.
+ * conversations of four turns at once (the later turns wait in flight for the earlier ones); once 30 % of the
+ * requests are answered and one instance's oldest request in flight was admitted two commit intervals (100 ms each)
+ * and 300 ms before, it is killed with SIGKILL. Its partitions move to the survivor, which takes its pending requests
+ * over from the changelogged pending store (a request admitted after the victim's last commit is read again from the
+ * request topic instead; CI twice saw kills, by rules that looked only at how many were in flight, with only such
+ * requests and nothing resumed from the store): no request is lost, none gets two final replies that differ, and
+ * every conversation's turns are answered in order.
  */
 class QueryScaleOutIT {
     private final Path work = Path.of("target", "it", "QueryScaleOutIT-" + System.currentTimeMillis()).toAbsolutePath();
@@ -34,7 +35,7 @@ class QueryScaleOutIT {
     void twoQueryInstancesShareTheRequestsAndTheSurvivorOfAKillAnswersEveryRequestOnceInOrder() throws Exception {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         ChartstreamConfig base = ChartstreamConfig.defaults().with("data.dir", work.toString()).with("ops.http.port", "0");
-        ScaleOutLoad.Settings settings = new ScaleOutLoad.Settings(2, 4, 3, 6, 4, 3, 0.3, Duration.ofSeconds(120),
+        ScaleOutLoad.Settings settings = new ScaleOutLoad.Settings(2, 4, 3, 6, 3, 4, 0.3, Duration.ofSeconds(120),
                 Map.of("query.admission-limit", "64", "query.admission-min-limit", "64", "query.commit-interval-ms", "100"));
         ScaleOutLoad.Result result = ScaleOutLoad.run(base, settings, arguments -> ChildJvmClassPath.javaCommand(
                 List.of("-Xmx1g", "-Dorg.slf4j.simpleLogger.log.org.chartstream.query=info"), Main.class.getName(),
