@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -166,7 +167,8 @@ final class LuceneStoreSearcher {
 
   /**
    * Matching chunks ranked by their row's BM25 over the row's whole text plus its opening (boosted), then by their
-   * own. A passage retriever scores a passage whole; a long row's terms are spread over its chunks, and chunk-level
+   * own; a row that matches only by its whole text (a quoted phrase across a chunk boundary) is cited by its head
+   * chunk. A passage retriever scores a passage whole; a long row's terms are spread over its chunks, and chunk-level
    * BM25 would rank each piece alone, below shorter rows that happen to repeat a term. A hit's score is its row's. An
    * index written before rows carried their whole text falls back to chunk-level BM25.
    */
@@ -225,6 +227,16 @@ final class LuceneStoreSearcher {
         StoredChunk c = LuceneSchema.toChunk(d != null ? d : stored.document(sd.doc), null);
         ranked.add(new Ranked(sd.doc, c, rowScores.get(LuceneSchema.rowKey(c.row())), sd.score));
       }
+      // a row found only by its whole text (a phrase across a chunk boundary) is cited by its head chunk
+      Set<String> cited = new HashSet<>();
+      ranked.forEach(r -> cited.add(LuceneSchema.rowKey(r.chunk().row())));
+      heads.forEach((doc, head) -> {
+        StoredChunk c = LuceneSchema.toChunk(head, null);
+        String key = LuceneSchema.rowKey(c.row());
+        if (!cited.contains(key)) {
+          ranked.add(new Ranked(doc, c, rowScores.get(key), Float.NEGATIVE_INFINITY));
+        }
+      });
       ranked.sort(Comparator.comparing(Ranked::rowScore).thenComparing(Ranked::chunkScore).reversed()
           .thenComparing(r -> r.chunk().chunkId()));
       List<Ranked> kept = ranked.subList(0, Math.min(k, ranked.size()));

@@ -70,6 +70,25 @@ class LuceneHybridStoreTest extends HybridStoreContract {
   }
 
   @Test
+  void aRowFoundOnlyByItsWholeTextIsCitedByItsHeadChunk() {
+    store.publish(NOTES, 1);
+    RowRef across = new RowRef(NOTES, "across");
+    RowRef within = new RowRef(NOTES, "within");
+    // the phrase spans the boundary between the row's two chunks: no single chunk holds it
+    store.upsertRow(across, 1, chunks(across, 1, "p1", 0, "family history of breast", "carcinoma in two aunts"));
+    store.upsertRow(within, 1, chunks(within, 1, "p2", 1, "screening visit", "breast carcinoma excluded"));
+    store.commit(Map.of());
+
+    List<SearchHit> hits = store.lexicalSearch("\"breast carcinoma\"", 10, RetrievalFilter.NONE);
+
+    assertThat(hits).extracting(h -> h.chunk().row().rowKey()).containsExactlyInAnyOrder("across", "within");
+    assertThat(hits).filteredOn(h -> h.chunk().row().equals(across)).singleElement()
+        .satisfies(h -> assertThat(h.chunk()).isEqualTo(store.rowChunks(across).get(0)));
+    assertThat(hits).filteredOn(h -> h.chunk().row().equals(within)).singleElement()
+        .satisfies(h -> assertThat(h.chunk().chunkIndex()).isEqualTo(1));
+  }
+
+  @Test
   void aRowWhoseOpeningNamesTheQueryTermsOutranksOneThatMentionsThemLater() {
     store.publish(NOTES, 1);
     RowRef aboutIt = new RowRef(NOTES, "about");
