@@ -1,7 +1,6 @@
 package org.chartstream.ingest;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -27,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * events in order, so a marker leaves only after every row that came before it on this partition has been embedded
  * and forwarded: on each index-log partition the marker follows that partition's rows, as the materializer needs.
  * Flushes (from its punctuator only, so at most once per Streams loop) when a batch is full, when the input is quiet,
- * or at the latest after the linger time ({@link FlushRule}); each flush embeds one time-bounded slice, asks for a
+ * or at the latest after the linger time ({@link FlushRule}); the punctuator runs only while the buffer holds events
+ * ({@link WorkPunctuation}), so an idle task asks for no transaction; each flush embeds one time-bounded slice, asks for a
  * commit, and announces this partition's progress. The embedding tasks of one process take turns on the model
  * ({@link EmbeddingPace}), and those on one stream thread share its transaction, which takes every flush made before
  * the next commit: each buffer's time budget is split over the tasks open in the process ({@code openTasks}), so
@@ -55,6 +55,7 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
 
     private ProcessorContext<String, Object> context;
     private EmbeddingBuffer buffer;
+    private WorkPunctuation flushes;
     private KeyValueStore<String, String> progress;
     private int partition;
 
@@ -86,11 +87,15 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
         this.buffer = new EmbeddingBuffer(context.getStateStore(BUFFER_STORE), embedder, flushRule, context::currentSystemTimeMs,
                 pace, openTasks::get);
         openTasks.incrementAndGet();
-        context.schedule(flushRule.quiet(), PunctuationType.WALL_CLOCK_TIME, now -> {
+        flushes = new WorkPunctuation(context, flushRule.quiet(), () -> {
             if (buffer.flushDue()) {
                 flush();
             }
+            return !buffer.empty();
         });
+        if (!buffer.empty()) {
+            flushes.arm(); // events kept in the buffer before a restart
+        }
     }
 
     @Override
@@ -109,6 +114,7 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
         // whenever the buffer is full could embed a slice per record of the loop in one transaction and outlive
         // the transaction timeout under load, after which the fenced task starts over and loses the slices.
         buffer.append(read.event());
+        flushes.arm();
     }
 
     private void skip(Record<byte[], byte[]> record, String problem) {

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -53,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * interval. Each linger period lets the {@link ReindexDriver} rebuild re-indexed tables from the kept row images,
  * while streaming changes keep flowing to both the active and the staged generation, and announces the table
  * statuses that changed, and chunks the child rows of patients whose name or number changed again under the new
- * header ({@link PatientIdentities}), as much as fits in the linger period each time.
+ * header ({@link PatientIdentities}), as much as fits in the linger period each time. Both timers run only while
+ * there is such work ({@link WorkPunctuation}): an idle task asks for no transaction.
  *
  * <p>The latest image of every indexed row is kept (without excluded fields): what a re-index rebuilds from and what
  * keeps each table's row and chunk counts exact. A row whose allowed fields are all NULL is not indexed (and leaves
@@ -86,6 +86,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private final int maxRecordBytes;
     private boolean uncommitted;
     private long lastForwardMs;
+    private WorkPunctuation commits;
+    private WorkPunctuation background;
 
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, String> generations;
@@ -118,25 +120,28 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         this.chunker = new RowChunker(textChunker, patients);
         this.reindex = new ReindexDriver(sources, context.getStateStore(REINDEX_STORE), generations, rows, statuses,
                 chunker, patients, this::emit, flushRule.batchChunks(), events);
-        context.schedule(flushRule.quiet(), PunctuationType.WALL_CLOCK_TIME, now -> {
+        commits = new WorkPunctuation(context, flushRule.quiet(), () -> {
             if (uncommitted && context.currentSystemTimeMs() - lastForwardMs >= flushRule.quiet().toMillis()) {
                 commit();
             }
+            return uncommitted;
         });
         Duration linger = flushRule.linger();
-        context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, now -> {
-            reindex.advance(linger);
-            chunkRenamedPatientsRowsAgain(linger);
+        background = new WorkPunctuation(context, linger, () -> {
+            boolean rebuilt = reindex.advance(linger);
+            boolean rechunked = chunkRenamedPatientsRowsAgain(linger);
             if (uncommitted) {
                 commit();
-            } else {
-                announceStatuses(System.currentTimeMillis());
+                return true;
             }
+            return announceStatuses(System.currentTimeMillis()) || rebuilt || rechunked;
         });
+        background.arm(); // re-indexes and renames under way before a restart go on, and every status is announced
     }
 
     @Override
     public void process(Record<String, Object> record) {
+        background.arm();
         if (record.value() instanceof RowChange change) {
             apply(change, record.timestamp());
         } else if (record.value() instanceof ReindexRequest request) {
@@ -186,8 +191,10 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
      * a patient with more rows than that goes on at the next punctuation, so one loop of the stream thread re-emits
      * only what it can chunk in the budget (plus the row under way when it ran out) and stays inside the transaction
      * timeout.
+     *
+     * @return whether any row was chunked
      */
-    private void chunkRenamedPatientsRowsAgain(Duration budget) {
+    private boolean chunkRenamedPatientsRowsAgain(Duration budget) {
         long start = System.nanoTime();
         long deadline = start + budget.toNanos();
         int rowsChunked = 0;
@@ -203,6 +210,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             LOG.info("{} rows of patients with a changed name or number chunked again in {} ms", rowsChunked,
                     (System.nanoTime() - start) / 1_000_000);
         }
+        return rowsChunked > 0;
     }
 
     /**
@@ -401,6 +409,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private void emit(IndexEvent event) {
         lastForwardMs = context.currentSystemTimeMs();
         uncommitted = true;
+        commits.arm();
         context.forward(new Record<String, Object>(IndexEvents.key(event), event, System.currentTimeMillis()), EMBED_CHILD);
     }
 
@@ -414,8 +423,9 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         context.commit();
     }
 
-    private void announceStatuses(long now) {
-        statuses.announce(now, tableKey -> TableGenerations.decode(generations.get(tableKey)),
+    /** @return whether any status was announced */
+    private boolean announceStatuses(long now) {
+        return statuses.announce(now, tableKey -> TableGenerations.decode(generations.get(tableKey)),
                 (tableKey, status) -> context.forward(new Record<String, Object>(tableKey, status.encode(), now), STATUS_CHILD));
     }
 }

@@ -83,7 +83,7 @@ class EmbeddingProcessorTest {
         assertThat(context.forwarded()).as("a partial batch waits, and so does the marker behind it").isEmpty();
 
         context.setCurrentSystemTimeMs(1_100); // past the quiet time
-        context.scheduledPunctuators().getFirst().getPunctuator().punctuate(1_100);
+        punctuate();
 
         List<IndexEvent> out = forwardedTo(EmbeddingProcessor.indexChild(PARTITION));
         assertThat(out).extracting(IndexEvent::getKind).containsExactly(IndexEventKind.UPSERT_ROW, IndexEventKind.MARKER);
@@ -94,7 +94,47 @@ class EmbeddingProcessorTest {
     }
 
     private void punctuate() {
-        context.scheduledPunctuators().getFirst().getPunctuator().punctuate(context.currentSystemTimeMs());
+        livePunctuators(context).getFirst().getPunctuator().punctuate(context.currentSystemTimeMs());
+    }
+
+    private static List<MockProcessorContext.CapturedPunctuator> livePunctuators(MockProcessorContext<?, ?> context) {
+        return context.scheduledPunctuators().stream().filter(p -> !p.cancelled()).toList();
+    }
+
+    @Test
+    void anIdleTaskKeepsNoTimerSoItAsksForNoTransactionAndArmsOneOnlyUntilWhatArrivedIsFlushed() {
+        assertThat(livePunctuators(context)).as("an empty buffer after start").isEmpty();
+
+        receive(upsert("n1"));
+        receive(upsert("n2"));
+        assertThat(livePunctuators(context)).hasSize(1);
+
+        context.setCurrentSystemTimeMs(1_100);
+        punctuate();
+        assertThat(forwardedTo(EmbeddingProcessor.indexChild(PARTITION))).extracting(IndexEvent::getRowKey).containsExactly("n1", "n2");
+        assertThat(livePunctuators(context)).as("nothing left to flush").isEmpty();
+
+        receive(upsert("n3"));
+        assertThat(livePunctuators(context)).hasSize(1);
+    }
+
+    @Test
+    void eventsKeptInTheBufferBeforeARestartAreFlushedWithoutNewInput() {
+        receive(upsert("n1"));
+        processor.close();
+
+        MockProcessorContext<String, Object> restarted = new MockProcessorContext<>(new Properties(), new TaskId(1, PARTITION), stateDir);
+        restarted.setCurrentSystemTimeMs(2_000);
+        restarted.addStateStore(context.getStateStore(EmbeddingProcessor.BUFFER_STORE));
+        restarted.addStateStore(context.getStateStore(EmbeddingProcessor.PROGRESS_STORE));
+        new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks,
+                new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET), unreadable).init(restarted);
+
+        assertThat(livePunctuators(restarted)).hasSize(1);
+        restarted.setCurrentSystemTimeMs(2_100);
+        livePunctuators(restarted).getFirst().getPunctuator().punctuate(2_100);
+        assertThat(restarted.forwarded()).filteredOn(f -> f.childName().orElseThrow().equals(EmbeddingProcessor.indexChild(PARTITION)))
+                .extracting(f -> ((IndexEvent) f.record().value()).getRowKey()).containsExactly("n1");
     }
 
     @Test

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The operations endpoint on the real embedded runtime (KRaft broker, PostgreSQL, Debezium, both topologies, ONNX,
  * Lucene): /health answers from the start, /ready is 503 naming its failing checks until every table is searchable
  * and then 200, and after one question /metrics carries the stage latencies, admission, consumer lag and generation
- * state with values that fit what happened.
+ * state with values that fit what happened; once nothing changes, the ingest threads stop committing.
  */
 class OperationsIT {
     private static final String PATIENT_ID = "7c1d2e3f-4a5b-4c6d-8e7f-901234567890";
@@ -39,6 +39,7 @@ class OperationsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int ADMISSION_LIMIT = 1;
     private static final int BURST = 6;
+    private static final Duration IDLE_WINDOW = Duration.ofSeconds(5);
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @TempDir
@@ -125,8 +126,20 @@ class OperationsIT {
                 assertThat(after.value("chartstream_admission_in_flight", Map.of())).isEqualTo(0.0);
                 assertThat(after.value("chartstream_admission_oldest_in_flight_ms", Map.of())).as("none in flight").isEqualTo(0.0);
                 assertThat(after.value("chartstream_query_stage_seconds_count", Map.of("stage", "total"))).isEqualTo(1.0 + BURST - busy);
+
+                // an idle ingest keeps no timer, so it asks for no transaction (before: about 9 a second per thread)
+                double idleStart = ingestCommits(new PrometheusText(get(base + "/metrics").body()));
+                Thread.sleep(IDLE_WINDOW.toMillis());
+                double idleCommits = ingestCommits(new PrometheusText(get(base + "/metrics").body())) - idleStart;
+                System.out.printf("[ops] %.0f ingest commits in %d idle seconds%n", idleCommits, IDLE_WINDOW.toSeconds());
+                assertThat(idleCommits).as("ingest commits while no change arrives").isLessThanOrEqualTo(2.0);
             }
         }
+    }
+
+    private static double ingestCommits(PrometheusText metrics) {
+        return metrics.samples("kafka_stream_thread_commit_total", Map.of("topology", "ingest")).values().stream()
+                .mapToDouble(Double::doubleValue).sum();
     }
 
     /** Asks {@link #BURST} questions at once, each from its own client; returns how many were answered busy. */

@@ -86,8 +86,12 @@ public final class ReindexDriver {
         cursors.delete(tableKey);
     }
 
-    /** Rebuilds re-indexed tables a batch at a time for at most {@code budget}, then lets changes flow again. */
-    public void advance(Duration budget) {
+    /**
+     * Rebuilds re-indexed tables a batch at a time for at most {@code budget}, then lets changes flow again.
+     *
+     * @return whether any re-index was open
+     */
+    public boolean advance(Duration budget) {
         long deadline = System.nanoTime() + budget.toNanos();
         List<KeyValue<String, String>> open = new ArrayList<>();
         try (KeyValueIterator<String, String> it = cursors.all()) {
@@ -99,6 +103,7 @@ public final class ReindexDriver {
                 cursor = writeBatch(entry.key, cursor);
             }
         }
+        return !open.isEmpty();
     }
 
     /** Writes the next batch of row images into the re-index generation; null once the generation is published. */

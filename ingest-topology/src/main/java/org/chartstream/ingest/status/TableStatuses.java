@@ -39,15 +39,22 @@ public final class TableStatuses {
         changed.add(tableKey);
     }
 
-    /** Passes each changed table's kept status, with its current generations and {@code nowMs}, to {@code forward}. */
-    public void announce(long nowMs, Function<String, TableGenerations> generations, BiConsumer<String, TableStatus> forward) {
+    /**
+     * Passes each changed table's kept status, with its current generations and {@code nowMs}, to {@code forward}.
+     *
+     * @return whether any status was passed
+     */
+    public boolean announce(long nowMs, Function<String, TableGenerations> generations, BiConsumer<String, TableStatus> forward) {
+        boolean any = false;
         for (String tableKey : changed) {
             String encoded = store.get(tableKey);
             if (encoded != null) {
                 TableGenerations g = generations.apply(tableKey);
                 forward.accept(tableKey, TableStatus.decode(encoded).withGenerations(g.active(), g.staged()).at(nowMs));
+                any = true;
             }
         }
         changed.clear();
+        return any;
     }
 }
