@@ -42,9 +42,4 @@ final class WorkPunctuation {
             });
         }
     }
-
-    /** Whether the punctuation is scheduled. */
-    boolean armed() {
-        return scheduled != null;
-    }
 }
