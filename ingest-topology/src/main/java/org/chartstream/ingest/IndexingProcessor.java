@@ -134,7 +134,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
                 commit();
                 return true;
             }
-            return announceStatuses(System.currentTimeMillis()) || rebuilt || rechunked;
+            boolean announced = announceStatuses(System.currentTimeMillis());
+            return announced || rebuilt || rechunked;
         });
         background.arm(); // re-indexes and renames under way before a restart go on, and every status is announced
     }

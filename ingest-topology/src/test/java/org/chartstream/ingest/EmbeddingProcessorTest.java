@@ -57,9 +57,13 @@ class EmbeddingProcessorTest {
         progress.init(context.getStateStoreContext(), progress);
         context.addStateStore(buffer);
         context.addStateStore(progress);
-        processor = new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks,
-                new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET), unreadable);
+        processor = newProcessor();
         processor.init(context);
+    }
+
+    private EmbeddingProcessor newProcessor() {
+        return new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks,
+                new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET), unreadable);
     }
 
     private IndexEvent upsert(String rowKey) {
@@ -127,8 +131,7 @@ class EmbeddingProcessorTest {
         restarted.setCurrentSystemTimeMs(2_000);
         restarted.addStateStore(context.getStateStore(EmbeddingProcessor.BUFFER_STORE));
         restarted.addStateStore(context.getStateStore(EmbeddingProcessor.PROGRESS_STORE));
-        new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks,
-                new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET), unreadable).init(restarted);
+        newProcessor().init(restarted);
 
         assertThat(livePunctuators(restarted)).hasSize(1);
         restarted.setCurrentSystemTimeMs(2_100);
