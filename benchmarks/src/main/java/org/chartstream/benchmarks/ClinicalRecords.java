@@ -66,7 +66,6 @@ final class ClinicalRecords {
         return body;
     }
 
-    /** A one-chunk row of a structured table: a condition, a medication or an encounter. */
     /**
      * The chunks of a note of about {@code tokens} tokens (counted by {@code counter}) for patient 1, cut by
      * {@code chunker} under the clinical-notes header as the ingest cuts it; the same text for the same seed.
@@ -77,6 +76,7 @@ final class ClinicalRecords {
         return List.copyOf(chunker.chunkUnderHeader(header("clinical_notes", patient), body));
     }
 
+    /** A one-chunk row of a structured table: a condition, a medication or an encounter. */
     static String structuredBody(Random r, String table) {
         Condition c = pick(r, CONDITIONS);
         return switch (table) {

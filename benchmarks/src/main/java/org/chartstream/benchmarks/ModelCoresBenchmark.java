@@ -1,10 +1,13 @@
 package org.chartstream.benchmarks;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -19,9 +22,22 @@ import org.openjdk.jmh.annotations.Threads;
  * caller's time per operation, so the pair embeds {@code 2 × CHUNKS} chunks in that time: compare
  * {@code CHUNKS / oneSessionOnTwoThreads} with {@code 2 × CHUNKS / twoSessionsOfOneThreadSideBySide} (chunks per µs),
  * and {@code oneSessionOnOneThread} is the one-instance figure of {@code bench scaleout}.
+ *
+ * <p>{@code texts}: {@code note-chunks} are {@code CHUNKS} chunks of about 256 tokens of one long note;
+ * {@code structured-rows} are {@code CHUNKS} one-chunk rows of the structured tables (a condition, a medication or
+ * an encounter under its header), which are most of what {@code bench scaleout} embeds. A short text
+ * does little arithmetic per weight the model reads, so whether two sessions side by side slow each other down
+ * (shared cache, memory bandwidth) can differ between the two.
  */
 public class ModelCoresBenchmark extends SuiteSettings {
     static final int CHUNKS = PassageEmbeddingBenchmark.CHUNKS;
+
+    @Param({"note-chunks", "structured-rows"})
+    public String texts;
+
+    /** Texts per ONNX Runtime run ({@code OnnxEmbedder}'s sub-batch; the pipeline runs one text per run). */
+    @Param({"1"})
+    public int batch;
 
     private OnnxEmbedder twoThreads;
     private OnnxEmbedder oneThread;
@@ -33,9 +49,9 @@ public class ModelCoresBenchmark extends SuiteSettings {
         OnnxEmbedder embedder;
 
         @Setup
-        public void setUp() {
+        public void setUp(ModelCoresBenchmark settings) {
             OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-            embedder = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, 1);
+            embedder = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, 1, settings.batch);
         }
 
         @TearDown
@@ -47,10 +63,23 @@ public class ModelCoresBenchmark extends SuiteSettings {
     @Setup
     public void setUp() {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        twoThreads = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, 2);
-        oneThread = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, 1);
+        twoThreads = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, 2, batch);
+        oneThread = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, 1, batch);
         var chunker = twoThreads.chunker().withLeadTokens(64);
-        chunks = ClinicalRecords.noteChunks(chunker, chunker::countTokens, 4_000).subList(0, CHUNKS);
+        chunks = texts.equals("structured-rows") ? structuredRows()
+                : ClinicalRecords.noteChunks(chunker, chunker::countTokens, 4_000).subList(0, CHUNKS);
+    }
+
+    private static List<String> structuredRows() {
+        Random random = new Random(5);
+        String[] tables = {"conditions", "medications", "encounters"};
+        List<String> rows = new ArrayList<>();
+        for (int i = 0; i < CHUNKS; i++) {
+            String table = tables[i % tables.length];
+            ClinicalRecords.Patient p = ClinicalRecords.pick(random, ClinicalRecords.PATIENTS);
+            rows.add(ClinicalRecords.header(table, p) + "\n" + ClinicalRecords.structuredBody(random, table));
+        }
+        return List.copyOf(rows);
     }
 
     @TearDown
