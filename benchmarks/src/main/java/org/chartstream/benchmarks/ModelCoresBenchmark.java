@@ -66,8 +66,11 @@ public class ModelCoresBenchmark extends SuiteSettings {
         twoThreads = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, 2, batch);
         oneThread = OnnxEmbedder.load(ModelDescriptor.ALL_MINILM_L6_V2_Q, 1, batch);
         var chunker = twoThreads.chunker().withLeadTokens(64);
-        chunks = texts.equals("structured-rows") ? structuredRows()
-                : ClinicalRecords.noteChunks(chunker, chunker::countTokens, 4_000).subList(0, CHUNKS);
+        chunks = switch (texts) {
+            case "note-chunks" -> ClinicalRecords.noteChunks(chunker, chunker::countTokens, 4_000).subList(0, CHUNKS);
+            case "structured-rows" -> structuredRows();
+            default -> throw new IllegalArgumentException("texts must be note-chunks or structured-rows, got " + texts);
+        };
     }
 
     private static List<String> structuredRows() {
