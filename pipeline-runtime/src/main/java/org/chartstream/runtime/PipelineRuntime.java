@@ -159,7 +159,8 @@ public final class PipelineRuntime implements AutoCloseable {
                     .withQuiet(Duration.ofMillis(config.integer("ingest.quiet-ms")))
                     .withEmbedding(config.ingestPartitions(), instanceName());
             unreadable.counts().register(ingestSettings.embedTopic(), IngestTopology.EMBEDDING_CONSUMER_NAME);
-            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, PassageEmbedder.of(model),
+            PassageEmbedder ingestModel = ModelThread.lowered(PassageEmbedder.of(model), (int) config.integer("ingest.model-nice"), started);
+            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, ingestModel,
                     unreadable.counts()),
                     ingestStreamsSettings(config), captureStartGate);
         }

@@ -96,6 +96,9 @@ public final class ChartstreamConfig {
                 + " also how often the ingest topology checks that (its Kafka Streams poll.ms)"});
         k.put("ingest.stream-threads", new String[] {"2", "Kafka Streams threads of the ingest topology: with 2 the planner task does not wait behind"
                 + " an embedding call of its process (the model still runs one call at a time per process); tuned with bench scaleout on the synthetic dataset"});
+        k.put("ingest.model-nice", new String[] {"10", "Linux nice value (0-19) of the thread that runs an ingest process's embedding model: above the"
+                + " pipeline's other threads (0), so that bulk embedding leaves a core first to the planner, commits, a co-located broker or"
+                + " the source database; 0 runs the model on the stream threads at their priority"});
         k.put("ingest.commit-interval-ms", new String[] {"100", "Kafka Streams commit.interval.ms of the ingest topology (each embedded batch also commits at once)"});
         k.put("ingest.partitions", new String[] {"", "partitions of the ingest repartition topic chartstream.ingest.embed, between the per-table"
                 + " planner and the embedding tasks (one per partition, shared by the ingest processes of the group); empty: index.partitions."
@@ -234,6 +237,9 @@ public final class ChartstreamConfig {
         }
         positive("ingest.commit-interval-ms");
         positive("ingest.stream-threads");
+        if (integer("ingest.model-nice") < 0 || integer("ingest.model-nice") > 19) {
+            throw bad("ingest.model-nice", "must be between 0 and 19");
+        }
         positive("ingest.max-field-bytes");
         positive("kafka.max-record-bytes");
         if (integer("kafka.max-record-bytes") > 1L << 30) {

@@ -1,0 +1,92 @@
+package org.chartstream.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.OptionalInt;
+import org.chartstream.ingest.embed.PassageEmbedder;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class ModelThreadTest {
+    /** A model that records the thread and the nice value each call ran with. */
+    private static final class RecordingModel implements PassageEmbedder {
+        final List<String> threads = Collections.synchronizedList(new ArrayList<>());
+        final List<OptionalInt> nices = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public String modelId() {
+            return "recording";
+        }
+
+        @Override
+        public int dimension() {
+            return 2;
+        }
+
+        @Override
+        public float[][] embedPassages(List<String> texts) {
+            if (texts.contains("fail")) {
+                throw new IllegalArgumentException("cannot embed 'fail'");
+            }
+            threads.add(Thread.currentThread().getName());
+            nices.add(ThreadNice.ofCurrentThread());
+            float[][] out = new float[texts.size()][];
+            for (int i = 0; i < texts.size(); i++) {
+                out[i] = new float[] {texts.get(i).length(), i};
+            }
+            return out;
+        }
+    }
+
+    @Test
+    void everyCallRunsOnTheModelThreadAtTheConfiguredNiceValueAndReturnsTheModelsVectors() {
+        OptionalInt callers = ThreadNice.ofCurrentThread();
+        assumeThat(callers).as("a kernel that reports a thread's nice value (/proc/thread-self)").isPresent();
+        assumeThat(callers.getAsInt()).as("the test runs below nice 10").isLessThan(10);
+        RecordingModel model = new RecordingModel();
+        try (StartedParts started = new StartedParts(m -> { })) {
+            PassageEmbedder lowered = ModelThread.lowered(model, 10, started);
+            assertThat(lowered.embedPassages(List.of("abc", "de"))).isDeepEqualTo(new float[][] {{3, 0}, {2, 1}});
+            assertThat(lowered.embedPassages(List.of("x"))).isDeepEqualTo(new float[][] {{1, 0}});
+            assertThat(lowered.modelId()).isEqualTo("recording");
+            assertThat(lowered.dimension()).isEqualTo(2);
+        }
+        assertThat(model.threads).containsOnly(ModelThread.NAME).hasSize(2);
+        assertThat(model.nices).containsOnly(OptionalInt.of(10));
+        assertThat(ThreadNice.ofCurrentThread()).as("the caller's own priority is untouched").isEqualTo(callers);
+    }
+
+    @Test
+    void aFailingCallThrowsTheModelsExceptionToTheCallerAndTheThreadGoesOnServing() {
+        RecordingModel model = new RecordingModel();
+        try (StartedParts started = new StartedParts(m -> { })) {
+            PassageEmbedder lowered = ModelThread.lowered(model, 5, started);
+            assertThatThrownBy(() -> lowered.embedPassages(List.of("fail")))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("cannot embed 'fail'");
+            assertThat(lowered.embedPassages(List.of("ok"))).isDeepEqualTo(new float[][] {{2, 0}});
+        }
+    }
+
+    @Test
+    void niceZeroLeavesTheModelOnTheCallersThread() {
+        RecordingModel model = new RecordingModel();
+        try (StartedParts started = new StartedParts(m -> { })) {
+            assertThat(ModelThread.lowered(model, 0, started)).isSameAs(model);
+        }
+    }
+
+    @Test
+    void theDefaultIsTenAndValuesOutsideZeroToNineteenAreRefusedNamingTheKey() {
+        assertThat(ChartstreamConfig.defaults().integer("ingest.model-nice")).isEqualTo(10);
+        assertThatThrownBy(() -> ChartstreamConfig.defaults().with("ingest.model-nice", "20"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("ingest.model-nice").hasMessageContaining("between 0 and 19");
+        assertThatThrownBy(() -> ChartstreamConfig.defaults().with("ingest.model-nice", "-1"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("ingest.model-nice");
+    }
+}
