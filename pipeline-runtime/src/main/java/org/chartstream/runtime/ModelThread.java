@@ -1,6 +1,5 @@
 package org.chartstream.runtime;
 
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -54,22 +53,7 @@ final class ModelThread implements AutoCloseable {
     }
 
     PassageEmbedder embedder(PassageEmbedder model) {
-        return new PassageEmbedder() {
-            @Override
-            public String modelId() {
-                return model.modelId();
-            }
-
-            @Override
-            public int dimension() {
-                return model.dimension();
-            }
-
-            @Override
-            public float[][] embedPassages(List<String> texts) {
-                return call(() -> model.embedPassages(texts));
-            }
-        };
+        return PassageEmbedder.of(model.modelId(), model.dimension(), texts -> call(() -> model.embedPassages(texts)));
     }
 
     /** Runs {@code work} on this thread and waits for it; what it throws is thrown here. */

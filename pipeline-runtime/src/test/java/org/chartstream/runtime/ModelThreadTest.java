@@ -15,22 +15,12 @@ import org.junit.jupiter.api.Test;
 
 class ModelThreadTest {
     /** A model that records the thread and the nice value each call ran with. */
-    private static final class RecordingModel implements PassageEmbedder {
+    private static final class RecordingModel {
         final List<String> threads = Collections.synchronizedList(new ArrayList<>());
         final List<OptionalInt> nices = Collections.synchronizedList(new ArrayList<>());
+        final PassageEmbedder embedder = PassageEmbedder.of("recording", 2, this::embed);
 
-        @Override
-        public String modelId() {
-            return "recording";
-        }
-
-        @Override
-        public int dimension() {
-            return 2;
-        }
-
-        @Override
-        public float[][] embedPassages(List<String> texts) {
+        private float[][] embed(List<String> texts) {
             if (texts.contains("fail")) {
                 throw new IllegalArgumentException("cannot embed 'fail'");
             }
@@ -51,7 +41,7 @@ class ModelThreadTest {
         assumeThat(callers.getAsInt()).as("the test runs below nice 10").isLessThan(10);
         RecordingModel model = new RecordingModel();
         try (StartedParts started = new StartedParts(m -> { })) {
-            PassageEmbedder lowered = ModelThread.lowered(model, 10, started);
+            PassageEmbedder lowered = ModelThread.lowered(model.embedder, 10, started);
             assertThat(lowered.embedPassages(List.of("abc", "de"))).isDeepEqualTo(new float[][] {{3, 0}, {2, 1}});
             assertThat(lowered.embedPassages(List.of("x"))).isDeepEqualTo(new float[][] {{1, 0}});
             assertThat(lowered.modelId()).isEqualTo("recording");
@@ -66,7 +56,7 @@ class ModelThreadTest {
     void aFailingCallThrowsTheModelsExceptionToTheCallerAndTheThreadGoesOnServing() {
         RecordingModel model = new RecordingModel();
         try (StartedParts started = new StartedParts(m -> { })) {
-            PassageEmbedder lowered = ModelThread.lowered(model, 5, started);
+            PassageEmbedder lowered = ModelThread.lowered(model.embedder, 5, started);
             assertThatThrownBy(() -> lowered.embedPassages(List.of("fail")))
                     .isInstanceOf(IllegalArgumentException.class).hasMessage("cannot embed 'fail'");
             assertThat(lowered.embedPassages(List.of("ok"))).isDeepEqualTo(new float[][] {{2, 0}});
@@ -77,7 +67,7 @@ class ModelThreadTest {
     void niceZeroLeavesTheModelOnTheCallersThread() {
         RecordingModel model = new RecordingModel();
         try (StartedParts started = new StartedParts(m -> { })) {
-            assertThat(ModelThread.lowered(model, 0, started)).isSameAs(model);
+            assertThat(ModelThread.lowered(model.embedder, 0, started)).isSameAs(model.embedder);
         }
     }
 
