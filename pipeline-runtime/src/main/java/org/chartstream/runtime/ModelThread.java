@@ -77,6 +77,11 @@ final class ModelThread implements AutoCloseable {
 
     @Override
     public void close() {
-        executor.shutdownNow();
+        // a call still queued would leave its caller waiting for ever: it is cancelled, and its caller gets the exception
+        for (Runnable queued : executor.shutdownNow()) {
+            if (queued instanceof Future<?> call) {
+                call.cancel(false);
+            }
+        }
     }
 }

@@ -7,6 +7,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
@@ -78,5 +82,36 @@ class ModelThreadTest {
                 .isInstanceOf(ConfigException.class).hasMessageContaining("ingest.model-nice").hasMessageContaining("between 0 and 19");
         assertThatThrownBy(() -> ChartstreamConfig.defaults().with("ingest.model-nice", "-1"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("ingest.model-nice");
+    }
+
+    @Test
+    void closingCancelsACallStillQueuedSoItsCallerDoesNotWaitForEver() throws Exception {
+        ModelThread thread = new ModelThread(5);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread first = new Thread(() -> thread.call(() -> {
+            running.countDown();
+            return release.await(10, TimeUnit.SECONDS);
+        }));
+        first.start();
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        AtomicReference<Throwable> queuedOutcome = new AtomicReference<>();
+        Thread second = new Thread(() -> {
+            try {
+                thread.call(() -> "never runs");
+            } catch (Throwable t) {
+                queuedOutcome.set(t);
+            }
+        });
+        second.start();
+        while (second.getState() != Thread.State.WAITING) {
+            Thread.sleep(5);
+        }
+        thread.close();
+        second.join(10_000);
+        release.countDown();
+        first.join(10_000);
+        assertThat(second.isAlive()).isFalse();
+        assertThat(queuedOutcome.get()).isInstanceOf(CancellationException.class);
     }
 }
