@@ -30,8 +30,8 @@ final class ModelThread implements AutoCloseable {
         this.executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(() -> {
                 if (!ThreadNice.setForCurrentThread(nice)) {
-                    LOG.warn("the embedding model's thread keeps the priority of the others: this OS gave it no nice value {}"
-                            + " (ingest.model-nice)", nice);
+                    LOG.warn("the embedding model's thread keeps the priority of the others: nice {} (ingest.model-nice) could not be"
+                            + " set (only Linux gives one thread its own, and only at or above the process's own nice value)", nice);
                 }
                 r.run();
             }, NAME);
