@@ -8,24 +8,34 @@ package org.chartstream.connectors;
  * {@link DebeziumConfigs}) for a site that runs them on Kafka Connect or adds their jars.
  */
 public enum SourceKind {
-    POSTGRES("io.debezium.connector.postgresql.PostgresConnector", 5432, "public"),
-    MARIADB("io.debezium.connector.mariadb.MariaDbConnector", 3306, null),
-    MYSQL("io.debezium.connector.mysql.MySqlConnector", 3306, null),
-    SQLSERVER("io.debezium.connector.sqlserver.SqlServerConnector", 1433, "dbo");
+    POSTGRES("io.debezium.connector.postgresql.PostgresConnector", IdleWaitingPostgresConnector.class.getName(), 5432, "public"),
+    MARIADB("io.debezium.connector.mariadb.MariaDbConnector", IdleWaitingMariaDbConnector.class.getName(), 3306, null),
+    MYSQL("io.debezium.connector.mysql.MySqlConnector", "io.debezium.connector.mysql.MySqlConnector", 3306, null),
+    SQLSERVER("io.debezium.connector.sqlserver.SqlServerConnector", "io.debezium.connector.sqlserver.SqlServerConnector", 1433, "dbo");
 
     private final String connectorClass;
+    private final String embeddedConnectorClass;
     private final int defaultPort;
     private final String defaultSchema;
 
-    SourceKind(String connectorClass, int defaultPort, String defaultSchema) {
+    SourceKind(String connectorClass, String embeddedConnectorClass, int defaultPort, String defaultSchema) {
         this.connectorClass = connectorClass;
+        this.embeddedConnectorClass = embeddedConnectorClass;
         this.defaultPort = defaultPort;
         this.defaultSchema = defaultSchema;
     }
 
-    /** Fully qualified Debezium connector class. */
+    /** Fully qualified Debezium connector class (what a Kafka Connect deployment names). */
     public String connectorClass() {
         return connectorClass;
+    }
+
+    /**
+     * The connector class the embedded engine runs: for the kinds on this module's classpath Debezium's connector
+     * with {@link IdleQueueWait} in front of its task's poll, otherwise Debezium's own.
+     */
+    public String embeddedConnectorClass() {
+        return embeddedConnectorClass;
     }
 
     public int defaultPort() {

@@ -37,7 +37,7 @@ class DebeziumConfigsTest {
         Properties p = DebeziumConfigs.forSource(source(SourceKind.POSTGRES, null), "cs", OFFSETS, BOOTSTRAP);
 
         assertThat(p.stringPropertyNames()).containsAll(COMMON_KEYS);
-        assertThat(p).containsEntry("connector.class", "io.debezium.connector.postgresql.PostgresConnector")
+        assertThat(p).containsEntry("connector.class", IdleWaitingPostgresConnector.class.getName())
                 .containsEntry("name", "chartstream-ehr-main")
                 .containsEntry("plugin.name", "pgoutput")
                 .containsEntry("slot.name", "chartstream_ehr_main_slot")
@@ -94,7 +94,7 @@ class DebeziumConfigsTest {
             SourceConnection src = source(kind, "ignored");
             Properties p = DebeziumConfigs.forSource(src, "cs", OFFSETS, BOOTSTRAP);
             assertThat(p.stringPropertyNames()).containsAll(COMMON_KEYS);
-            assertThat(p).containsEntry("connector.class", kind.connectorClass())
+            assertThat(p).containsEntry("connector.class", kind.embeddedConnectorClass())
                     .containsEntry("database.include.list", "clinic")
                     .containsEntry("include.schema.changes", "false")
                     .containsEntry("schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory")

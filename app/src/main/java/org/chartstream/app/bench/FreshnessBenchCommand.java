@@ -46,10 +46,18 @@ public final class FreshnessBenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the figures as one JSON object (the last stdout line)")
     boolean json;
 
+    @Option(names = "--gap-ms", description = "pause before each change, in ms (default: ${DEFAULT-VALUE}: each change follows"
+            + " as soon as the last is searchable, a steady stream; 1500: each change ends a quiet spell longer than the"
+            + " capture's quiet time, docs/PERFORMANCE.md)", defaultValue = "0")
+    long gapMs;
+
     @Override
     public Integer call() throws Exception {
         if (changes < 200) {
             throw new IllegalArgumentException("--changes must be at least 200");
+        }
+        if (gapMs < 0) {
+            throw new IllegalArgumentException("--gap-ms must not be negative");
         }
         ChartstreamConfig config = PipelineBenchRuntime.config(spec);
         try (PipelineRuntime runtime = PipelineBenchRuntime.start(config, "bench-freshness", PipelineBenchRuntime.dataset(config, patients))) {
@@ -78,6 +86,9 @@ public final class FreshnessBenchCommand implements Callable<Integer> {
                         } else {
                             update.setString(1, marker);
                             update.setInt(2, id);
+                        }
+                        if (gapMs > 0) {
+                            Thread.sleep(gapMs);
                         }
                         statement.executeUpdate();
                         long committed = System.nanoTime();
