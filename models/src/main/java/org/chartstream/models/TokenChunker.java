@@ -133,7 +133,11 @@ public final class TokenChunker {
         return chunkUnderHeaderCounted(header, body);
     }
 
-    /** {@link #chunkUnderHeader} with every count made by the tokenizer (no bound used). */
+    /**
+     * {@link #chunkUnderHeader} with every count made by the tokenizer (no bound used). The body is tokenized once:
+     * its count, its lead and its windows are all read from that one tokenization (cut at a sentence or line end, the
+     * body after the lead tokenizes into the same tokens), and only each window's text is counted again.
+     */
     List<String> chunkUnderHeaderCounted(String header, String body) {
         int headerTokens = countTokens(header) + 1;
         if (headerTokens > windowTokens / 2) {
@@ -141,36 +145,40 @@ public final class TokenChunker {
         }
         int bodyWindow = windowTokens - headerTokens;
         String rest = body.strip();
-        // most rows fit one window: counted once here, not tokenized again by chunk(rest) for the same one chunk
-        if (countTokens(rest) <= bodyWindow) {
+        ModelTokenizer.Tokens t = tokenizer.tokenize(rest);
+        // most rows fit one window: one chunk, nothing cut
+        if (t.size() <= bodyWindow) {
             return List.of(header + "\n" + rest);
         }
+        int first = 0;
+        int from = 0;
         if (leadTokens > 0) {
-            int leadEnd = leadEnd(rest, Math.min(leadTokens, windowTokens / 4));
-            if (leadEnd > 0) {
+            int leadTokenEnd = leadTokenEnd(rest, t, Math.min(leadTokens, windowTokens / 4));
+            if (leadTokenEnd > 0) {
+                int leadEnd = t.ends()[leadTokenEnd - 1];
                 String lead = rest.substring(0, leadEnd).strip();
                 header = header + "\n" + lead;
                 bodyWindow -= countTokens(lead) + 1;
-                rest = rest.substring(leadEnd).strip();
+                first = leadTokenEnd;
+                from = leadEnd;
             }
         }
         TokenChunker bodyChunker = new TokenChunker(tokenizer, bodyWindow, Math.min(overlapTokens, bodyWindow / 2));
         List<String> out = new ArrayList<>();
-        for (String piece : bodyChunker.chunk(rest)) {
-            out.add(header + "\n" + piece);
+        for (Chunk piece : bodyChunker.chunks(rest, from, rest.length(), t, first)) {
+            out.add(header + "\n" + piece.text());
         }
         return out;
     }
 
     /**
-     * Character end of the longest opening of {@code text} within {@code maxTokens} tokens that ends a sentence or a
-     * line; 0 when there is none.
+     * Token end of the longest opening of the tokenized {@code text} within {@code maxTokens} tokens that ends a
+     * sentence or a line; 0 when there is none.
      */
-    private int leadEnd(String text, int maxTokens) {
-        ModelTokenizer.Tokens t = tokenizer.tokenize(text);
+    private int leadTokenEnd(String text, ModelTokenizer.Tokens t, int maxTokens) {
         for (int e = Math.min(maxTokens, t.size() - 1); e > 0; e--) {
             if (boundaryRank(text, t, e) == SENTENCE_OR_LINE) {
-                return t.ends()[e - 1];
+                return e;
             }
         }
         return 0;
@@ -192,7 +200,16 @@ public final class TokenChunker {
      */
     public List<Chunk> chunks(String text) {
         Objects.requireNonNull(text, "text");
-        int lo = 0, hi = text.length();
+        return chunks(text, 0, text.length(), null, 0);
+    }
+
+    /**
+     * Chunks of {@code text.substring(from, to)}, offsets in {@code text}. {@code t}, when given, is the tokenization
+     * of {@code text} whose tokens from {@code first} on are the substring's (a cut at whitespace); null tokenizes the
+     * substring here.
+     */
+    private List<Chunk> chunks(String text, int from, int to, ModelTokenizer.Tokens t, int first) {
+        int lo = from, hi = to;
         while (lo < hi && Character.isWhitespace(text.charAt(lo))) {
             lo++;
         }
@@ -202,13 +219,16 @@ public final class TokenChunker {
         if (lo == hi) {
             return List.of();
         }
-        ModelTokenizer.Tokens t = tokenizer.tokenize(text);
+        if (t == null) {
+            t = tokenizer.tokenize(text);
+            first = 0;
+        }
         int n = t.size();
-        if (n <= windowTokens) {
-            return List.of(new Chunk(text.substring(lo, hi), lo, hi, n));
+        if (n - first <= windowTokens) {
+            return List.of(new Chunk(text.substring(lo, hi), lo, hi, n - first));
         }
         List<Chunk> out = new ArrayList<>();
-        int start = 0;
+        int start = first;
         while (true) {
             int hardEnd = Math.min(start + windowTokens, n);
             int end = hardEnd == n ? n : preferredEnd(text, t, start, hardEnd);
