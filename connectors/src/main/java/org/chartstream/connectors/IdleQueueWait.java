@@ -4,7 +4,6 @@ import io.debezium.connector.base.ChangeEventQueue;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,7 +111,7 @@ public final class IdleQueueWait {
             }
         }
         List<SourceRecord> records = debeziumPoll.poll();
-        if (!records.isEmpty()) {
+        if (records != null && !records.isEmpty()) {
             lastChangeNanos = System.nanoTime();
         }
         return records;
@@ -127,10 +126,5 @@ public final class IdleQueueWait {
         } catch (IllegalAccessException e) {
             return null;
         }
-    }
-
-    /** The queue {@code task} holds now, if this wait can see it. */
-    Optional<ChangeEventQueue<?>> queue(Object task) {
-        return Optional.ofNullable(queueOf(task));
     }
 }
