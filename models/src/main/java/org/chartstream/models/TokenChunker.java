@@ -205,8 +205,8 @@ public final class TokenChunker {
 
     /**
      * Chunks of {@code text.substring(from, to)}, offsets in {@code text}. {@code t}, when given, is the tokenization
-     * of {@code text} whose tokens from {@code first} on are the substring's (a cut at whitespace); null tokenizes the
-     * substring here.
+     * of {@code text} whose tokens from {@code first} on are the substring's (a cut at whitespace); null (only with
+     * the whole text, {@code from} 0 and {@code to} its length) tokenizes it here.
      */
     private List<Chunk> chunks(String text, int from, int to, ModelTokenizer.Tokens t, int first) {
         int lo = from, hi = to;
