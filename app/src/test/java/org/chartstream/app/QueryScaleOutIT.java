@@ -42,6 +42,7 @@ class QueryScaleOutIT {
                 arguments.toArray(String[]::new)), work, line -> System.out.println("[QueryScaleOutIT] " + line));
 
         assertThat(result.killed()).isEqualTo(1);
+        assertThat(result.inFlightAtKill()).as("requests in flight on the killed instance").isPositive();
         assertThat(result.replies().requests()).isEqualTo(72);
         assertThat(result.replies().lost()).as("lost requests").isZero();
         assertThat(result.replies().answered()).isEqualTo(72);

@@ -86,12 +86,14 @@ public final class ScaleOutLoad {
     }
 
     /**
+     * @param inFlightAtKill requests the killed instance had in flight when it was killed (0: the kill found no load to
+     *                       take over, and the run says nothing about failover)
      * @param rpsBeforeKill answered requests per second from the first request until the kill (every instance up)
      * @param rpsAfterKill  the same from the kill until the last client was done (the failover pause included)
      * @param resumedFromPending requests the surviving instances took over from the changelogged pending store
      */
-    public record Result(Settings settings, int killed, ReplyTally.Summary replies, int resumedFromPending, double rpsBeforeKill,
-                         double rpsAfterKill) {
+    public record Result(Settings settings, int killed, int inFlightAtKill, ReplyTally.Summary replies, int resumedFromPending,
+                         double rpsBeforeKill, double rpsAfterKill) {
         public double p50Ms() {
             return RankingMetrics.percentile(replies.latenciesMs(), 0.5);
         }
@@ -106,10 +108,11 @@ public final class ScaleOutLoad {
             replies.firstFinalTypes().forEach((t, n) -> types.append(types.length() > 1 ? ", " : "").append('"')
                     .append(t.name().toLowerCase(Locale.ROOT)).append("\":").append(n));
             types.append('}');
-            return String.format(Locale.ROOT, "{\"instances\":%d, \"killed\":%d, \"partitions\":%d, \"requests\":%d, \"answered\":%d,"
+            return String.format(Locale.ROOT, "{\"instances\":%d, \"killed\":%d, \"in_flight_at_kill\":%d, \"partitions\":%d, \"requests\":%d,"
+                    + " \"answered\":%d,"
                     + " \"lost\":%d, \"duplicates\":%d, \"conflicting_duplicates\":%d, \"conversations_out_of_order\":%d,"
                     + " \"resumed_from_pending\":%d, \"final_types\":%s, \"p50_ms\":%.1f, \"p99_ms\":%.1f, \"rps_before_kill\":%.2f,"
-                    + " \"rps_after_kill\":%.2f}", settings.instances(), killed, settings.partitions(), replies.requests(), replies.answered(),
+                    + " \"rps_after_kill\":%.2f}", settings.instances(), killed, inFlightAtKill, settings.partitions(), replies.requests(), replies.answered(),
                     replies.lost(), replies.duplicates(), replies.conflictingDuplicates(), replies.conversationsOutOfOrder(),
                     resumedFromPending, types, p50Ms(), p99Ms(), rpsBeforeKill, rpsAfterKill);
         }
@@ -251,7 +254,8 @@ public final class ScaleOutLoad {
                     }));
                 }
                 QueryInstanceProcess victim = instances.get(instances.size() - 1);
-                long killedAt = killMidLoad(victim, tally, s, commitInterval, () -> clients.stream().allMatch(Future::isDone), log);
+                Kill kill = killMidLoad(victim, tally, s, commitInterval, () -> clients.stream().allMatch(Future::isDone), log);
+                long killedAt = kill.atNanos();
                 int answeredAtKill = tally.summary().answered();
                 await(clients);
                 long end = System.nanoTime();
@@ -263,7 +267,7 @@ public final class ScaleOutLoad {
                     resumed += survivor.resumedFromPending();
                 }
                 ReplyTally.Summary summary = tally.summary();
-                return new Result(s, 1, summary, resumed, answeredAtKill / ((killedAt - start) / 1e9),
+                return new Result(s, 1, kill.inFlight(), summary, resumed, answeredAtKill / ((killedAt - start) / 1e9),
                         (summary.answered() - answeredAtKill) / ((end - killedAt) / 1e9));
             } finally {
                 reading.set(false);
@@ -300,7 +304,7 @@ public final class ScaleOutLoad {
      * bound, on a machine so loaded that the victim answered nothing for 6 s. (A second instead of 300 ms was too
      * long on a quiet machine: every request was answered before one was that old.)
      */
-    private static long killMidLoad(QueryInstanceProcess victim, ReplyTally tally, Settings s, Duration commitInterval,
+    private static Kill killMidLoad(QueryInstanceProcess victim, ReplyTally tally, Settings s, Duration commitInterval,
                                     java.util.function.BooleanSupplier clientsDone, Consumer<String> log) throws InterruptedException {
         int threshold = (int) Math.ceil(s.killAfter() * s.requests());
         while (tally.summary().answered() < threshold && !clientsDone.getAsBoolean()) {
@@ -317,7 +321,11 @@ public final class ScaleOutLoad {
         victim.kill();
         log.accept(String.format(Locale.ROOT, "killed %s (SIGKILL) with %d request(s) in flight, the oldest admitted %d ms before,"
                 + " %d of %d answered", victim.name(), inFlight, oldest, tally.summary().answered(), s.requests()));
-        return System.nanoTime();
+        return new Kill(System.nanoTime(), inFlight);
+    }
+
+    /** When the victim was killed, and how many requests it had in flight then. */
+    private record Kill(long atNanos, int inFlight) {
     }
 
     private static void await(List<Future<?>> futures) throws InterruptedException {

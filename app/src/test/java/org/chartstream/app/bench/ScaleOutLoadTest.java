@@ -14,9 +14,9 @@ class ScaleOutLoadTest {
     void theQueryPartNamesEveryCountAndTheLatencyPercentilesOfTheFirstFinalReplies() {
         ScaleOutLoad.Settings settings = new ScaleOutLoad.Settings(2, 4, 3, 2, 1, 2, 0.3, Duration.ofSeconds(60), Map.of());
         ReplyTally.Summary summary = new ReplyTally.Summary(4, 4, 0, 1, 0, 0, Map.of(ReplyType.ANSWER, 4), List.of(100.0, 200.0, 300.0, 9000.0));
-        String json = new ScaleOutLoad.Result(settings, 1, summary, 2, 3.5, 1.25).queryJson();
+        String json = new ScaleOutLoad.Result(settings, 1, 3, summary, 2, 3.5, 1.25).queryJson();
 
-        assertThat(json).isEqualTo("{\"instances\":2, \"killed\":1, \"partitions\":4, \"requests\":4, \"answered\":4, \"lost\":0,"
+        assertThat(json).isEqualTo("{\"instances\":2, \"killed\":1, \"in_flight_at_kill\":3, \"partitions\":4, \"requests\":4, \"answered\":4, \"lost\":0,"
                 + " \"duplicates\":1, \"conflicting_duplicates\":0, \"conversations_out_of_order\":0, \"resumed_from_pending\":2,"
                 + " \"final_types\":{\"answer\":4}, \"p50_ms\":200.0, \"p99_ms\":9000.0, \"rps_before_kill\":3.50, \"rps_after_kill\":1.25}");
         assertThat(settings.requests()).isEqualTo(4);
