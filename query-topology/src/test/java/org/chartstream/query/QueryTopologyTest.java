@@ -193,6 +193,39 @@ class QueryTopologyTest {
     }
 
     @Test
+    void pastTheAdmissionLimitATurnWhoseConversationHasATurnInFlightWaitsBehindItInsteadOfOvertakingItWithBusy() {
+        fixture.replySender().holdAcknowledgements(); // the first turn stays in flight until the broker has its answer
+        int filled = 0;
+        try {
+            fixture.produce("queue", bytes(request("r13a", "hypothyroidism").setConversationId("queue").build()), REPLY_TOPIC, null);
+            List<ReplyEvent> events = new ArrayList<>();
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while ((events.isEmpty() || events.get(events.size() - 1).getType() != ReplyType.ANSWER) && System.nanoTime() < deadline) {
+                fixture.advance();
+                events.addAll(replies.readValuesToList());
+            }
+            while (admission.tryAcquire(1_000 + filled)) {
+                filled++;
+            }
+            fixture.produce("queue", bytes(request("r13b", "hypothyroidism").setConversationId("queue").build()), REPLY_TOPIC, null);
+            fixture.produce("other", bytes(request("r13c", "hypothyroidism").setConversationId("other").build()), REPLY_TOPIC, null);
+            fixture.advance();
+            events.addAll(replies.readValuesToList());
+            assertThat(events.stream().filter(e -> e.getType() == ReplyType.BUSY).map(ReplyEvent::getRequestId))
+                    .as("only the request of a conversation with nothing in flight is turned away").containsExactly("r13c");
+        } finally {
+            fixture.replySender().acknowledgeHeld();
+            for (int i = 0; i < filled; i++) {
+                admission.release(1_000 + i, 1_000 + i);
+            }
+        }
+        fixture.awaitIdle();
+        assertThat(replies.readValuesToList().stream().filter(e -> e.getType() == ReplyType.ANSWER).map(ReplyEvent::getRequestId))
+                .as("the second turn is answered after the first").containsExactly("r13b");
+        audit.readValuesToList();
+    }
+
+    @Test
     void anAnswerLeavesAtOnceWhileItsAuditMemoryAndAdmissionSlotWaitForTheBrokersAcknowledgement() {
         fixture.replySender().holdAcknowledgements();
         try {

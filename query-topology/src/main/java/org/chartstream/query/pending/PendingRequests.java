@@ -56,6 +56,12 @@ public final class PendingRequests {
         }
     }
 
+    /** Turns of {@code conversation} admitted and not finished: the running one and those waiting behind it. */
+    public int turnsInFlight(String conversation) {
+        Deque<PendingRequest> queue = waiting.get(conversation);
+        return (runningConversations.contains(conversation) ? 1 : 0) + (queue == null ? 0 : queue.size());
+    }
+
     /** The request is done: the next waiting turn of its conversation starts. */
     public void finished(PendingRequest p) {
         started.remove(p.getRequest().getRequestId());

@@ -24,8 +24,8 @@ class AdmissionControlTest {
     @Test
     void recoveredRequestsAreAdmittedEvenPastTheLimitAndReleasingOneItDoesNotHoldIsAnError() {
         AdmissionControl admission = new AdmissionControl(1, 1);
-        admission.acquireRecovered(500);
-        admission.acquireRecovered(500);
+        admission.acquirePastLimit(500);
+        admission.acquirePastLimit(500);
         assertThat(admission.inFlight()).isEqualTo(2);
         assertThat(admission.tryAcquire(1_000)).isFalse();
         admission.release(500, 1_000);
@@ -52,7 +52,7 @@ class AdmissionControlTest {
         AdmissionControl admission = new AdmissionControl(8, 8);
         assertThat(admission.oldestInFlightAgeMs(5_000)).as("none in flight").isZero();
         admission.tryAcquire(2_000);
-        admission.acquireRecovered(1_000);
+        admission.acquirePastLimit(1_000);
         admission.tryAcquire(3_000);
         assertThat(admission.oldestInFlightAgeMs(5_000)).isEqualTo(4_000);
         admission.release(1_000, 5_000);
