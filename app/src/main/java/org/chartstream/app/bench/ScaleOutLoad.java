@@ -108,12 +108,11 @@ public final class ScaleOutLoad {
             replies.firstFinalTypes().forEach((t, n) -> types.append(types.length() > 1 ? ", " : "").append('"')
                     .append(t.name().toLowerCase(Locale.ROOT)).append("\":").append(n));
             types.append('}');
-            return String.format(Locale.ROOT, "{\"instances\":%d, \"killed\":%d, \"in_flight_at_kill\":%d, \"partitions\":%d, \"requests\":%d,"
-                    + " \"answered\":%d,"
-                    + " \"lost\":%d, \"duplicates\":%d, \"conflicting_duplicates\":%d, \"conversations_out_of_order\":%d,"
+            return String.format(Locale.ROOT, "{\"instances\":%d, \"killed\":%d, \"in_flight_at_kill\":%d, \"partitions\":%d,"
+                    + " \"requests\":%d, \"answered\":%d, \"lost\":%d, \"duplicates\":%d, \"conflicting_duplicates\":%d, \"conversations_out_of_order\":%d,"
                     + " \"resumed_from_pending\":%d, \"final_types\":%s, \"p50_ms\":%.1f, \"p99_ms\":%.1f, \"rps_before_kill\":%.2f,"
-                    + " \"rps_after_kill\":%.2f}", settings.instances(), killed, inFlightAtKill, settings.partitions(), replies.requests(), replies.answered(),
-                    replies.lost(), replies.duplicates(), replies.conflictingDuplicates(), replies.conversationsOutOfOrder(),
+                    + " \"rps_after_kill\":%.2f}", settings.instances(), killed, inFlightAtKill, settings.partitions(), replies.requests(),
+                    replies.answered(), replies.lost(), replies.duplicates(), replies.conflictingDuplicates(), replies.conversationsOutOfOrder(),
                     resumedFromPending, types, p50Ms(), p99Ms(), rpsBeforeKill, rpsAfterKill);
         }
     }

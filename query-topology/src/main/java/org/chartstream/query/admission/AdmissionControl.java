@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Bounds the requests in flight (running or waiting for an earlier turn of their conversation). Past the limit a
- * request gets a {@code busy} reply at once instead of joining a queue, unless it is a turn that waits behind a turn of
- * its conversation already in flight ({@link #acquirePastLimit}): its {@code busy} would overtake that turn's answer. The limit adapts to measured capacity
+ * request gets a {@code busy} reply at once instead of joining a queue, unless it is a turn that waits behind a turn
+ * of its conversation already in flight ({@link #acquirePastLimit}): its {@code busy} would overtake that turn's
+ * answer. The limit adapts to measured capacity
  * ({@link AimdLimit}, within the configured bounds): each release reports how long its request took, so the limit
  * settles where admitted requests stop queueing behind each other. Each request in flight is held by the time it was
  * admitted, so that the age of the oldest one can be read: a request that stays in flight far longer than answers
