@@ -11,6 +11,7 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.query.admission.AdmissionControl;
@@ -173,7 +174,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
             LOG.info("request {} busy: admission limit {} reached", id, admission.limit());
             return;
         }
-        PendingRequest p = in.pending(now);
+        PendingRequest p = in.pending(now, context.recordMetadata().map(RecordMetadata::offset).orElse(-1L));
         replies.accepted(p, fingerprint);
         pending.enqueue(p);
     }

@@ -171,6 +171,22 @@ class AvroSerdeTest {
     }
 
     @Test
+    void readsVersionOnePendingRequestsWithoutAnArrivalOffset() throws Exception {
+        Schema v1 = history("PendingRequest-v1.avsc");
+        assertThat(v1.getField("arrival_offset")).isNull();
+        GenericRecord request = new org.apache.avro.generic.GenericRecordBuilder(v1.getField("request").schema())
+                .set("request_id", "r").set("conversation_id", "c").set("user_id", "u").set("question", "q").build();
+        GenericRecord old = new org.apache.avro.generic.GenericRecordBuilder(v1).set("request", request)
+                .set("reply_to", "chartstream.replies").set("received_ts_ms", 7L).set("next_seq", 2).build();
+
+        PendingRequest read = AvroSerde.of(PendingRequest.class).deserialize("pending", encode(v1, old));
+
+        assertThat(read.getRequest().getRequestId()).isEqualTo("r");
+        assertThat(read.getReceivedTsMs()).isEqualTo(7L);
+        assertThat(read.getArrivalOffset()).as("unknown: ordered before every entry that has one").isEqualTo(-1L);
+    }
+
+    @Test
     void aConversationTurnKeepsItsPatients() {
         ConversationMemory memory = ConversationMemory.newBuilder().setConversationId("c").setUserId("u")
                 .setTurns(List.of(ConversationTurn.newBuilder().setQuestion("q").setAnswer("a").setTsMs(1L)

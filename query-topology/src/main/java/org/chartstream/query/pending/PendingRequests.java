@@ -2,6 +2,7 @@ package org.chartstream.query.pending;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -24,7 +25,8 @@ import org.chartstream.schemas.PendingRequest;
  */
 public final class PendingRequests {
     private final Consumer<PendingRequest> start;
-    private final Set<String> runningConversations = new HashSet<>();
+    /** The running (started, not finished) request id of each conversation that has one. */
+    private final Map<String, String> runningConversations = new HashMap<>();
     /** Started requests by id, until they are finished (also after a timeout reply). */
     private final Map<String, PendingRequest> started = new HashMap<>();
     /** Started requests whose final reply is out. */
@@ -36,20 +38,31 @@ public final class PendingRequests {
         this.start = start;
     }
 
-    /** What the pending store held when this task started, oldest first: requests admitted before a restart. */
+    /** What the pending store held when this task started, in arrival order: requests admitted before a restart. */
     public static List<PendingRequest> recovered(KeyValueStore<String, PendingRequest> store) {
         List<PendingRequest> recovered = new ArrayList<>();
         try (KeyValueIterator<String, PendingRequest> it = store.all()) {
             it.forEachRemaining(kv -> recovered.add(kv.value));
         }
-        recovered.sort(Comparator.comparingLong(PendingRequest::getReceivedTsMs));
-        return recovered;
+        return inArrivalOrder(recovered);
+    }
+
+    /**
+     * Requests of one task's partition in the order they arrived: by their offset on the request partition. The store
+     * iterates by request id, and turns a client posts at once arrive within the same millisecond, so the receive time
+     * alone would start a later turn of a conversation first. Entries written before the offset was recorded (offset
+     * -1) were admitted before any that has one, and keep their receive-time order.
+     */
+    public static List<PendingRequest> inArrivalOrder(Collection<PendingRequest> requests) {
+        List<PendingRequest> ordered = new ArrayList<>(requests);
+        ordered.sort(Comparator.comparingLong(PendingRequest::getArrivalOffset).thenComparingLong(PendingRequest::getReceivedTsMs));
+        return ordered;
     }
 
     /** Starts the request now, or once the running turn of its conversation (and those before it) are done. */
     public void enqueue(PendingRequest p) {
         String conversation = p.getRequest().getConversationId();
-        if (runningConversations.contains(conversation)) {
+        if (runningConversations.containsKey(conversation)) {
             waiting.computeIfAbsent(conversation, c -> new ArrayDeque<>()).addLast(p);
         } else {
             begin(p);
@@ -59,7 +72,7 @@ public final class PendingRequests {
     /** Turns of {@code conversation} admitted and not finished: the running one and those waiting behind it. */
     public int turnsInFlight(String conversation) {
         Deque<PendingRequest> queue = waiting.get(conversation);
-        return (runningConversations.contains(conversation) ? 1 : 0) + (queue == null ? 0 : queue.size());
+        return (runningConversations.containsKey(conversation) ? 1 : 0) + (queue == null ? 0 : queue.size());
     }
 
     /** The request is done: the next waiting turn of its conversation starts. */
@@ -99,22 +112,28 @@ public final class PendingRequests {
         return replied.contains(p.getRequest().getRequestId());
     }
 
-    /** Takes every waiting request past its deadline out of its queue and hands it to {@code expired}. */
+    /**
+     * Takes the waiting requests past their deadline out of their queues and hands them to {@code expired}, in
+     * conversation order: only once the running turn ahead of them has its final reply out, and only from the front of
+     * the queue (a timeout sent earlier would overtake the reply of a turn posted before it). A turn past its deadline
+     * behind one that is not starts when its turn comes and is then timed out as a running request.
+     */
     public void dropWaitingPastDeadline(long nowMs, Consumer<PendingRequest> expired) {
-        for (Deque<PendingRequest> queue : waiting.values()) {
-            queue.removeIf(p -> {
-                if (!RequestCheck.pastDeadline(p.getRequest(), nowMs)) {
-                    return false;
-                }
-                expired.accept(p);
-                return true;
-            });
+        for (Map.Entry<String, Deque<PendingRequest>> e : waiting.entrySet()) {
+            String running = runningConversations.get(e.getKey());
+            if (running != null && !replied.contains(running)) {
+                continue;
+            }
+            Deque<PendingRequest> queue = e.getValue();
+            while (!queue.isEmpty() && RequestCheck.pastDeadline(queue.peekFirst().getRequest(), nowMs)) {
+                expired.accept(queue.pollFirst());
+            }
         }
         waiting.values().removeIf(Deque::isEmpty);
     }
 
     private void begin(PendingRequest p) {
-        runningConversations.add(p.getRequest().getConversationId());
+        runningConversations.put(p.getRequest().getConversationId(), p.getRequest().getRequestId());
         started.put(p.getRequest().getRequestId(), p);
         start.accept(p);
     }

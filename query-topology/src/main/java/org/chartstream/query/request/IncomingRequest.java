@@ -36,10 +36,14 @@ public record IncomingRequest(ReplyAddress replyTo, QueryRequest request, Reques
         return request == null ? UNKNOWN : request.getUserId();
     }
 
-    /** The admitted request as it waits for its answer: its question normalised, seq 1 its next reply's. */
-    public PendingRequest pending(long receivedMs) {
+    /**
+     * The admitted request as it waits for its answer: its question normalised, seq 1 its next reply's.
+     *
+     * @param arrivalOffset the request's offset on its request-topic partition (the order a restart resumes in)
+     */
+    public PendingRequest pending(long receivedMs, long arrivalOffset) {
         QueryRequest normalised = QueryRequest.newBuilder(request).setQuestion(QuestionText.normalise(request.getQuestion())).build();
         return PendingRequest.newBuilder().setRequest(normalised).setReplyTo(replyTo.getReplyTo())
-                .setCorrelationId(replyTo.getCorrelationId()).setReceivedTsMs(receivedMs).setNextSeq(1).build();
+                .setCorrelationId(replyTo.getCorrelationId()).setReceivedTsMs(receivedMs).setNextSeq(1).setArrivalOffset(arrivalOffset).build();
     }
 }

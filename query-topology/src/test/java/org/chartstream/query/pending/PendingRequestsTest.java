@@ -37,18 +37,58 @@ class PendingRequestsTest {
     }
 
     @Test
-    void aWaitingTurnPastItsDeadlineLeavesTheQueueAndTheNextOneStartsInItsPlace() {
+    void aWaitingTurnPastItsDeadlineLeavesTheQueueOnceTheTurnAheadHasItsFinalReplyAndTheNextOneStartsInItsPlace() {
         PendingRequest a1 = request("a1", "a", null);
         pending.enqueue(a1);
         pending.enqueue(request("a2", "a", 1_000L));
         pending.enqueue(request("a3", "a", 5_000L));
         List<String> expired = new ArrayList<>();
 
+        pending.replied(a1);
         pending.dropWaitingPastDeadline(2_000, p -> expired.add(p.getRequest().getRequestId()));
         pending.finished(a1);
 
         assertThat(expired).containsExactly("a2");
         assertThat(startedIds).containsExactly("a1", "a3");
+    }
+
+    @Test
+    void aWaitingTurnPastItsDeadlineIsNotTimedOutAheadOfTheRunningTurnsReplyNorAheadOfAnEarlierWaitingTurn() {
+        PendingRequest a1 = request("a1", "a", null);
+        pending.enqueue(a1);
+        pending.enqueue(request("a2", "a", 9_000L));
+        pending.enqueue(request("a3", "a", 1_000L));
+        List<String> expired = new ArrayList<>();
+
+        pending.dropWaitingPastDeadline(2_000, p -> expired.add(p.getRequest().getRequestId()));
+        assertThat(expired).as("a1 has no final reply yet: a3's timeout would overtake it").isEmpty();
+
+        pending.replied(a1);
+        pending.dropWaitingPastDeadline(2_000, p -> expired.add(p.getRequest().getRequestId()));
+        assertThat(expired).as("a2 is still waiting ahead of it").isEmpty();
+
+        pending.finished(a1);
+        PendingRequest a2 = pending.started().get(0);
+        pending.replied(a2);
+        pending.dropWaitingPastDeadline(2_000, p -> expired.add(p.getRequest().getRequestId()));
+        assertThat(expired).containsExactly("a3");
+        assertThat(startedIds).containsExactly("a1", "a2");
+    }
+
+    @Test
+    void recoveredRequestsResumeInArrivalOrderEvenWhenTurnsArrivedInTheSameMillisecond() {
+        PendingRequest first = withArrival(request("z-first", "a", null), 5, 41);
+        PendingRequest second = withArrival(request("m-second", "a", null), 5, 42);
+        PendingRequest third = withArrival(request("a-third", "a", null), 5, 43);
+        PendingRequest older = withArrival(request("y-older", "b", null), 4, -1);
+
+        assertThat(PendingRequests.inArrivalOrder(List.of(third, first, older, second)))
+                .extracting(p -> p.getRequest().getRequestId())
+                .containsExactly("y-older", "z-first", "m-second", "a-third");
+    }
+
+    private static PendingRequest withArrival(PendingRequest p, long receivedMs, long offset) {
+        return PendingRequest.newBuilder(p).setReceivedTsMs(receivedMs).setArrivalOffset(offset).build();
     }
 
     @Test
