@@ -85,11 +85,13 @@ public final class QueryWiring implements AutoCloseable {
 
     /**
      * The adaptive admission limit within [{@code query.admission-min-limit}, {@code query.admission-limit}]; a lower
-     * bound above the upper one is the upper one (so {@code query.admission-limit=1} alone is a fixed limit of 1).
+     * bound above the upper one is the upper one (so {@code query.admission-limit=1} alone is a fixed limit of 1). A turn
+     * behind at most {@code query.turns-past-limit} turns of its conversation in flight is admitted past it.
      */
     static AdmissionControl admission(ChartstreamConfig config) {
         int max = (int) config.integer("query.admission-limit");
-        return new AdmissionControl(Math.min((int) config.integer("query.admission-min-limit"), max), max);
+        return new AdmissionControl(Math.min((int) config.integer("query.admission-min-limit"), max), max,
+                (int) config.integer("query.turns-past-limit"));
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.chartstream.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -31,6 +32,20 @@ class QueryWiringTest {
         AdmissionControl one = QueryWiring.admission(ChartstreamConfig.defaults().with("query.admission-limit", "1"));
         assertThat(one.tryAcquire(0)).isTrue();
         assertThat(one.tryAcquire(1)).isFalse();
+    }
+
+    @Test
+    void aTurnWaitsBehindAtMostTheConfiguredTurnsOfItsConversationAndNoneWhenItIsZero() {
+        AdmissionControl defaults = QueryWiring.admission(ChartstreamConfig.defaults());
+        assertThat(defaults.waitsBehind(0)).as("no turn in flight: nothing to overtake").isFalse();
+        assertThat(defaults.waitsBehind(8)).isTrue();
+        assertThat(defaults.waitsBehind(9)).isFalse();
+        AdmissionControl two = QueryWiring.admission(ChartstreamConfig.defaults().with("query.turns-past-limit", "2"));
+        assertThat(two.waitsBehind(2)).isTrue();
+        assertThat(two.waitsBehind(3)).isFalse();
+        assertThat(QueryWiring.admission(ChartstreamConfig.defaults().with("query.turns-past-limit", "0")).waitsBehind(1)).isFalse();
+        assertThatThrownBy(() -> ChartstreamConfig.defaults().with("query.turns-past-limit", "-1"))
+                .hasMessageContaining("query.turns-past-limit");
     }
 
     @Test

@@ -68,13 +68,6 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     static final String REQUEST_ID_STORE = "request-ids";
     private static final Duration EXPIRY_SCAN = Duration.ofMinutes(1);
     /**
-     * Most turns of one conversation in flight on a task for a further turn to be admitted past the admission limit
-     * (behind them, so that its refusal cannot overtake their answers). Clients post a few turns at once (the bench 3,
-     * the tests up to 4); a conversation flooding more gets {@code busy} for the rest, as any request past the limit.
-     * Not tuned.
-     */
-    static final int MAX_TURNS_PAST_LIMIT = 8;
-    /**
      * Finished runs are picked up at every pass of the stream thread's loop (a wall-clock punctuation is checked once
      * per pass); how often the loop passes while no request arrives is the consumer's poll timeout, {@code poll.ms}.
      */
@@ -164,7 +157,7 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
             return;
         }
         int ahead = pending.turnsInFlight(request.getConversationId());
-        if (ahead > 0 && ahead <= MAX_TURNS_PAST_LIMIT) {
+        if (admission.waitsBehind(ahead)) {
             // its busy reply would overtake the answer of the turn ahead; waiting behind it adds no parallel work
             admission.acquirePastLimit(now);
         } else if (!admission.tryAcquire(now)) {

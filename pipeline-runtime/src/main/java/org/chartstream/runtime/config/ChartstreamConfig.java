@@ -133,6 +133,8 @@ public final class ChartstreamConfig {
                 + " before new ones get a busy reply. The limit adapts to measured latency (AIMD) between query.admission-min-limit and this"});
         k.put("query.admission-min-limit", new String[] {"2", "lower bound of the adaptive admission limit (at most query.admission-limit;"
                 + " a larger value is read as query.admission-limit, so equal bounds or admission-limit 1 give a fixed limit)"});
+        k.put("query.turns-past-limit", new String[] {"8", "at the admission limit, a turn whose conversation has at most this many"
+                + " turns in flight is still admitted and waits behind them, so that its busy reply cannot overtake their answers (0: never)"});
         k.put("query.commit-interval-ms", new String[] {"1000", "Kafka Streams commit interval of the query topology. Replies do not wait"
                 + " for it (they leave outside the transaction); it bounds what a crash re-runs and re-sends, and each commit blocks the"
                 + " stream thread (1000 against 100: busy replies about 2x faster under bench load, docs/PERFORMANCE.md)"});
@@ -259,6 +261,7 @@ public final class ChartstreamConfig {
         positive("query.max-question-chars");
         positive("query.admission-limit");
         positive("query.admission-min-limit");
+        nonNegative("query.turns-past-limit");
         positive("query.commit-interval-ms");
         positive("query.poll-ms");
         positive("query.workers");

@@ -15,7 +15,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * take is stuck, and one in flight for longer than a commit interval is in the committed pending store.
  */
 public final class AdmissionControl {
+    /**
+     * Most turns of one conversation in flight for a further turn to be admitted past the limit (behind them). Clients
+     * post a few turns at once (the bench 3, the tests up to 4); a conversation flooding more gets {@code busy} for the
+     * rest, as any request past the limit. Not tuned; {@code query.turns-past-limit}.
+     */
+    public static final int DEFAULT_TURNS_PAST_LIMIT = 8;
+
     private final AimdLimit limit;
+    private final int turnsPastLimit;
     private volatile int currentLimit;
     /** Admission time (ms since the epoch) → requests in flight admitted then; guarded by itself. */
     private final TreeMap<Long, Integer> admitted = new TreeMap<>();
@@ -24,8 +32,29 @@ public final class AdmissionControl {
 
     /** A limit that adapts within [{@code min}, {@code max}]; equal bounds make it fixed. */
     public AdmissionControl(int min, int max) {
+        this(min, max, DEFAULT_TURNS_PAST_LIMIT);
+    }
+
+    /**
+     * @param turnsPastLimit most turns of a conversation in flight behind which a further turn is admitted past the
+     *                       limit ({@link #waitsBehind}); 0: never
+     */
+    public AdmissionControl(int min, int max, int turnsPastLimit) {
+        if (turnsPastLimit < 0) {
+            throw new IllegalArgumentException("turns past the limit must be at least 0, got " + turnsPastLimit);
+        }
         this.limit = new AimdLimit(min, max);
         this.currentLimit = limit.limit();
+        this.turnsPastLimit = turnsPastLimit;
+    }
+
+    /**
+     * Whether a turn whose conversation has {@code turnsInFlight} turns in flight is admitted past the limit
+     * ({@link #acquirePastLimit}) and waits behind them: its {@code busy} reply would overtake their answers, and
+     * waiting adds no work in parallel.
+     */
+    public boolean waitsBehind(int turnsInFlight) {
+        return turnsInFlight > 0 && turnsInFlight <= turnsPastLimit;
     }
 
     /** Admits a request received at {@code admittedMs} if a slot is free; otherwise counts it as turned away. */
