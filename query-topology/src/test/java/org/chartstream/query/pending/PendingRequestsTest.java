@@ -38,10 +38,7 @@ class PendingRequestsTest {
 
     @Test
     void aWaitingTurnPastItsDeadlineLeavesTheQueueOnceTheTurnAheadHasItsFinalReplyAndTheNextOneStartsInItsPlace() {
-        PendingRequest a1 = request("a1", "a", null);
-        pending.enqueue(a1);
-        pending.enqueue(request("a2", "a", 1_000L));
-        pending.enqueue(request("a3", "a", 5_000L));
+        PendingRequest a1 = runningWithTwoWaiting(1_000L, 5_000L);
         List<String> expired = new ArrayList<>();
 
         pending.replied(a1);
@@ -54,10 +51,7 @@ class PendingRequestsTest {
 
     @Test
     void aWaitingTurnPastItsDeadlineIsNotTimedOutAheadOfTheRunningTurnsReplyNorAheadOfAnEarlierWaitingTurn() {
-        PendingRequest a1 = request("a1", "a", null);
-        pending.enqueue(a1);
-        pending.enqueue(request("a2", "a", 9_000L));
-        pending.enqueue(request("a3", "a", 1_000L));
+        PendingRequest a1 = runningWithTwoWaiting(9_000L, 1_000L);
         List<String> expired = new ArrayList<>();
 
         pending.dropWaitingPastDeadline(2_000, p -> expired.add(p.getRequest().getRequestId()));
@@ -85,6 +79,15 @@ class PendingRequestsTest {
         assertThat(PendingRequests.inArrivalOrder(List.of(third, first, older, second)))
                 .extracting(p -> p.getRequest().getRequestId())
                 .containsExactly("y-older", "z-first", "m-second", "a-third");
+    }
+
+    /** Conversation a: a1 running (no deadline), a2 and a3 waiting behind it with these deadlines; returns a1. */
+    private PendingRequest runningWithTwoWaiting(long a2DeadlineMs, long a3DeadlineMs) {
+        PendingRequest a1 = request("a1", "a", null);
+        pending.enqueue(a1);
+        pending.enqueue(request("a2", "a", a2DeadlineMs));
+        pending.enqueue(request("a3", "a", a3DeadlineMs));
+        return a1;
     }
 
     private static PendingRequest withArrival(PendingRequest p, long receivedMs, long offset) {
