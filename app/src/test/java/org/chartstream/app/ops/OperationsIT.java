@@ -102,12 +102,11 @@ class OperationsIT {
                 }
 
                 // the query topology commits its consumed offsets every query.commit-interval-ms (replies do not wait
-                // for it): the query group's lag appears once it has committed
+                // for it): the query group's lag appears once it has committed; the store commits what it has applied
+                // up to a second after the replica is searchable, so its lag reaches 0 within that delay
                 long commitDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 HttpResponse<String> scrape = get(base + "/metrics");
-                while (new PrometheusText(scrape.body()).samples("chartstream_consumer_lag_records",
-                        Map.of("group", "chartstream-query", "topic", "chartstream.requests")).isEmpty()
-                        && System.nanoTime() < commitDeadline) {
+                while (!committedEverything(new PrometheusText(scrape.body())) && System.nanoTime() < commitDeadline) {
                     Thread.sleep(250);
                     scrape = get(base + "/metrics");
                 }
@@ -176,6 +175,12 @@ class OperationsIT {
                 client.close();
             }
         }
+    }
+
+    /** Whether the query group has committed its input and the store everything it applied from the index log. */
+    private static boolean committedEverything(PrometheusText m) {
+        return !m.samples("chartstream_consumer_lag_records", Map.of("group", "chartstream-query", "topic", "chartstream.requests")).isEmpty()
+                && m.samples("chartstream_index_store_lag_records", Map.of()).values().stream().allMatch(lag -> lag == 0.0);
     }
 
     private static void assertSaneMetrics(PrometheusText m) {
