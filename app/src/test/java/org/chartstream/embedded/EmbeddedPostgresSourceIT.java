@@ -1,7 +1,6 @@
 package org.chartstream.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -73,14 +72,15 @@ class EmbeddedPostgresSourceIT {
     }
 
     /**
-     * Root without usable user namespaces (a container whose seccomp profile blocks {@code unshare}): zonky's own
-     * root support is off, so PostgreSQL must run as an unprivileged user through the wrappers. Simulated in a
-     * separate JVM whose PATH starts with an {@code unshare} that fails. Afterwards the same data directory starts
-     * again in this JVM (user-namespace mode): switching modes re-owns the files.
+     * Without usable user namespaces (a container whose seccomp profile blocks {@code unshare}) PostgreSQL never runs
+     * as root: a root JVM, whose zonky root support is then off, runs it as an unprivileged user through the wrappers;
+     * any other JVM runs it as its own user. Simulated in a separate JVM whose PATH starts with an {@code unshare} that
+     * fails. Afterwards, as root, the same data directory starts again in this JVM (user-namespace mode): switching
+     * modes re-owns the files.
      */
     @Test
-    void rootWithoutUserNamespacesRunsPostgresAsAnUnprivilegedUser() throws Exception {
-        assumeTrue(EmbeddedPostgresSource.currentUid() == 0, "only meaningful when the JVM runs as root");
+    void withoutUserNamespacesPostgresRunsAsAnUnprivilegedUserAlsoWhenTheJvmIsRoot() throws Exception {
+        boolean root = EmbeddedPostgresSource.currentUid() == 0;
         Path work = Path.of("target", "it", "EmbeddedPostgresRootFallback-" + System.currentTimeMillis())
                 .toAbsolutePath();
         Path fakeBin = work.resolve("fake-bin");
@@ -113,7 +113,7 @@ class EmbeddedPostgresSourceIT {
         Map<String, String> kv = new HashMap<>();
         out.lines().filter(l -> l.matches("[A-Z_]+=.*")).forEach(l -> kv.put(l.substring(0, l.indexOf('=')),
                 l.substring(l.indexOf('=') + 1)));
-        assertThat(kv).containsEntry("OWNER", "UNPRIVILEGED_USER").containsEntry("WAL", "logical")
+        assertThat(kv).containsEntry("OWNER", root ? "UNPRIVILEGED_USER" : "CURRENT_USER").containsEntry("WAL", "logical")
                 .containsEntry("ROWS", "1");
         assertThat(Long.parseLong(kv.get("DATA_UID"))).isNotZero();
         assertThat(out).contains("OK");
