@@ -1,5 +1,6 @@
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,55 +24,79 @@ import org.chartstream.models.OnnxEmbedder;
  * path must be the app jar alone (its manifest names lib/*): ONNX Runtime crashes on a long java.class.path.
  */
 public class LeadVectors {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     public static void main(String[] a) throws Exception {
-        ObjectMapper om = new ObjectMapper();
         String prefix = a[3].equals("-") ? "" : a[3].replace("\\n", "\n");
-        List<String> ids = new ArrayList<>(), leads = new ArrayList<>();
-        for (String l : Files.readAllLines(Path.of(a[1]))) {
-            if (l.isBlank()) continue;
-            JsonNode n = om.readTree(l);
-            ids.add(n.get("_id").asText());
-            String title = n.path("title").asText("");
-            String text = (title.isBlank() ? "" : "title: " + title + "\n") + n.get("text").asText();
-            String ld = a[6].equals("words") ? leadWords(text, Integer.parseInt(a[5])) : lead(text, Integer.parseInt(a[5]));
-            leads.add(ld.isEmpty() ? "" : prefix + ld);
-        }
-        List<String> qids = new ArrayList<>(), qs = new ArrayList<>();
-        for (String l : Files.readAllLines(Path.of(a[2]))) {
-            if (l.isBlank()) continue;
-            JsonNode n = om.readTree(l);
-            qids.add(n.get("_id").asText()); qs.add(n.get("text").asText());
+        int maxWords = Integer.parseInt(a[5]);
+        List<JsonNode> rows = readJsonLines(Path.of(a[1]));
+        List<JsonNode> questions = readJsonLines(Path.of(a[2]));
+        List<String> openings = new ArrayList<>();
+        for (JsonNode row : rows) {
+            String title = row.path("title").asText("");
+            String text = (title.isBlank() ? "" : "title: " + title + "\n") + row.get("text").asText();
+            String opening = a[6].equals("words") ? leadWords(text, maxWords) : lead(text, maxWords);
+            openings.add(opening.isEmpty() ? "" : prefix + opening);
         }
         try (OnnxEmbedder e = OnnxEmbedder.load(ModelDescriptor.byId(a[0]), 2, 16); PrintWriter out = new PrintWriter(a[4])) {
-            float[][] dv = e.embedPassages(leads);
-            float[][] qv = e.embedQueries(qs);
-            for (int i = 0; i < qs.size(); i++) {
-                StringBuilder sb = new StringBuilder("{\"query\":\"" + qids.get(i) + "\",\"lead\":{");
-                for (int j = 0; j < ids.size(); j++) {
-                    double c = leads.get(j).isEmpty() ? -1 : 0; if (c == 0) for (int k = 0; k < qv[i].length; k++) c += qv[i][k] * dv[j][k];
-                    sb.append(j > 0 ? "," : "").append(om.writeValueAsString(ids.get(j))).append(':').append(String.format(java.util.Locale.ROOT, "%.5f", c));
+            float[][] rowVectors = e.embedPassages(openings);
+            float[][] questionVectors = e.embedQueries(questions.stream().map(q -> q.get("text").asText()).toList());
+            for (int i = 0; i < questions.size(); i++) {
+                ObjectNode scores = JSON.createObjectNode();
+                for (int j = 0; j < rows.size(); j++) {
+                    // a row without an opening scores below every cosine of normalised vectors
+                    scores.put(rows.get(j).get("_id").asText(), openings.get(j).isEmpty() ? -1 : dot(questionVectors[i], rowVectors[j]));
                 }
-                out.println(sb.append("}}"));
+                ObjectNode line = JSON.createObjectNode().put("query", questions.get(i).get("_id").asText());
+                line.set("lead", scores);
+                out.println(JSON.writeValueAsString(line));
             }
         }
     }
 
+    private static List<JsonNode> readJsonLines(Path file) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            if (!line.isBlank()) {
+                out.add(JSON.readTree(line));
+            }
+        }
+        return out;
+    }
+
+    private static double dot(float[] x, float[] y) {
+        double sum = 0;
+        for (int k = 0; k < x.length; k++) {
+            sum += x[k] * y[k];
+        }
+        return sum;
+    }
+
+    /** The first sentence or line of at least 4 words; none when it is longer than {@code maxWords}. */
     static String lead(String text, int maxWords) {
         for (String piece : text.strip().split("(?<=[.?!])\\s+|\\n+")) {
-            String[] w = piece.strip().split("\\s+");
-            if (w.length < 4) continue;
-            if (w.length > maxWords) return "";
-            return piece.strip();
+            int words = piece.strip().split("\\s+").length;
+            if (words >= 4) {
+                return words > maxWords ? "" : piece.strip();
+            }
         }
         return "";
     }
 
+    /** The first {@code maxWords} words, cut after the last sentence end among them; none for a shorter text. */
     static String leadWords(String text, int maxWords) {
         String[] w = text.strip().split("\\s+");
-        if (w.length <= maxWords) return "";
-        StringBuilder sb = new StringBuilder(); int cut = -1;
-        for (int i = 0; i < maxWords; i++) { if (i > 0) sb.append(' '); sb.append(w[i]);
-            if (w[i].endsWith(".") || w[i].endsWith("?") || w[i].endsWith("!")) cut = sb.length(); }
+        if (w.length <= maxWords) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        int cut = -1;
+        for (int i = 0; i < maxWords; i++) {
+            sb.append(i > 0 ? " " : "").append(w[i]);
+            if (w[i].endsWith(".") || w[i].endsWith("?") || w[i].endsWith("!")) {
+                cut = sb.length();
+            }
+        }
         return cut > 0 ? sb.substring(0, cut) : sb.toString();
     }
 }

@@ -25,8 +25,8 @@ import org.chartstream.schemas.PendingRequest;
  */
 public final class PendingRequests {
     private final Consumer<PendingRequest> start;
-    /** The running (started, not finished) request id of each conversation that has one. */
-    private final Map<String, String> runningConversations = new HashMap<>();
+    /** Conversation id → the id of its running (started, not finished) request. */
+    private final Map<String, String> runningByConversation = new HashMap<>();
     /** Started requests by id, until they are finished (also after a timeout reply). */
     private final Map<String, PendingRequest> started = new HashMap<>();
     /** Started requests whose final reply is out. */
@@ -62,7 +62,7 @@ public final class PendingRequests {
     /** Starts the request now, or once the running turn of its conversation (and those before it) are done. */
     public void enqueue(PendingRequest p) {
         String conversation = p.getRequest().getConversationId();
-        if (runningConversations.containsKey(conversation)) {
+        if (runningByConversation.containsKey(conversation)) {
             waiting.computeIfAbsent(conversation, c -> new ArrayDeque<>()).addLast(p);
         } else {
             begin(p);
@@ -72,7 +72,7 @@ public final class PendingRequests {
     /** Turns of {@code conversation} admitted and not finished: the running one and those waiting behind it. */
     public int turnsInFlight(String conversation) {
         Deque<PendingRequest> queue = waiting.get(conversation);
-        return (runningConversations.containsKey(conversation) ? 1 : 0) + (queue == null ? 0 : queue.size());
+        return (runningByConversation.containsKey(conversation) ? 1 : 0) + (queue == null ? 0 : queue.size());
     }
 
     /** The request is done: the next waiting turn of its conversation starts. */
@@ -80,7 +80,7 @@ public final class PendingRequests {
         started.remove(p.getRequest().getRequestId());
         replied.remove(p.getRequest().getRequestId());
         String conversation = p.getRequest().getConversationId();
-        runningConversations.remove(conversation);
+        runningByConversation.remove(conversation);
         Deque<PendingRequest> next = waiting.get(conversation);
         if (next != null && !next.isEmpty()) {
             PendingRequest following = next.pollFirst();
@@ -120,7 +120,7 @@ public final class PendingRequests {
      */
     public void dropWaitingPastDeadline(long nowMs, Consumer<PendingRequest> expired) {
         for (Map.Entry<String, Deque<PendingRequest>> e : waiting.entrySet()) {
-            String running = runningConversations.get(e.getKey());
+            String running = runningByConversation.get(e.getKey());
             if (running != null && !replied.contains(running)) {
                 continue;
             }
@@ -133,7 +133,7 @@ public final class PendingRequests {
     }
 
     private void begin(PendingRequest p) {
-        runningConversations.put(p.getRequest().getConversationId(), p.getRequest().getRequestId());
+        runningByConversation.put(p.getRequest().getConversationId(), p.getRequest().getRequestId());
         started.put(p.getRequest().getRequestId(), p);
         start.accept(p);
     }
