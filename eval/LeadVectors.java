@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
+import org.chartstream.models.Vectors;
 
 /**
  * Session 19 (docs/EVALUATION.md, "Session 19: an opening vector per long row"): the cosine of every question with
@@ -45,7 +46,7 @@ public class LeadVectors {
                 ObjectNode scores = JSON.createObjectNode();
                 for (int j = 0; j < rows.size(); j++) {
                     // a row without an opening scores below every cosine of normalised vectors
-                    scores.put(rows.get(j).get("_id").asText(), openings.get(j).isEmpty() ? -1 : dot(questionVectors[i], rowVectors[j]));
+                    scores.put(rows.get(j).get("_id").asText(), openings.get(j).isEmpty() ? -1 : Vectors.dot(questionVectors[i], rowVectors[j]));
                 }
                 ObjectNode line = JSON.createObjectNode().put("query", questions.get(i).get("_id").asText());
                 line.set("lead", scores);
@@ -62,14 +63,6 @@ public class LeadVectors {
             }
         }
         return out;
-    }
-
-    private static double dot(float[] x, float[] y) {
-        double sum = 0;
-        for (int k = 0; k < x.length; k++) {
-            sum += x[k] * y[k];
-        }
-        return sum;
     }
 
     /** The first sentence or line of at least 4 words; none when it is longer than {@code maxWords}. */
