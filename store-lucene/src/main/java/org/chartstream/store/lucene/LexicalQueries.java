@@ -112,32 +112,7 @@ final class LexicalQueries {
       clauses++;
       budget.terms--;
     }
-    if (Boolean.getBoolean("chartstream.sdm") && clauses > 0) {
-      List<String> seq = sequence(analyzer, field, rest.toString());
-      float ordered = Float.parseFloat(System.getProperty("chartstream.sdm.ordered", "0.118"));
-      float unordered = Float.parseFloat(System.getProperty("chartstream.sdm.unordered", "0.059"));
-      for (int i = 0; i + 1 < seq.size() && i < 64; i++) {
-        if (seq.get(i).equals(seq.get(i + 1))) continue;
-        query.add(new BoostQuery(new org.apache.lucene.search.PhraseQuery(0, field, seq.get(i), seq.get(i + 1)), ordered), BooleanClause.Occur.SHOULD);
-        query.add(new BoostQuery(new org.apache.lucene.search.PhraseQuery(8, field, seq.get(i), seq.get(i + 1)), unordered), BooleanClause.Occur.SHOULD);
-      }
-    }
     return clauses == 0 ? null : query.build();
-  }
-
-  static List<String> sequence(Analyzer analyzer, String field, String text) {
-    List<String> out = new ArrayList<>();
-    try (TokenStream ts = analyzer.tokenStream(field, text)) {
-      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-      ts.reset();
-      while (out.size() < 128 && ts.incrementToken()) {
-        if (term.length() > 0) out.add(term.toString());
-      }
-      ts.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out;
   }
 
   /** Distinct analysed terms in order of first appearance, at most {@link #MAX_TERMS}. */
