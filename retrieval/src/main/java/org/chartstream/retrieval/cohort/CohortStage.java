@@ -45,6 +45,10 @@ public final class CohortStage {
         this.cap = cap;
     }
 
+    public TermIndex terms() {
+        return terms;
+    }
+
     public int cap() {
         return cap;
     }
