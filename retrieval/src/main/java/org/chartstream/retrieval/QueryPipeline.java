@@ -186,10 +186,6 @@ public final class QueryPipeline {
 
         before("search", deadlineMs);
         List<String> lexicalQueries = variants.stream().map(ExactTerms::lexicalQuery).toList();
-        if (Boolean.getBoolean("chartstream.spelling") && stages.cohort().terms() != null) {
-            org.chartstream.retrieval.search.LexicalSpelling spelling = new org.chartstream.retrieval.search.LexicalSpelling(stages.cohort().terms());
-            lexicalQueries = lexicalQueries.stream().map(spelling::corrected).toList();
-        }
         List<SideResults> sides = stages.searcher().searchAll(mode, vectors, lexicalQueries, filter);
         if (embedded != null) {
             sides = withFirst(sides, sentenceSearch.vectorList(sides.get(0).vector(), embedded, filter), sides.get(0).lexical());

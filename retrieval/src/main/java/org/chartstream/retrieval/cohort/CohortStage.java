@@ -45,10 +45,6 @@ public final class CohortStage {
         this.cap = cap;
     }
 
-    public TermIndex terms() {
-        return terms;
-    }
-
     public int cap() {
         return cap;
     }
