@@ -11,7 +11,7 @@ files (mode "hybrid"), every rule on every set, beside the shipped adaptive rule
 Usage: eval/fusion-rules-s20.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
   PREFIX: "record: beir docs\\ntext: " for a BEIR folder, "-" for eval/clinical (as eval/weight-signals.py)
 """
-import argparse, importlib.util, os, tempfile
+import importlib.util, os, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("ws", os.path.join(HERE, "weight-signals.py"))
@@ -37,10 +37,7 @@ def comb_mnz(beta, top=None):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cp", required=True)
-    ap.add_argument("sets", nargs="+")
-    a = ap.parse_args()
+    a = ws.arguments()
     for spec in a.sets:
         work = tempfile.mkdtemp(prefix="fusion-rules-s20-")
         name, qs, corpus, prefix = ws.load(spec.replace("\\n", "\n"), a.cp, work)

@@ -121,11 +121,16 @@ def lexical_variants(terms, n):
     return out
 
 
-def main():
+def arguments():
+    """--cp CLASSPATH NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ... (this script's and eval/fusion-rules-s20.py's)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--cp", required=True)
     ap.add_argument("sets", nargs="+")
-    a = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    a = arguments()
     work = tempfile.mkdtemp(prefix="weight-signals-")
     sets = [load(s, a.cp, work) for s in a.sets]
 
