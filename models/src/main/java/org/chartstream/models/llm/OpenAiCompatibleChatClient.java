@@ -232,7 +232,8 @@ public final class OpenAiCompatibleChatClient implements ChatModel {
         return Duration.ofNanos(System.nanoTime() - startNanos);
     }
 
-    private static CallFailure classify(Throwable error, boolean responseStarted, Duration connectTimeout) {
+    /** @param budget the request's deadline, which is also the HTTP request's timeout */
+    private static CallFailure classify(Throwable error, boolean responseStarted, Duration connectTimeout, Duration budget) {
         Throwable cause = error;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();
@@ -241,7 +242,8 @@ public final class OpenAiCompatibleChatClient implements ChatModel {
             return new CallFailure(LlmFailureKind.UNAVAILABLE, "connect timed out after " + connectTimeout.toMillis() + " ms", 0);
         }
         if (cause instanceof HttpTimeoutException) {
-            return new CallFailure(LlmFailureKind.TIMEOUT, "no response within the deadline", 0);
+            // the same failure as the exchange's own deadline check, whichever of the two notices it first
+            return new CallFailure(LlmFailureKind.TIMEOUT, "deadline of " + budget.toMillis() + " ms exceeded", 0);
         }
         for (Throwable c = cause; c != null; c = c.getCause()) {
             if (c instanceof ConnectException) {
@@ -339,7 +341,7 @@ public final class OpenAiCompatibleChatClient implements ChatModel {
                 return status;
             }
             if (event instanceof Failure failure) {
-                throw classify(failure.error(), false, endpoint.connectTimeout());
+                throw classify(failure.error(), false, endpoint.connectTimeout(), budget);
             }
             throw new CallFailure(LlmFailureKind.MALFORMED, "response body before its status", 0);
         }
@@ -354,7 +356,7 @@ public final class OpenAiCompatibleChatClient implements ChatModel {
                 return null;
             }
             if (event instanceof Failure failure) {
-                throw classify(failure.error(), responseStarted, endpoint.connectTimeout());
+                throw classify(failure.error(), responseStarted, endpoint.connectTimeout(), budget);
             }
             return nextLine();
         }
