@@ -232,6 +232,10 @@ public final class OpenAiCompatibleChatClient implements ChatModel {
         return Duration.ofNanos(System.nanoTime() - startNanos);
     }
 
+    private static CallFailure deadlineExceeded(Duration budget) {
+        return new CallFailure(LlmFailureKind.TIMEOUT, "deadline of " + budget.toMillis() + " ms exceeded", 0);
+    }
+
     /** @param budget the request's deadline, which is also the HTTP request's timeout */
     private static CallFailure classify(Throwable error, boolean responseStarted, Duration connectTimeout, Duration budget) {
         Throwable cause = error;
@@ -243,7 +247,7 @@ public final class OpenAiCompatibleChatClient implements ChatModel {
         }
         if (cause instanceof HttpTimeoutException) {
             // the same failure as the exchange's own deadline check, whichever of the two notices it first
-            return new CallFailure(LlmFailureKind.TIMEOUT, "deadline of " + budget.toMillis() + " ms exceeded", 0);
+            return deadlineExceeded(budget);
         }
         for (Throwable c = cause; c != null; c = c.getCause()) {
             if (c instanceof ConnectException) {
@@ -364,7 +368,7 @@ public final class OpenAiCompatibleChatClient implements ChatModel {
         private Object next() throws CallFailure {
             long remaining = deadlineNanos - System.nanoTime();
             if (remaining <= 0) {
-                throw deadlineExceeded();
+                throw deadlineExceeded(budget);
             }
             long readTimeout = endpoint.readTimeout().toNanos();
             try {
@@ -380,11 +384,7 @@ public final class OpenAiCompatibleChatClient implements ChatModel {
                 throw new CallFailure(LlmFailureKind.TIMEOUT, (responseStarted ? "stalled: no data for " : "no response within ")
                         + endpoint.readTimeout().toMillis() + " ms (read timeout)", 0);
             }
-            throw deadlineExceeded();
-        }
-
-        private CallFailure deadlineExceeded() {
-            return new CallFailure(LlmFailureKind.TIMEOUT, "deadline of " + budget.toMillis() + " ms exceeded", 0);
+            throw deadlineExceeded(budget);
         }
 
         void cancel() {
