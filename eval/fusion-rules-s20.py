@@ -19,14 +19,9 @@ ws = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ws)
 
 
-def weight(q, lexical_factor=1.0):
-    w = ws.share(ws.standout(q.vec), ws.standout(q.lex) * lexical_factor)
-    return w * ws.ANCHORED_FACTOR if q.anchored and q.lex_mentions else w
-
-
 def comb_mnz(beta, top=None):
     def rule(q):
-        w = weight(q)
+        w = ws.shipped_weight(q)
         nv, nl = ws.normalised(q.vec), ws.normalised(q.lex)
         in_vec = {d for d, _ in q.vec[:top]} if top else set(nv)
         in_lex = {d for d, _ in q.lex[:top]} if top else set(nl)
@@ -50,12 +45,12 @@ def main():
             total = sum(i for i, _ in idfs.values())
             return sum(i for i, held in idfs.values() if held) / total if total else 1.0
 
-        rules = {"shipped (adaptive)": lambda q: ws.fuse(q.vec, q.lex, weight(q))}
+        rules = {"shipped (adaptive)": lambda q: ws.fuse(q.vec, q.lex, ws.shipped_weight(q))}
         for beta in (0.25, 0.5, 1.0):
             rules["CombMNZ beta %.2f" % beta] = comb_mnz(beta)
         rules["CombMNZ beta 0.25, first 20 rows"] = comb_mnz(0.25, 20)
         for p in (1, 2):
-            rules["lexical stand-out x held idf share^%d" % p] = lambda q, p=p: ws.fuse(q.vec, q.lex, weight(q, held_share(q) ** p))
+            rules["lexical stand-out x held idf share^%d" % p] = lambda q, p=p: ws.fuse(q.vec, q.lex, ws.shipped_weight(q, lexical_factor=held_share(q) ** p))
         absent = sum(1 for q in fused if held_share(q) < 1)
         print("%s: %d of %d fused questions have a term no row holds" % (name, absent, len(fused)))
         for r, rule in rules.items():

@@ -16,10 +16,7 @@ _spec.loader.exec_module(ws)
 
 def shipped(q, vec):
     """The pipeline's adaptive fusion (AdaptiveFusion) of this vector list with the question's lexical list."""
-    w = ws.share(ws.standout(vec), ws.standout(q.lex))
-    if q.anchored and q.lex_mentions:
-        w *= ws.ANCHORED_FACTOR
-    return ws.fuse(vec, q.lex, w)
+    return ws.fuse(vec, q.lex, ws.shipped_weight(q, vec))
 
 
 def with_openings(q, opening):

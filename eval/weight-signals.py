@@ -53,6 +53,14 @@ def share(v, l):
     return v / (v + l) if v + l > 0 else PRIOR
 
 
+def shipped_weight(q, vec=None, lexical_factor=1.0):
+    """The pipeline's adaptive vector weight (AdaptiveFusion) for question q: its vector list (or vec) against its
+    lexical list, whose stand-out may be scaled by lexical_factor; the anchor factor when lexical row 1 mentions the
+    question's anchors."""
+    w = share(standout(q.vec if vec is None else vec), standout(q.lex) * lexical_factor)
+    return w * ANCHORED_FACTOR if q.anchored and q.lex_mentions else w
+
+
 def idf(df, n):
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 

@@ -83,8 +83,8 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
 
     @Option(names = "--ingest-patients", description = "synthetic patients of the ingest part (default: ${DEFAULT-VALUE}: a"
             + " snapshot of about 9,900 chunks, under two minutes for one instance on an AVX-512 machine, so that each JVM's"
-            + " one-time start-up and JIT compilation and the snapshot's start are a small part of the measured window; 200"
-            + " gave ratios 1.55-1.76 on one machine where 400 gave 1.73-1.79, docs/SCALING.md)", defaultValue = "400")
+            + " one-time start-up and JIT compilation and the snapshot's start are a small part of the measured window;"
+            + " docs/SCALING.md has the ratios at 200 and 400)", defaultValue = "400")
     int ingestPatients;
 
     @Option(names = "--ingest-partitions", description = "index-log and ingest repartition partitions of the ingest part"
