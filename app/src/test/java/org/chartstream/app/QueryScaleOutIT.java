@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Two query instances ({@code chartstream run --role query}, each a JVM of its own with its own state directory and
  * Lucene replica, one pipeline worker each) share a 4-partition request topic with an ingest runtime on one embedded
- * broker. Twelve clients post three conversations of four turns each at once (the later turns wait in flight for the
- * earlier ones). One worker per instance and 36 conversations make requests queue on a fast machine too: with two
- * workers and 18 conversations CI saw all 72 requests answered within 3 s, none old enough to be in the committed
- * pending store, so no failover was tested. Once 30 % of the requests are answered and one instance's oldest request
+ * broker. 24 clients post three conversations of four turns each at once (the later turns wait in flight for the
+ * earlier ones), admission at 256 so that none is refused. One worker per instance and 72 conversations make requests
+ * queue on a fast machine too: CI saw all requests answered before any on the victim was old enough to be in the
+ * committed pending store (so no failover tested) with two workers and 18 conversations, and once with one worker
+ * and 36. Once 30 % of the requests are answered and one instance's oldest request
  * in flight was admitted two commit intervals (100 ms each)
  * and 300 ms before, it is killed with SIGKILL. Its partitions move to the survivor, which takes its pending requests
  * over from the changelogged pending store (a request admitted after the victim's last commit is read again from the
@@ -38,8 +39,8 @@ class QueryScaleOutIT {
     void twoQueryInstancesShareTheRequestsAndTheSurvivorOfAKillAnswersEveryRequestOnceInOrder() throws Exception {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         ChartstreamConfig base = ChartstreamConfig.defaults().with("data.dir", work.toString()).with("ops.http.port", "0");
-        ScaleOutLoad.Settings settings = new ScaleOutLoad.Settings(2, 4, 3, 12, 3, 4, 0.3, Duration.ofSeconds(120),
-                Map.of("query.admission-limit", "64", "query.admission-min-limit", "64", "query.commit-interval-ms", "100",
+        ScaleOutLoad.Settings settings = new ScaleOutLoad.Settings(2, 4, 3, 24, 3, 4, 0.3, Duration.ofSeconds(120),
+                Map.of("query.admission-limit", "256", "query.admission-min-limit", "256", "query.commit-interval-ms", "100",
                         "query.workers", "1"));
         ScaleOutLoad.Result result = ScaleOutLoad.run(base, settings, arguments -> ChildJvmClassPath.javaCommand(
                 List.of("-Xmx1g", "-Dorg.slf4j.simpleLogger.log.org.chartstream.query=info"), Main.class.getName(),
