@@ -29,6 +29,7 @@ import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.query.scope.IndexedPatientDirectory;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.QuerySettings;
+import org.chartstream.retrieval.search.QuestionTermWeights;
 import org.chartstream.retrieval.StandardStages;
 import org.chartstream.retrieval.embed.CachingQueryEmbedder;
 import org.chartstream.retrieval.embed.QueryEmbedder;
@@ -139,7 +140,8 @@ public final class QueryWiring implements AutoCloseable {
                 QuerySettings.Fusion.valueOf(config.string("query.fusion").toUpperCase(java.util.Locale.ROOT)),
                 config.decimal("query.vector-weight"), (int) config.integer("query.cohort-cap"))
                 .withSentenceVectors(org.chartstream.retrieval.embed.SentenceVectors.valueOf(
-                        config.string("query.sentence-vectors").toUpperCase(java.util.Locale.ROOT)));
+                        config.string("query.sentence-vectors").toUpperCase(java.util.Locale.ROOT)))
+                .withTermWeights(config.string("query.term-weights").equals("off") ? QuestionTermWeights.OFF : QuestionTermWeights.EMBEDDING);
     }
 
     static Reranker reranker(ChartstreamConfig config, OnnxEmbedder model) {

@@ -40,6 +40,7 @@ import org.chartstream.retrieval.scope.PatientDirectory;
 import org.chartstream.retrieval.scope.ScopeDecision;
 import org.chartstream.retrieval.scope.ScopeResolver;
 import org.chartstream.retrieval.search.HybridSearcher;
+import org.chartstream.retrieval.search.QuestionTermWeights;
 import org.chartstream.retrieval.search.SideResults;
 
 /**
@@ -141,6 +142,25 @@ public final class QueryPipeline {
         return run(question, mode, topK, filter, history, listener, Long.MAX_VALUE);
     }
 
+    /**
+     * Each variant's lexical query with its words weighted by the embedding model ({@link QuestionTermWeights}); null
+     * when the setting is off, no lexical search runs or the store cannot weigh terms. A variant the rule leaves as
+     * asked (no word, too many) is its plain lexical query at weight 1, which scores as the plain search does.
+     */
+    private List<List<WeightedText>> termWeighted(SearchMode mode, List<String> variants, List<float[]> vectors,
+                                                  List<String> lexicalQueries) {
+        if (!settings.termWeights().on() || mode == SearchMode.VECTOR || !stages.searcher().weighsLexicalTerms()) {
+            return null;
+        }
+        List<float[]> questionVectors = vectors != null ? vectors : List.of(stages.embedder().embedQueries(variants));
+        List<List<WeightedText>> out = new ArrayList<>(variants.size());
+        for (int i = 0; i < variants.size(); i++) {
+            out.add(QuestionTermWeights.query(variants.get(i), questionVectors.get(i), stages.embedder())
+                    .orElse(List.of(new WeightedText(lexicalQueries.get(i), 1.0))));
+        }
+        return out;
+    }
+
     /** The request's deadline passed while it was being answered: no answer is wanted any more. */
     public static final class DeadlinePassedException extends RuntimeException {
         DeadlinePassedException(String stage) {
@@ -182,11 +202,13 @@ public final class QueryPipeline {
         before("embed", deadlineMs);
         SentenceVectorSearch.Embedded embedded = mode == SearchMode.LEXICAL ? null : sentenceSearch.embed(variants);
         List<float[]> vectors = embedded == null ? null : embedded.variants();
+        List<String> lexicalQueries = variants.stream().map(ExactTerms::lexicalQuery).toList();
+        List<List<WeightedText>> weightedLexical = termWeighted(mode, variants, vectors, lexicalQueries);
         t = lap(stageMs, "embed", t);
 
         before("search", deadlineMs);
-        List<String> lexicalQueries = variants.stream().map(ExactTerms::lexicalQuery).toList();
-        List<SideResults> sides = stages.searcher().searchAll(mode, vectors, lexicalQueries, filter);
+        List<SideResults> sides = weightedLexical == null ? stages.searcher().searchAll(mode, vectors, lexicalQueries, filter)
+                : stages.searcher().searchAllWeighted(mode, vectors, weightedLexical, filter);
         if (embedded != null) {
             sides = withFirst(sides, sentenceSearch.vectorList(sides.get(0).vector(), embedded, filter), sides.get(0).lexical());
         }

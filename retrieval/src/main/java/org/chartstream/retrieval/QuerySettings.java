@@ -8,6 +8,7 @@ import org.chartstream.retrieval.feedback.DenseFeedback;
 import org.chartstream.retrieval.feedback.LexicalFeedback;
 import org.chartstream.retrieval.fusion.NormalizedScoreFusion;
 import org.chartstream.retrieval.gate.ScopedEvidenceGate;
+import org.chartstream.retrieval.search.QuestionTermWeights;
 
 /**
  * Query-side settings (DESIGN.md §5 defaults).
@@ -35,43 +36,56 @@ import org.chartstream.retrieval.gate.ScopedEvidenceGate;
  *                                  ({@link SentenceVectors}; {@code query.sentence-vectors}); {@link SentenceVectors#CLAUSES}
  *                                  by default (docs/EVALUATION.md, session 12), the other rules measured by {@code eval}
  *                                  modes {@code hybrid+sentences-*} and {@code hybrid+questions-max} (session 11)
+ * @param termWeights               the lexical query's words weighted by the embedding model ({@link QuestionTermWeights};
+ *                                  {@code query.term-weights}); {@link QuestionTermWeights#EMBEDDING} in {@link #defaults}
+ *                                  and the configuration (docs/EVALUATION.md, session 21)
  */
 public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                             int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
                             Fusion fusion, double vectorWeight, int cohortCap, DenseFeedback denseFeedback,
-                            LexicalFeedback lexicalFeedback, SentenceVectors sentenceVectors) {
+                            LexicalFeedback lexicalFeedback, SentenceVectors sentenceVectors, QuestionTermWeights termWeights) {
 
     public QuerySettings {
+        Objects.requireNonNull(termWeights, "termWeights");
         Objects.requireNonNull(denseFeedback, "denseFeedback");
         Objects.requireNonNull(lexicalFeedback, "lexicalFeedback");
         Objects.requireNonNull(sentenceVectors, "sentenceVectors");
     }
 
-    /** Without dense or lexical feedback, and one embedding per question ({@link SentenceVectors#OFF}). */
+    /**
+     * Without dense or lexical feedback, one embedding per question ({@link SentenceVectors#OFF}) and every word of the
+     * lexical query at weight 1 ({@link QuestionTermWeights#OFF}).
+     */
     public QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold, double crossEncoderGateThreshold,
                          int maxPassageChars, int maxQuestionChars, int maxTopK, int admissionLimit, int workers,
                          Fusion fusion, double vectorWeight, int cohortCap) {
         this(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars, maxQuestionChars, maxTopK,
                 admissionLimit, workers, fusion, vectorWeight, cohortCap, DenseFeedback.OFF, LexicalFeedback.OFF,
-                SentenceVectors.OFF);
+                SentenceVectors.OFF, QuestionTermWeights.OFF);
     }
 
     public QuerySettings withDenseFeedback(DenseFeedback feedback) {
         return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
                 maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, feedback, lexicalFeedback,
-                sentenceVectors);
+                sentenceVectors, termWeights);
     }
 
     public QuerySettings withLexicalFeedback(LexicalFeedback feedback) {
         return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
                 maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback, feedback,
-                sentenceVectors);
+                sentenceVectors, termWeights);
     }
 
     public QuerySettings withSentenceVectors(SentenceVectors vectors) {
         return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
                 maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback,
-                lexicalFeedback, vectors);
+                lexicalFeedback, vectors, termWeights);
+    }
+
+    public QuerySettings withTermWeights(QuestionTermWeights weights) {
+        return new QuerySettings(perSide, rrfK, biEncoderGateThreshold, crossEncoderGateThreshold, maxPassageChars,
+                maxQuestionChars, maxTopK, admissionLimit, workers, fusion, vectorWeight, cohortCap, denseFeedback,
+                lexicalFeedback, sentenceVectors, weights);
     }
 
     /**
@@ -88,7 +102,7 @@ public record QuerySettings(int perSide, int rrfK, double biEncoderGateThreshold
     public static QuerySettings defaults() {
         return new QuerySettings(50, 60, 0.43, ScopedEvidenceGate.DEFAULT_CROSS_ENCODER_THRESHOLD, 600, 4000, MAX_TOP_K, 32, 2,
                 Fusion.ADAPTIVE, NormalizedScoreFusion.DEFAULT_VECTOR_WEIGHT, CohortStage.DEFAULT_CAP)
-                .withSentenceVectors(SentenceVectors.CLAUSES);
+                .withSentenceVectors(SentenceVectors.CLAUSES).withTermWeights(QuestionTermWeights.EMBEDDING);
     }
 
     /** The gate for the scorer actually in use: thresholds live on the scorer's own scale. */

@@ -117,6 +117,10 @@ public final class ChartstreamConfig {
                 + " the sentences that ask | blend: ½ · the question's cosine + ½ · the best sentence's | mean: one search with the mean"
                 + " of their unit vectors | off: the whole question's embedding only. A question of one sentence is searched alike by"
                 + " every rule"});
+        k.put("query.term-weights", new String[] {"embedding", "embedding (default; docs/EVALUATION.md, session 21): each word of the"
+                + " lexical query weighted by (its embedding's cosine with the question's / the largest of the question's words)^0.5, so"
+                + " a question's boilerplate counts less than what it asks about (one more model call per question, for its words) |"
+                + " off: every word at weight 1. A store that cannot weigh terms (DocumentDB) searches the words as asked"});
         k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in query.fusion=score (lexical gets the rest)"});
         k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
         k.put("query.top-k", new String[] {"6", "passages cited by default"});
@@ -270,6 +274,9 @@ public final class ChartstreamConfig {
         }
         if (!List.of("off", "mean", "max", "blend", "questions", "standout", "clauses").contains(string("query.sentence-vectors"))) {
             throw bad("query.sentence-vectors", "must be off, mean, max, blend, questions, standout or clauses");
+        }
+        if (!List.of("embedding", "off").contains(string("query.term-weights"))) {
+            throw bad("query.term-weights", "must be embedding or off");
         }
         if (!List.of("adaptive", "score", "rrf").contains(string("query.fusion"))) {
             throw bad("query.fusion", "must be adaptive, score or rrf");

@@ -137,7 +137,8 @@ public enum SentenceVectors {
         return maxPerChunk(List.of(List.copyOf(found.values())), k);
     }
 
-    static double cosine(float[] a, float[] b) {
+    /** The cosine of two vectors of one model (0 when either is all zeros). */
+    public static double cosine(float[] a, float[] b) {
         double dot = 0;
         double na = 0;
         double nb = 0;

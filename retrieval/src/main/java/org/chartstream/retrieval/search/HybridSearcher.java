@@ -3,6 +3,7 @@ package org.chartstream.retrieval.search;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.function.IntFunction;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
@@ -26,15 +27,30 @@ public final class HybridSearcher {
 
     /** Both sides of every variant at once (vectors null in lexical mode); results in variant order. */
     public List<SideResults> searchAll(SearchMode mode, List<float[]> queryVectors, List<String> lexicalQueries, RetrievalFilter filter) {
+        return searchAll(mode, queryVectors, lexicalQueries.size(), i -> store.lexicalSearch(lexicalQueries.get(i), perSide, filter), filter);
+    }
+
+    /**
+     * {@link #searchAll} with each variant's lexical side searched by its weighted texts
+     * ({@link HybridStore#weightedLexicalSearch}).
+     */
+    public List<SideResults> searchAllWeighted(SearchMode mode, List<float[]> queryVectors, List<List<WeightedText>> lexicalQueries,
+                                               RetrievalFilter filter) {
+        return searchAll(mode, queryVectors, lexicalQueries.size(),
+                i -> store.weightedLexicalSearch(lexicalQueries.get(i), perSide, filter), filter);
+    }
+
+    private List<SideResults> searchAll(SearchMode mode, List<float[]> queryVectors, int variants, IntFunction<List<SearchHit>> lexicalSearch,
+                                        RetrievalFilter filter) {
         List<CompletableFuture<List<SearchHit>>> vector = new java.util.ArrayList<>();
         List<CompletableFuture<List<SearchHit>>> lexical = new java.util.ArrayList<>();
-        for (int i = 0; i < lexicalQueries.size(); i++) {
+        for (int i = 0; i < variants; i++) {
             float[] v = queryVectors == null ? null : queryVectors.get(i);
-            String q = lexicalQueries.get(i);
+            int variant = i;
             vector.add(mode == SearchMode.LEXICAL ? CompletableFuture.completedFuture(List.of())
                     : CompletableFuture.supplyAsync(() -> store.vectorSearch(v, perSide, filter), executor));
             lexical.add(mode == SearchMode.VECTOR ? CompletableFuture.completedFuture(List.of())
-                    : CompletableFuture.supplyAsync(() -> store.lexicalSearch(q, perSide, filter), executor));
+                    : CompletableFuture.supplyAsync(() -> lexicalSearch.apply(variant), executor));
         }
         List<SideResults> out = new java.util.ArrayList<>();
         for (int i = 0; i < vector.size(); i++) {
