@@ -1,6 +1,7 @@
 package org.chartstream.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
@@ -31,17 +32,25 @@ import org.chartstream.retrieval.rerank.StoredVectorRerankStage;
 import org.chartstream.retrieval.rewrite.NoEndpointRewriter;
 import org.chartstream.retrieval.scope.PatientDirectory;
 import org.chartstream.retrieval.search.HybridSearcher;
+import org.chartstream.retrieval.search.QuestionTermWeights;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The feedback steps of a hybrid run: a second vector search with the moved query (dense), or a second lexical
- * search with the first fused row's terms (lexical), replaces its side's first list.
+ * search with the first fused row's terms (lexical), replaces its side's first list. Also the query side's other
+ * extra searches and model calls: per sentence, and the lexical query's words weighted by the model.
  */
 class QueryPipelineFeedbackTest {
     private static final float[] QUESTION = {1, 0, 0};
     /** The embedding of any text starting "Second" (a second sentence). */
     private static final float[] SECOND = {0, 0.6f, 0.8f};
+    /** The embeddings of single words (any other text: {@link #QUESTION}, or {@link #SECOND}). */
+    private static final Map<String, float[]> WORDS = Map.of(
+            "which", new float[] {0, 1, 0}, "note", new float[] {0.6f, 0.8f, 0}, "mentions", new float[] {0.36f, 0.48f, 0.8f},
+            "the", new float[] {-1, 0, 0});
+    /** The defaults with every word of the lexical query at weight 1. */
+    private static final QuerySettings PLAIN_TERMS = QuerySettings.defaults().withTermWeights(QuestionTermWeights.OFF);
     private static final StoredChunk A = ChunkFixture.of("ehr", "notes", "a").vector(new float[] {0, 1, 0}).build();
     private static final StoredChunk B = ChunkFixture.of("ehr", "notes", "b").vector(new float[] {0, 0, 1}).build();
     private static final StoredChunk C = ChunkFixture.of("ehr", "notes", "c").vector(new float[] {0, 1, 0}).build();
@@ -56,11 +65,11 @@ class QueryPipelineFeedbackTest {
     }
 
     private QueryPipeline pipeline(DenseFeedback feedback) {
-        return pipeline(QuerySettings.defaults().withDenseFeedback(feedback));
+        return pipeline(PLAIN_TERMS.withDenseFeedback(feedback));
     }
 
     private QueryPipeline pipeline(LexicalFeedback feedback) {
-        return pipeline(QuerySettings.defaults().withLexicalFeedback(feedback));
+        return pipeline(PLAIN_TERMS.withLexicalFeedback(feedback));
     }
 
     private QueryPipeline pipeline(QuerySettings settings) {
@@ -73,7 +82,8 @@ class QueryPipelineFeedbackTest {
             @Override
             public float[][] embedQueries(List<String> questions) {
                 embedded.add(List.copyOf(questions));
-                return questions.stream().map(q -> (q.startsWith("Second") ? SECOND : QUESTION).clone()).toArray(float[][]::new);
+                return questions.stream().map(q -> WORDS.getOrDefault(q, q.startsWith("Second") ? SECOND : QUESTION).clone())
+                        .toArray(float[][]::new);
             }
         };
         Reranker unused = new Reranker() {
@@ -169,7 +179,7 @@ class QueryPipelineFeedbackTest {
     @Test
     void aQuestionOfSeveralSentencesIsAlsoSearchedSentenceBySentenceAndEachChunkKeepsItsBestCosine() {
         String question = "which note mentions the plan? Second, when was it changed?";
-        QueryPipeline.Result r = pipeline(QuerySettings.defaults().withSentenceVectors(SentenceVectors.MAX))
+        QueryPipeline.Result r = pipeline(PLAIN_TERMS.withSentenceVectors(SentenceVectors.MAX))
                 .run(question, SearchMode.HYBRID, 10, null);
 
         // the embed stage's one model call: the whole question, then each sentence (the rerank stage embeds the question again)
@@ -185,7 +195,7 @@ class QueryPipelineFeedbackTest {
     @Test
     void withTheMeanRuleAQuestionOfSeveralSentencesIsSearchedOnceWithTheMeanOfItsUnitVectors() {
         String question = "which note mentions the plan? Second, when was it changed?";
-        pipeline(QuerySettings.defaults().withSentenceVectors(SentenceVectors.MEAN)).run(question, SearchMode.HYBRID, 10, null);
+        pipeline(PLAIN_TERMS.withSentenceVectors(SentenceVectors.MEAN)).run(question, SearchMode.HYBRID, 10, null);
 
         assertThat(store.vectorQueries).hasSize(1);
         assertThat(store.vectorQueries.get(0)).containsExactly(SentenceVectors.meanOfUnits(List.of(QUESTION, QUESTION, SECOND)));
@@ -196,7 +206,7 @@ class QueryPipelineFeedbackTest {
         for (SentenceVectors rule : SentenceVectors.values()) {
             store.vectorQueries.clear();
             embedded.clear();
-            QueryPipeline.Result r = pipeline(QuerySettings.defaults().withSentenceVectors(rule))
+            QueryPipeline.Result r = pipeline(PLAIN_TERMS.withSentenceVectors(rule))
                     .run("Which note mentions the plan for Dr. Smith?", SearchMode.HYBRID, 10, null);
             assertThat(embedded).allSatisfy(call -> assertThat(call).containsExactly("Which note mentions the plan for Dr. Smith?"));
             assertThat(store.vectorQueries).hasSize(1);
@@ -208,7 +218,7 @@ class QueryPipelineFeedbackTest {
     @Test
     void byDefaultASentenceThatAsksTwoThingsIsAlsoEmbeddedAndSearchedClauseByClause() {
         String question = "which note mentions the plan and when was it changed?";
-        pipeline(QuerySettings.defaults()).run(question, SearchMode.HYBRID, 10, null);
+        pipeline(PLAIN_TERMS).run(question, SearchMode.HYBRID, 10, null);
 
         assertThat(embedded.get(0)).containsExactly(question, "which note mentions the plan", "when was it changed?");
         assertThat(store.vectorQueries).hasSize(3);
@@ -216,11 +226,63 @@ class QueryPipelineFeedbackTest {
 
     @Test
     void aLexicalRunEmbedsNoSentence() {
-        pipeline(QuerySettings.defaults().withSentenceVectors(SentenceVectors.MAX))
+        pipeline(PLAIN_TERMS.withSentenceVectors(SentenceVectors.MAX))
                 .run("which note mentions the plan? Second, when was it changed?", SearchMode.LEXICAL, 10, null);
         assertThat(embedded).allSatisfy(call -> assertThat(call).doesNotContain("Second, when was it changed?"));
         assertThat(store.vectorQueries).isEmpty();
     }
+
+    @Test
+    void byDefaultTheLexicalSideSearchesTheQuestionsWordsEachWeightedByItsEmbeddingsCosineWithTheQuestions() {
+        String question = "which note mentions the plan?";
+        QueryPipeline.Result r = pipeline(QuerySettings.defaults()).run(question, SearchMode.HYBRID, 10, null);
+
+        // the embed stage: the question, then its words in one more call
+        assertThat(embedded.get(0)).containsExactly(question);
+        assertThat(embedded.get(1)).containsExactly("which", "note", "mentions", "the", "plan");
+        assertThat(store.lexicalQueries).isEmpty();
+        assertThat(store.weightedQueries).hasSize(1);
+        List<WeightedText> query = store.weightedQueries.get(0);
+        assertThat(query).extracting(WeightedText::text).containsExactly("which", "note", "mentions", "the", "plan");
+        // (cosine / the largest, 1 for "plan")^0.5; "which" is orthogonal to the question and "the" points away: 0.01
+        assertThat(query).extracting(WeightedText::weight).satisfiesExactly(
+                w -> assertThat(w).isEqualTo(0.01), w -> assertThat(w).isCloseTo(Math.sqrt(0.6), within(1e-6)),
+                w -> assertThat(w).isCloseTo(0.6, within(1e-6)), w -> assertThat(w).isEqualTo(0.01), w -> assertThat(w).isEqualTo(1.0));
+        // the weighted search's list is the lexical side that was fused
+        assertThat(r.sides().get(0).lexical()).extracting(h -> h.chunk().row().rowKey()).containsExactly("a", "c", "b");
+    }
+
+    @Test
+    void withTermWeightsOffOrOnAStoreThatCannotWeighTermsTheLexicalSideSearchesTheQuestionAsAsked() {
+        pipeline(PLAIN_TERMS).run("which note mentions the plan?", SearchMode.HYBRID, 10, null);
+        store.weighsTerms = false;
+        QueryPipeline.Result r = pipeline(QuerySettings.defaults()).run("which note mentions the plan?", SearchMode.HYBRID, 10, null);
+
+        assertThat(store.lexicalQueries).containsExactly("which note mentions the plan?", "which note mentions the plan?");
+        assertThat(store.weightedQueries).isEmpty();
+        assertThat(embedded).allSatisfy(call -> assertThat(call).doesNotContain("plan"));
+        assertThat(r.sides().get(0).lexical()).extracting(h -> h.chunk().row().rowKey()).containsExactly("b", "c", "a");
+    }
+
+    @Test
+    void aLexicalRunEmbedsTheQuestionForItsWordsWeightsAndSearchesNoVector() {
+        pipeline(QuerySettings.defaults()).run("which note mentions the plan?", SearchMode.LEXICAL, 10, null);
+
+        assertThat(embedded.get(0)).containsExactly("which note mentions the plan?");
+        assertThat(embedded.get(1)).containsExactly("which", "note", "mentions", "the", "plan");
+        assertThat(store.weightedQueries).hasSize(1);
+        assertThat(store.vectorQueries).isEmpty();
+    }
+
+    @Test
+    void aVectorRunWeighsNoWord() {
+        pipeline(QuerySettings.defaults()).run("which note mentions the plan?", SearchMode.VECTOR, 10, null);
+
+        assertThat(embedded).allSatisfy(call -> assertThat(call).doesNotContain("plan"));
+        assertThat(store.weightedQueries).isEmpty();
+        assertThat(store.lexicalQueries).isEmpty();
+    }
+
 
     /**
      * Answers the question's vector with b, a, c and any other vector with c, a, b; BM25 puts b far ahead, a weighted

@@ -46,6 +46,19 @@ class ChartstreamConfigTest {
     }
 
     @Test
+    void theTermWeightRuleReachesTheQuerySettingsAndMustBeKnown(@TempDir Path dir) throws Exception {
+        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.defaults()).termWeights())
+                .isEqualTo(org.chartstream.retrieval.search.QuestionTermWeights.EMBEDDING);
+        Path file = dir.resolve("terms.properties");
+        Files.writeString(file, "query.term-weights=off\n");
+        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.load(file, Map.of())).termWeights())
+                .isEqualTo(org.chartstream.retrieval.search.QuestionTermWeights.OFF);
+        Files.writeString(file, "query.term-weights=idf\n");
+        assertThatThrownBy(() -> ChartstreamConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("query.term-weights").hasMessageContaining("embedding or off");
+    }
+
+    @Test
     void fileOverridesDefaultsAndEnvironmentOverridesTheFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("chartstream.properties");
         Files.writeString(file, "query.top-k=4\ningest.batch-chunks=16\n");

@@ -58,7 +58,8 @@ public record QuestionTermWeights(boolean on) {
      */
     static List<String> words(String question) {
         Map<String, String> distinct = new LinkedHashMap<>();
-        for (String token : question.replace('"', ' ').strip().split("\\s+")) {
+        String unquoted = question.replace('"', ' ').replace('\u201C', ' ').replace('\u201D', ' ').replace('\u201E', ' ');
+        for (String token : unquoted.strip().split("\\s+")) {
             int from = 0;
             int to = token.length();
             while (from < to && !Character.isLetterOrDigit(token.codePointAt(from))) {
