@@ -76,7 +76,8 @@ public class OfflineLists {
         }
     }
 
-    private static List<String> terms(String text) throws IOException {
+    /** The distinct terms the store's analyzer makes of {@code text}, in order (also eval/TermWeights.java's). */
+    static List<String> terms(String text) throws IOException {
         Set<String> out = new LinkedHashSet<>();
         try (TokenStream ts = ANALYZER.tokenStream("row_text", text)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);

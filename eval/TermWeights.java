@@ -1,6 +1,5 @@
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,13 +7,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.Vectors;
-import org.chartstream.store.lucene.FoldingEnglishAnalyzer;
 
 /**
  * Session 21 (docs/EVALUATION.md, "Session 21"): how much each word of a question carries of its meaning, by the
@@ -28,12 +23,13 @@ import org.chartstream.store.lucene.FoldingEnglishAnalyzer;
  * java -cp app/target/chartstream-app.jar eval/TermWeights.java MODEL QUERIES.jsonl OUT.jsonl
  * </pre>
  *
+ * (The words' terms come from eval/OfflineLists.java, which the source launcher compiles alongside.)
+ *
  * Each output line: {"query": id, "terms": [[analysed term, leave-one-out importance, word-alone cosine], ...]}; a term
  * several words give appears once, with the larger of each signal.
  */
 public class TermWeights {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Analyzer ANALYZER = new FoldingEnglishAnalyzer();
 
     public static void main(String[] a) throws Exception {
         List<JsonNode> questions = new ArrayList<>();
@@ -50,7 +46,7 @@ public class TermWeights {
                 float[] whole = e.embedQueries(List.of(text))[0];
                 Map<String, double[]> byTerm = new LinkedHashMap<>();
                 for (int i = 0; i < words.length; i++) {
-                    List<String> terms = terms(words[i]);
+                    List<String> terms = OfflineLists.terms(words[i]);
                     if (terms.isEmpty()) {
                         continue;
                     }
@@ -74,20 +70,5 @@ public class TermWeights {
                 }
             }
         }
-    }
-
-    private static List<String> terms(String text) throws IOException {
-        List<String> out = new ArrayList<>();
-        try (TokenStream ts = ANALYZER.tokenStream("row_text", text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                if (term.length() > 0) {
-                    out.add(term.toString());
-                }
-            }
-            ts.end();
-        }
-        return out;
     }
 }

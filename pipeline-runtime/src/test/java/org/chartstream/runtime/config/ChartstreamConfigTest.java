@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.chartstream.retrieval.QuerySettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,28 +35,29 @@ class ChartstreamConfigTest {
 
     @Test
     void theSentenceRuleReachesTheQuerySettingsAndMustBeKnown(@TempDir Path dir) throws Exception {
-        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.defaults()).sentenceVectors())
-                .isEqualTo(org.chartstream.retrieval.embed.SentenceVectors.CLAUSES);
-        Path file = dir.resolve("sentences.properties");
-        Files.writeString(file, "query.sentence-vectors=blend\n");
-        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.load(file, Map.of())).sentenceVectors())
-                .isEqualTo(org.chartstream.retrieval.embed.SentenceVectors.BLEND);
-        Files.writeString(file, "query.sentence-vectors=all\n");
-        assertThatThrownBy(() -> ChartstreamConfig.load(file, Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("query.sentence-vectors");
+        assertTheRuleReachesTheQuerySettings(dir, "query.sentence-vectors", QuerySettings::sentenceVectors,
+                org.chartstream.retrieval.embed.SentenceVectors.CLAUSES, "blend", org.chartstream.retrieval.embed.SentenceVectors.BLEND,
+                "all", "must be off, mean, max, blend, questions, standout or clauses");
     }
 
     @Test
     void theTermWeightRuleReachesTheQuerySettingsAndMustBeKnown(@TempDir Path dir) throws Exception {
-        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.defaults()).termWeights())
-                .isEqualTo(org.chartstream.retrieval.search.QuestionTermWeights.EMBEDDING);
-        Path file = dir.resolve("terms.properties");
-        Files.writeString(file, "query.term-weights=off\n");
-        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.load(file, Map.of())).termWeights())
-                .isEqualTo(org.chartstream.retrieval.search.QuestionTermWeights.OFF);
-        Files.writeString(file, "query.term-weights=idf\n");
+        assertTheRuleReachesTheQuerySettings(dir, "query.term-weights", QuerySettings::termWeights,
+                org.chartstream.retrieval.search.QuestionTermWeights.EMBEDDING, "off", org.chartstream.retrieval.search.QuestionTermWeights.OFF,
+                "idf", "must be embedding or off");
+    }
+
+    /** The key's default and another value reach the query settings; an unknown value is refused naming the key. */
+    private static void assertTheRuleReachesTheQuerySettings(Path dir, String key, java.util.function.Function<QuerySettings, Object> rule,
+                                                            Object byDefault, String other, Object otherRule, String unknown,
+                                                            String refusal) throws Exception {
+        assertThat(rule.apply(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.defaults()))).isEqualTo(byDefault);
+        Path file = dir.resolve("rule.properties");
+        Files.writeString(file, key + "=" + other + "\n");
+        assertThat(rule.apply(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.load(file, Map.of())))).isEqualTo(otherRule);
+        Files.writeString(file, key + "=" + unknown + "\n");
         assertThatThrownBy(() -> ChartstreamConfig.load(file, Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("query.term-weights").hasMessageContaining("embedding or off");
+                .isInstanceOf(ConfigException.class).hasMessageContaining(key).hasMessageContaining(refusal);
     }
 
     @Test
