@@ -24,14 +24,9 @@ def weighted(terms, signal, power=1.0, floor=0.0):
     return [[max(floor, (max(t[signal], 0.0) / top) ** power), "=" + t[0]] for t in terms]
 
 
-VARIANTS = {
-    "leave-one-out importance / largest": dict(signal=1),
-    "leave-one-out importance / largest, square root": dict(signal=1, power=0.5),
-    "leave-one-out importance / largest, at least 0.2": dict(signal=1, floor=0.2),
-    "word-alone cosine / largest": dict(signal=2),
-    "word-alone cosine / largest, square root": dict(signal=2, power=0.5),
-    "word-alone cosine / largest, squared": dict(signal=2, power=2.0),
-}
+VARIANTS = {"word-alone cosine / largest, ^%.2f" % p: dict(signal=2, power=p) for p in (0.25, 0.35, 0.5, 0.65, 0.75, 1.0, 2.0)}
+VARIANTS.update({"leave-one-out importance / largest, ^%.2f" % p: dict(signal=1, power=p) for p in (0.25, 0.35, 0.5, 0.65, 1.0)})
+VARIANTS["leave-one-out importance / largest, at least 0.2"] = dict(signal=1, floor=0.2)
 
 
 def main():
