@@ -55,8 +55,7 @@ def main():
                     hybrid.append(ws.ndcg10(q.final, q.j))
                     continue
                 lex = [(h["doc"], h["score"]) for h in lists[v + "|" + q.id]["hits"]][:len(q.lex)]
-                w = ws.share(ws.standout(q.vec), ws.standout(lex))
-                w = w * ws.ANCHORED_FACTOR if q.anchored and q.lex_mentions else w
+                w = ws.shipped_weight(q, lex=lex)
                 lexical.append(ws.ndcg10([d for d, _ in lex], q.j))
                 hybrid.append(ws.ndcg10(ws.fuse(q.vec, lex, w), q.j))
             best = max((sum(ws.ndcg10(ws.fuse(q.vec, [(h["doc"], h["score"]) for h in lists[v + "|" + q.id]["hits"]][:len(q.lex)], fw), q.j)

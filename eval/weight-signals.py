@@ -53,11 +53,11 @@ def share(v, l):
     return v / (v + l) if v + l > 0 else PRIOR
 
 
-def shipped_weight(q, vec=None, lexical_factor=1.0):
+def shipped_weight(q, vec=None, lexical_factor=1.0, lex=None):
     """The pipeline's adaptive vector weight (AdaptiveFusion) for question q: its vector list (or vec) against its
-    lexical list, whose stand-out may be scaled by lexical_factor; the anchor factor when lexical row 1 mentions the
-    question's anchors."""
-    w = share(standout(q.vec if vec is None else vec), standout(q.lex) * lexical_factor)
+    lexical list (or lex), whose stand-out may be scaled by lexical_factor; the anchor factor when the pipeline's
+    lexical row 1 mentions the question's anchors."""
+    w = share(standout(q.vec if vec is None else vec), standout(q.lex if lex is None else lex) * lexical_factor)
     return w * ANCHORED_FACTOR if q.anchored and q.lex_mentions else w
 
 

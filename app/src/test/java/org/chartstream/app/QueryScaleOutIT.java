@@ -24,9 +24,8 @@ import org.junit.jupiter.api.Test;
  * earlier ones), admission at 256 so that none is refused. One worker per instance and 72 conversations make requests
  * queue on a fast machine too: CI saw all requests answered before any on the victim was old enough to be in the
  * committed pending store (so no failover tested) with two workers and 18 conversations, and once with one worker
- * and 36. Once 30 % of the requests are answered and one instance's oldest request
- * in flight was admitted two commit intervals (100 ms each)
- * and 300 ms before, it is killed with SIGKILL. Its partitions move to the survivor, which takes its pending requests
+ * and 36. Once 30 % of the requests are answered and one instance's oldest request in flight was admitted two commit
+ * intervals (100 ms each) and 300 ms before, it is killed with SIGKILL. Its partitions move to the survivor, which takes its pending requests
  * over from the changelogged pending store (a request admitted after the victim's last commit is read again from the
  * request topic instead; CI twice saw kills, by rules that looked only at how many were in flight, with only such
  * requests and nothing resumed from the store): no request is lost, none gets two final replies that differ, and

@@ -153,10 +153,10 @@ public final class QueryPipeline {
             return null;
         }
         List<float[]> questionVectors = vectors != null ? vectors : List.of(stages.embedder().embedQueries(variants));
+        List<Optional<List<WeightedText>>> weighted = QuestionTermWeights.queries(variants, questionVectors, stages.embedder());
         List<List<WeightedText>> out = new ArrayList<>(variants.size());
         for (int i = 0; i < variants.size(); i++) {
-            out.add(QuestionTermWeights.query(variants.get(i), questionVectors.get(i), stages.embedder())
-                    .orElse(List.of(new WeightedText(lexicalQueries.get(i), 1.0))));
+            out.add(weighted.get(i).orElse(List.of(new WeightedText(lexicalQueries.get(i), 1.0))));
         }
         return out;
     }

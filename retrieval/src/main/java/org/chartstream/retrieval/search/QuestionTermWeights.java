@@ -1,11 +1,14 @@
 package org.chartstream.retrieval.search;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.chartstream.core.store.WeightedText;
 import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.retrieval.embed.SentenceVectors;
@@ -37,19 +40,44 @@ public record QuestionTermWeights(boolean on) {
     static final int MAX_WORDS = 64;
 
     /**
-     * The weighted lexical query of one question: each distinct word with its weight, then each exact term quoted at
-     * weight 1. Empty when the question has no word or more than {@link #MAX_WORDS}: then it is searched as asked.
+     * The weighted lexical query of each question (the variants of one request): each distinct word with its weight,
+     * then each exact term quoted at weight 1; empty for a question with no word or more than {@link #MAX_WORDS}, which
+     * is then searched as asked. The words of all the questions are embedded in one model call.
      *
-     * @param questionVector the question's embedding by {@code embedder}'s model
+     * @param questionVectors each question's embedding by {@code embedder}'s model, in the questions' order
      */
-    public static Optional<List<WeightedText>> query(String question, float[] questionVector, QueryEmbedder embedder) {
-        List<String> words = words(question);
-        if (words.isEmpty() || words.size() > MAX_WORDS) {
-            return Optional.empty();
+    public static List<Optional<List<WeightedText>>> queries(List<String> questions, List<float[]> questionVectors,
+                                                             QueryEmbedder embedder) {
+        List<List<String>> wordsOf = new ArrayList<>(questions.size());
+        Set<String> toEmbed = new LinkedHashSet<>();
+        for (String question : questions) {
+            List<String> words = words(question);
+            wordsOf.add(words.isEmpty() || words.size() > MAX_WORDS ? null : words);
+            if (wordsOf.getLast() != null) {
+                toEmbed.addAll(words);
+            }
         }
-        List<WeightedText> out = new ArrayList<>(weigh(words, questionVector, embedder.embedQueries(words)));
-        ExactTerms.phrases(question).forEach(p -> out.add(new WeightedText("\"" + p + "\"", 1.0)));
-        return Optional.of(out);
+        Map<String, float[]> vectorOf = new HashMap<>();
+        if (!toEmbed.isEmpty()) {
+            List<String> embedded = List.copyOf(toEmbed);
+            float[][] vectors = embedder.embedQueries(embedded);
+            for (int i = 0; i < vectors.length; i++) {
+                vectorOf.put(embedded.get(i), vectors[i]);
+            }
+        }
+        List<Optional<List<WeightedText>>> out = new ArrayList<>(questions.size());
+        for (int q = 0; q < questions.size(); q++) {
+            List<String> words = wordsOf.get(q);
+            if (words == null) {
+                out.add(Optional.empty());
+                continue;
+            }
+            List<WeightedText> query = new ArrayList<>(weigh(words, questionVectors.get(q),
+                    words.stream().map(vectorOf::get).toArray(float[][]::new)));
+            ExactTerms.phrases(questions.get(q)).forEach(p -> query.add(new WeightedText("\"" + p + "\"", 1.0)));
+            out.add(Optional.of(query));
+        }
+        return out;
     }
 
     /**

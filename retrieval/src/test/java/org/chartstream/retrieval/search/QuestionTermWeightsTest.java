@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.chartstream.core.store.WeightedText;
 import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.junit.jupiter.api.Test;
@@ -80,7 +81,7 @@ class QuestionTermWeightsTest {
     void theQueryEmbedsTheWordsInOneCallAndAddsTheExactTermsQuotedAtWeightOne() {
         MapEmbedder model = new MapEmbedder(Map.of("COPD", new float[] {1, 0, 0}, "patients", new float[] {0.25f, 0.968f, 0}));
 
-        List<WeightedText> query = QuestionTermWeights.query("patients with COPD", QUESTION, model).orElseThrow();
+        List<WeightedText> query = QuestionTermWeights.queries(List.of("patients with COPD"), List.of(QUESTION), model).get(0).orElseThrow();
 
         assertThat(model.calls).containsExactly(List.of("patients", "with", "COPD"));
         assertThat(query).extracting(WeightedText::text).containsExactly("patients", "with", "COPD", "\"COPD\"");
@@ -91,6 +92,19 @@ class QuestionTermWeightsTest {
     }
 
     @Test
+    void theWordsOfSeveralVariantsAreEmbeddedInOneCallEachDistinctWordOnce() {
+        MapEmbedder model = new MapEmbedder(Map.of("gout", new float[] {1, 0, 0}, "COPD", new float[] {1, 0, 0}));
+
+        List<Optional<List<WeightedText>>> queries = QuestionTermWeights.queries(List.of("who has gout", "gout or COPD"),
+                List.of(QUESTION, QUESTION), model);
+
+        assertThat(model.calls).containsExactly(List.of("who", "has", "gout", "or", "COPD"));
+        assertThat(queries.get(0).orElseThrow()).extracting(WeightedText::text).containsExactly("who", "has", "gout");
+        assertThat(queries.get(1).orElseThrow()).extracting(WeightedText::text).containsExactly("gout", "or", "COPD", "\"COPD\"");
+        assertThat(queries.get(1).orElseThrow().get(0).weight()).isEqualTo(1.0);
+    }
+
+    @Test
     void aQuestionWithoutWordsOrWithTooManyIsLeftAsAskedWithoutAModelCall() {
         MapEmbedder model = new MapEmbedder(Map.of());
         StringBuilder many = new StringBuilder();
@@ -98,8 +112,8 @@ class QuestionTermWeightsTest {
             many.append("word").append(i).append(' ');
         }
 
-        assertThat(QuestionTermWeights.query("?!", QUESTION, model)).isEmpty();
-        assertThat(QuestionTermWeights.query(many.toString(), QUESTION, model)).isEmpty();
+        assertThat(QuestionTermWeights.queries(List.of("?!", many.toString()), List.of(QUESTION, QUESTION), model))
+                .containsExactly(Optional.empty(), Optional.empty());
         assertThat(model.calls).isEmpty();
     }
 }
