@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.chartstream.app.bench.ScaleOutLoad;
+import org.chartstream.bench.ScaleOutLoad;
 import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;

@@ -1,4 +1,4 @@
-package org.chartstream.app.bench;
+package org.chartstream.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.chartstream.app.bench;
+package org.chartstream.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,25 +6,19 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.chartstream.app.Main;
 import org.chartstream.datasets.ClinicalDataset;
 import org.chartstream.datasets.ClinicalDatasetGenerator;
 import org.chartstream.datasets.ClinicalDatasetLoader;
 import org.chartstream.datasets.DatasetSpec;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Shared by the pipeline benchmarks: configuration, the synthetic dataset, a fresh embedded pipeline. */
-final class PipelineBenchRuntime {
+public final class PipelineBenchRuntime {
     private PipelineBenchRuntime() {
     }
 
-    static ChartstreamConfig config(CommandSpec spec) {
-        return ((Main) spec.root().userObject()).config();
-    }
-
-    static ClinicalDataset dataset(ChartstreamConfig config, int patients) {
+    public static ClinicalDataset dataset(ChartstreamConfig config, int patients) {
         DatasetSpec spec = DatasetSpec.defaults().withSeed(config.integer("dataset.seed")).withPatients(patients);
         String aciBench = config.string("dataset.aci-bench-dir");
         if (!aciBench.isEmpty()) {
@@ -34,17 +28,17 @@ final class PipelineBenchRuntime {
     }
 
     /** A pipeline started from scratch under {@code <data.dir>/<name>} on the dataset. */
-    static PipelineRuntime start(ChartstreamConfig config, String name, ClinicalDataset dataset) throws IOException {
+    public static PipelineRuntime start(ChartstreamConfig config, String name, ClinicalDataset dataset) throws IOException {
         Path dir = config.dataDir().resolve(name);
         deleteRecursively(dir);
         return PipelineRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), PipelineBenchRuntime::progress);
     }
 
-    static void progress(String line) {
+    public static void progress(String line) {
         System.err.println("[bench] " + line);
     }
 
-    static double percentile(List<Long> sorted, double p) {
+    public static double percentile(List<Long> sorted, double p) {
         if (sorted.isEmpty()) {
             return 0;
         }
@@ -52,7 +46,7 @@ final class PipelineBenchRuntime {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
     }
 
-    static void deleteRecursively(Path dir) throws IOException {
+    public static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -1,4 +1,4 @@
-package org.chartstream.app.bench;
+package org.chartstream.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;

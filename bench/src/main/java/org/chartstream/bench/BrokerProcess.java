@@ -1,4 +1,4 @@
-package org.chartstream.app.bench;
+package org.chartstream.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.chartstream.app.cli.BrokerCommand;
+import org.chartstream.embedded.EmbeddedKafkaBroker;
 
 /**
  * {@code chartstream broker} in a JVM of its own, started from this one: a bench's broker whose CPU (its JIT
@@ -48,8 +48,8 @@ final class BrokerProcess implements AutoCloseable {
         if (!Files.exists(log)) {
             return Optional.empty();
         }
-        return Files.readAllLines(log).stream().filter(l -> l.startsWith(BrokerCommand.BOOTSTRAP_PREFIX))
-                .map(l -> l.substring(BrokerCommand.BOOTSTRAP_PREFIX.length()).trim()).findFirst();
+        return Files.readAllLines(log).stream().filter(l -> l.startsWith(EmbeddedKafkaBroker.BOOTSTRAP_LINE_PREFIX))
+                .map(l -> l.substring(EmbeddedKafkaBroker.BOOTSTRAP_LINE_PREFIX.length()).trim()).findFirst();
     }
 
     String bootstrapServers() {

@@ -1,4 +1,4 @@
-package org.chartstream.evaluation.bench;
+package org.chartstream.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;

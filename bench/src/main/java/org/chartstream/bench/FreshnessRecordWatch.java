@@ -1,4 +1,4 @@
-package org.chartstream.app.bench;
+package org.chartstream.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package org.chartstream.app.bench;
+package org.chartstream.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,8 +25,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.chartstream.app.pipeline.EmbeddingReport;
-import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.datasets.ClinicalDataset;
 import org.chartstream.datasets.ClinicalDatasetLoader;
 import org.chartstream.embedded.EmbeddedPostgresSource;
@@ -49,7 +47,7 @@ import org.chartstream.schemas.serde.AvroSerde;
  * store could apply). Afterwards each run's index log must hold every source row (row keys per table against the
  * source's counts) and both runs the same row keys with the same chunk texts (content hashes).
  */
-final class IngestScaleOut {
+public final class IngestScaleOut {
     /** One ingest run: what reached the index log, and when. */
     record Run(int instances, long chunks, double seconds, Map<String, Long> rowsPerTable, Map<String, String> contentHashes,
                Map<String, Long> chunksPerInstance, Map<String, String> cpuJson) {
@@ -59,7 +57,7 @@ final class IngestScaleOut {
     }
 
     /** Both runs and whether the index equals the source after each. */
-    record Result(Run single, Run scaled, Map<String, Integer> sourceRows, int partitions, List<String> jvmOptions,
+    public record Result(Run single, Run scaled, Map<String, Integer> sourceRows, int partitions, List<String> jvmOptions,
                   List<String> brokerJvmOptions) {
         boolean indexEqualsSource() {
             Map<String, Long> expected = sourceRows.entrySet().stream()
@@ -89,7 +87,7 @@ final class IngestScaleOut {
             return out;
         }
 
-        String json() {
+        public String json() {
             StringBuilder perInstance = new StringBuilder("{");
             new TreeMap<>(scaled.chunksPerInstance()).forEach((name, n) -> perInstance.append(perInstance.length() > 1 ? ", " : "")
                     .append('"').append(name).append("\":").append(n));
@@ -124,22 +122,28 @@ final class IngestScaleOut {
     }
 
     /** How the ingest instances and the broker are started: each a JVM of its own, with its own options. */
-    record Launchers(QueryInstanceProcess.Launcher instance, List<String> instanceJvmOptions, QueryInstanceProcess.Launcher broker,
+    public record Launchers(QueryInstanceProcess.Launcher instance, List<String> instanceJvmOptions, QueryInstanceProcess.Launcher broker,
                      List<String> brokerJvmOptions) {
     }
 
-    static Result run(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions, Launchers launchers, Path work,
-                      Consumer<String> progress) throws Exception {
+    /** The chunks each ingest instance embedded, by instance, read from the broker at {@code bootstrapServers}'s progress topic. */
+    @FunctionalInterface
+    public interface EmbeddedChunks {
+        Map<String, Long> perInstance(String bootstrapServers) throws Exception;
+    }
+
+    public static Result run(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions, Launchers launchers,
+                             EmbeddedChunks embedded, Path work, Consumer<String> progress) throws Exception {
         Map<String, Integer> sourceRows = new TreeMap<>();
-        Run single = ingest(config, dataset, 1, partitions, launchers, work.resolve("single"), progress, sourceRows);
+        Run single = ingest(config, dataset, 1, partitions, launchers, embedded, work.resolve("single"), progress, sourceRows);
         progress.accept(String.format(Locale.ROOT, "ingest, 1 instance: %d chunks in %.1f s", single.chunks(), single.seconds()));
-        Run scaled = ingest(config, dataset, instances, partitions, launchers, work.resolve("scaled"), progress, sourceRows);
+        Run scaled = ingest(config, dataset, instances, partitions, launchers, embedded, work.resolve("scaled"), progress, sourceRows);
         progress.accept(String.format(Locale.ROOT, "ingest, %d instances: %d chunks in %.1f s", instances, scaled.chunks(), scaled.seconds()));
         return new Result(single, scaled, sourceRows, partitions, launchers.instanceJvmOptions(), launchers.brokerJvmOptions());
     }
 
     private static Run ingest(ChartstreamConfig config, ClinicalDataset dataset, int instances, int partitions, Launchers launchers,
-                              Path dir, Consumer<String> progress, Map<String, Integer> sourceRows) throws Exception {
+                              EmbeddedChunks embedded, Path dir, Consumer<String> progress, Map<String, Integer> sourceRows) throws Exception {
         Files.createDirectories(dir);
         String sourceId = config.sourceIds().getFirst();
         List<String> tables = config.sourceList(sourceId, "tables");
@@ -167,11 +171,8 @@ final class IngestScaleOut {
                     }
                 }
                 Run run = follow(index, tables, sourceId, instances, partitions, processes, kafka, pg.dataDirectory());
-                try (IngestStatusReader status = new IngestStatusReader(kafka.bootstrapServers())) {
-                    Map<String, Long> perInstance = EmbeddingReport.chunksPerInstance(status.latestEmbedProgress(Duration.ofSeconds(10)));
-                    return new Run(run.instances(), run.chunks(), run.seconds(), run.rowsPerTable(), run.contentHashes(), perInstance,
-                            run.cpuJson());
-                }
+                return new Run(run.instances(), run.chunks(), run.seconds(), run.rowsPerTable(), run.contentHashes(),
+                        embedded.perInstance(kafka.bootstrapServers()), run.cpuJson());
             } finally {
                 for (QueryInstanceProcess p : processes) {
                     p.close();

@@ -1,11 +1,11 @@
-package org.chartstream.evaluation.bench;
+package org.chartstream.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.chartstream.evaluation.bench.LoadLevel.Ending;
-import org.chartstream.evaluation.bench.LoadLevel.Outcome;
+import org.chartstream.bench.LoadLevel.Ending;
+import org.chartstream.bench.LoadLevel.Outcome;
 import org.junit.jupiter.api.Test;
 
 class LoadLevelTest {

@@ -1,4 +1,4 @@
-package org.chartstream.app.bench;
+package org.chartstream.bench;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
