@@ -1,20 +1,17 @@
 #!/usr/bin/env python3
 """Session 12 (docs/EVALUATION.md, "Session 12: issue 14"): more per-query fusion rules, measured offline on the side
 lists of `eval --rankings` files (mode "hybrid"), every rule on every set. Each rule re-fuses a question's two lists
-as the pipeline does (one hit per row, ties by row id; eval/weight-signals.py's loader, whose anchor checks run the
+as the pipeline does (one hit per row, ties by row id; eval/offline_fusion.py's loader, whose anchor checks run the
 project's QuestionAnchors); questions answered without fusion keep their final order. Row texts (for the idf
 coverage rules) come from each folder's corpus.jsonl, words folded to [a-z0-9]+ with a short stop list. Prints
 nDCG@10, then per set the best fixed weight (0-1 by 0.05) and the per-question oracle. Ids and scores only.
 
-Usage: eval/fusion-rules-s12.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
-  (as eval/weight-signals.py)
+Usage: eval/fusion-coverage-rules.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
+  (as eval/offline_fusion.py)
 """
-import argparse, collections, importlib.util, json, math, os, re, tempfile
+import collections, json, math, re, tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("weight_signals", os.path.join(HERE, "weight-signals.py"))
-ws = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ws)
+import offline_fusion as ws
 fuse, standout, share, ndcg10, normalised = ws.fuse, ws.standout, ws.share, ws.ndcg10, ws.normalised
 STOP = set("a an the of to in on for and or is are was were be been do does did can could should would will what which who"
            " how when where why with by at from it its this that i my me you your he she his her they them their as about any"
@@ -63,10 +60,7 @@ def within_other(side, other, k):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cp", required=True)
-    ap.add_argument("sets", nargs="+")
-    a = ap.parse_args()
+    a = ws.arguments()
     work = tempfile.mkdtemp(prefix="fusion-rules-")
     sets = []
     for spec in a.sets:

@@ -2,16 +2,13 @@
 """Session 19 (docs/EVALUATION.md, "Session 19: an opening vector per long row"), offline: each row's vector score
 becomes the larger of its best chunk's (the `eval --rankings` side list) and its opening's (eval/LeadVectors.java),
 the side list is re-ranked to its own length (rows the opening brings in score their opening only, a lower bound),
-and the two sides are fused again with the shipped adaptive rule (eval/weight-signals.py). Prints nDCG@10 of the
+and the two sides are fused again with the shipped adaptive rule (eval/fusion-weight-signals.py). Prints nDCG@10 of the
 vector side and of hybrid, before and after.
 
-Usage: eval/lead-vector-s19.py 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX LEADS.jsonl
+Usage: eval/row-opening-vectors.py 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX LEADS.jsonl
 """
-import sys, json, importlib.util, os, tempfile
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("ws", os.path.join(HERE, "weight-signals.py"))
-ws = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ws)
+import sys, json, tempfile
+import offline_fusion as ws
 
 
 def shipped(q, vec):

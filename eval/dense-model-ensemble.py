@@ -2,18 +2,15 @@
 """Session 21 (docs/EVALUATION.md, "Session 21"), offline: a dense side of two embedding models. Two `eval --rankings`
 files of one set, the default model's and a second model's (CHARTSTREAM_EMBEDDING_MODEL), hold the same lexical lists
 and two vector lists per question; each rule makes one vector list of the two and fuses it with the lexical list by
-the shipped adaptive rule (eval/weight-signals.py shipped_weight), so the "first model" line reproduces the
+the shipped adaptive rule (eval/offline_fusion.py shipped_weight), so the "first model" line reproduces the
 pipeline's hybrid and the "second model" line the second model's.
 
-Usage: eval/model-ensemble-s21.py --cp 'app/target/lib/*' NAME=FIRST.jsonl+SECOND.jsonl,BEIR_DIR,PREFIX ...
-  PREFIX: "record: beir docs\\ntext: " for a BEIR folder, "-" for eval/clinical (as eval/weight-signals.py)
+Usage: eval/dense-model-ensemble.py --cp 'app/target/lib/*' NAME=FIRST.jsonl+SECOND.jsonl,BEIR_DIR,PREFIX ...
+  PREFIX: "record: beir docs\\ntext: " for a BEIR folder, "-" for eval/clinical (as eval/offline_fusion.py)
 """
-import importlib.util, os, tempfile
+import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("ws", os.path.join(HERE, "weight-signals.py"))
-ws = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ws)
+import offline_fusion as ws
 
 
 def mean_normalised(a, b):

@@ -1,21 +1,18 @@
 #!/usr/bin/env python3
 """Session 12b (docs/EVALUATION.md, "Session 12b: eval depth"): does the fusion depend on how deep each side is
 searched, and can its normalisation be made independent of the depth? Re-fuses the side lists of `eval --rankings`
-files (mode "hybrid"; eval/weight-signals.py's loader and anchor checks) with each side's chunk list cut to its first
+files (mode "hybrid"; eval/offline_fusion.py's loader and anchor checks) with each side's chunk list cut to its first
 DEPTH chunks, as a search with --per-side DEPTH would return it, and prints nDCG@10 per rule, set and depth.
 
 Rules: the shipped one (min-max over the whole list, stand-out over places 2-20 of it), and "floor at row K": each side
 normalised between its first row and its K-th row, rows below the K-th at 0, the stand-out on the same scale, so that
 nothing below row K changes a score (depth-independent whenever both depths give a side K rows or more).
 
-Usage: eval/fusion-depth-s12b.py --cp 'app/target/lib/*' --depths 100,50,v50:l100 NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
+Usage: eval/fusion-side-depth.py --cp 'app/target/lib/*' --depths 100,50,v50:l100 NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
 """
-import argparse, importlib.util, itertools, os, tempfile
+import itertools, tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("weight_signals", os.path.join(HERE, "weight-signals.py"))
-ws = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ws)
+import offline_fusion as ws
 ndcg10, share, standout, normalised = ws.ndcg10, ws.share, ws.standout, ws.normalised
 whole_list = ws.per_row
 
@@ -55,10 +52,8 @@ def floor_rule(k):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cp", required=True)
+    ap = ws.parser()
     ap.add_argument("--depths", default="100,50")
-    ap.add_argument("sets", nargs="+")
     a = ap.parse_args()
     depths = a.depths.split(",")
     rules = {"shipped (min-max over the whole list)": shipped}

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Session 13 (docs/EVALUATION.md, "Session 13: lexical side in rows"), offline: re-fuses the side lists of
-`eval --rankings` files (mode "hybrid"; eval/weight-signals.py's loader and anchor checks) with the shipped rule and
+`eval --rankings` files (mode "hybrid"; eval/offline_fusion.py's loader and anchor checks) with the shipped rule and
 with a depth-matched one: both sides normalised and their stand-out taken over the first R rows only, R the shorter
 side's row count for that question (rows below the R-th at 0), so neither side's scale depends on how much deeper it
 was searched than the other (no constant); and session 12b's "floor at row K" for K 20 and 30 (for information: K
 would be a constant read off these sets). Prints nDCG@10 per rule and file.
 
-Usage: eval/lexical-rows-s13.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
+Usage: eval/fusion-depth-matched-rows.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
 """
-import argparse, importlib.util, os, tempfile
+import importlib.util, os, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -20,7 +20,7 @@ def module(name, file):
     return m
 
 
-fd = module("fusion_depth", "fusion-depth-s12b.py")
+fd = module("fusion_depth", "fusion-side-depth.py")
 ws = fd.ws
 
 
@@ -31,10 +31,7 @@ def matched(q):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cp", required=True)
-    ap.add_argument("sets", nargs="+")
-    a = ap.parse_args()
+    a = ws.arguments()
     work = tempfile.mkdtemp(prefix="lexical-rows-")
     rules = {"shipped": fd.shipped, "depth-matched": matched}
     for k in (20, 30):

@@ -5,18 +5,18 @@ enough to hold every row on both sides (e.g. `--per-side 500` on liveqa-med-clea
 chunk list to its first CUT chunks (what `--per-side CUT` returns; the shipped fusion on it reproduces the pipeline at
 that depth), and re-fuses the union of the cut lists' rows three ways:
 
-- shipped@cut: the shipped rule (eval/fusion-depth-s12b.py) on the cut lists;
+- shipped@cut: the shipped rule (eval/fusion-side-depth.py) on the cut lists;
 - shipped@full: the shipped rule on the whole lists;
 - completed: the weight and each side's min-max range from the cut lists, but every row of the union scored on both
   sides with its score in the whole list (a row in neither list gets that side's lowest score), not clamped, so a
   row below the cut list's minimum gets a negative share; "clamp -0.5" floors it at -0.5.
 
-Usage: eval/score-completion-s16.py --cp 'app/target/lib/*' --cut 50 NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX
+Usage: eval/fusion-score-completion.py --cp 'app/target/lib/*' --cut 50 NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX
 """
 import argparse, importlib.util, os, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("fusion_depth", os.path.join(HERE, "fusion-depth-s12b.py"))
+_spec = importlib.util.spec_from_file_location("fusion_depth", os.path.join(HERE, "fusion-side-depth.py"))
 fd = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fd)
 ws = fd.ws

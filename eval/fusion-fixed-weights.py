@@ -4,41 +4,12 @@ side, min-max normalised side scores, convex combination; a side that did not re
 id), and prints nDCG@10 per dataset for fixed vector weights 0, 0.05, ..., 1 and the best of them (the per-dataset
 oracle that the query-adaptive fusion is compared with). Ids and scores only.
 
-Usage: eval/fusion-sweep.py NAME=RANKINGS.jsonl ...   (lines of mode "hybrid" are used)
+Usage: eval/fusion-fixed-weights.py NAME=RANKINGS.jsonl ...   (lines of mode "hybrid" are used)
 """
 import json
-import math
-import re
 import sys
 
-
-def per_row(hits):
-    seen, out = set(), []
-    for h in hits:
-        if h["doc"] not in seen:
-            seen.add(h["doc"])
-            out.append((h["doc"], h["score"]))
-    return out
-
-
-def normalised(side):
-    if not side:
-        return {}
-    lo, hi = min(s for _, s in side), max(s for _, s in side)
-    return {d: ((s - lo) / (hi - lo) if hi > lo else 1.0) for d, s in side}
-
-
-def fuse(vec, lex, w):
-    nv, nl = normalised(vec), normalised(lex)
-    docs = set(nv) | set(nl)
-    return sorted(docs, key=lambda d: (-(w * nv.get(d, 0) + (1 - w) * nl.get(d, 0)), d))
-
-
-def ndcg10(ranked, judgments):
-    dcg = sum((2 ** judgments.get(d, 0) - 1) / math.log2(i + 2) for i, d in enumerate(ranked[:10]))
-    ideal = sorted(judgments.values(), reverse=True)[:10]
-    idcg = sum((2 ** g - 1) / math.log2(i + 2) for i, g in enumerate(ideal))
-    return dcg / idcg if idcg else 0.0
+from offline_fusion import fuse, ndcg10, normalised, per_row
 
 
 def load(path):

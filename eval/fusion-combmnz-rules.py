@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Session 20 (docs/EVALUATION.md, "Session 20"), offline: two more fusion rules on the side lists of `eval --rankings`
-files (mode "hybrid"), every rule on every set, beside the shipped adaptive rule (eval/weight-signals.py):
+files (mode "hybrid"), every rule on every set, beside the shipped adaptive rule (eval/fusion-weight-signals.py):
 
 - CombMNZ: the shipped fused score times (1 + beta) for a row that both lists hold (beta 1 is Fox & Shaw's CombMNZ
   on two lists), optionally only when it is in both lists' first `top` rows;
@@ -8,15 +8,12 @@ files (mode "hybrid"), every rule on every set, beside the shipped adaptive rule
   term no row holds has the largest idf and no BM25 match, so the lexical list rests on the rest of the question),
   to the power 1 or 2; the terms as the store analyses them (eval/OfflineLists.java bm25).
 
-Usage: eval/fusion-rules-s20.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
-  PREFIX: "record: beir docs\\ntext: " for a BEIR folder, "-" for eval/clinical (as eval/weight-signals.py)
+Usage: eval/fusion-combmnz-rules.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
+  PREFIX: "record: beir docs\\ntext: " for a BEIR folder, "-" for eval/clinical (as eval/offline_fusion.py)
 """
-import importlib.util, os, tempfile
+import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("ws", os.path.join(HERE, "weight-signals.py"))
-ws = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ws)
+import offline_fusion as ws
 
 
 def comb_mnz(beta, top=None):

@@ -4,13 +4,10 @@ docs/EVALUATION.md): the pipeline's final orders, the adaptive weight offline (w
 lexical list alone, fixed weights over the RM3 lists, three lists together, and the per-query best fixed weight (an
 oracle). Ids and scores only.
 
-Usage: eval/feedback-sweep.py RANKINGS.jsonl
+Usage: eval/rm3-feedback-fusion.py RANKINGS.jsonl
 """
-import importlib.util, json, os, sys
-_spec = importlib.util.spec_from_file_location("fusion_sweep", os.path.join(os.path.dirname(__file__), "fusion-sweep.py"))
-_fusion = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_fusion)
-per_row, normalised, ndcg10 = _fusion.per_row, _fusion.normalised, _fusion.ndcg10
+import json, sys
+from offline_fusion import per_row, normalised, ndcg10
 def standout(side, depth=20):
     if len(side) < 2: return len(side)
     sc=[s for _,s in side]; mx,mn=max(sc),min(sc)

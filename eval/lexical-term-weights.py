@@ -1,19 +1,16 @@
 #!/usr/bin/env python3
 """Session 21 (docs/EVALUATION.md, "Session 21"), offline: the lexical query with each term weighted by how much of the
 question's meaning the embedding model gives it (eval/TermWeights.java), instead of every term at weight 1. The store's
-row-level BM25 is rebuilt in memory (eval/OfflineLists.java bm25, as eval/weight-signals.py does), each new lexical
+row-level BM25 is rebuilt in memory (eval/OfflineLists.java bm25, as eval/fusion-weight-signals.py does), each new lexical
 list cut to as many rows as the pipeline's lexical list held, and fused with the pipeline's own vector list by the
 shipped adaptive rule. "as asked" is the same in-memory BM25 with every term at weight 1: the baseline each variant
 is compared with (on the clinical folder the in-memory lists differ from the pipeline's, as in session 10).
 
-Usage: eval/term-weights-s21.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,FOLDER,PREFIX,TERMWEIGHTS.jsonl ...
+Usage: eval/lexical-term-weights.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,FOLDER,PREFIX,TERMWEIGHTS.jsonl ...
 """
-import importlib.util, json, os, tempfile
+import json, tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("ws", os.path.join(HERE, "weight-signals.py"))
-ws = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ws)
+import offline_fusion as ws
 
 
 def weighted(terms, signal, power=1.0, floor=0.0):
@@ -30,10 +27,7 @@ VARIANTS["leave-one-out importance / largest, at least 0.2"] = dict(signal=1, fl
 
 
 def main():
-    ap = ws.argparse.ArgumentParser()
-    ap.add_argument("--cp", required=True)
-    ap.add_argument("sets", nargs="+")
-    a = ap.parse_args()
+    a = ws.arguments()
     for spec in a.sets:
         spec = spec.replace("\\n", "\n")
         spec, weights_file = spec.rsplit(",", 1)
