@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.chartstream.bench.ScaleOutLoad;
+import org.chartstream.embedded.ChildJvmClassPath;
 import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;

@@ -11,7 +11,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.chartstream.app.ChildJvmClassPath;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

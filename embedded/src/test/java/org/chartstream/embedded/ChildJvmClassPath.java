@@ -1,4 +1,4 @@
-package org.chartstream.app;
+package org.chartstream.embedded;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

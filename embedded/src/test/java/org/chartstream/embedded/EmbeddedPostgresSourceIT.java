@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.chartstream.app.ChildJvmClassPath;
 import org.junit.jupiter.api.Test;
 
 /** Embedded PostgreSQL as a CDC source: logical WAL, persistence across restarts (also in place), and running as root. */
