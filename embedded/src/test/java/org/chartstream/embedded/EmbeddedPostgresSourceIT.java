@@ -30,7 +30,7 @@ class EmbeddedPostgresSourceIT {
                     pg.processOwner());
             firstPort = pg.port();
             assertThat(pg.jdbcUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:" + pg.port() + "/postgres?user=postgres");
-            if (EmbeddedPostgresSource.currentUid() == 0) {
+            if (RootPostgres.currentUid() == 0) {
                 assertThat(pg.processOwner()).isNotEqualTo(EmbeddedPostgresSource.ProcessOwner.CURRENT_USER);
             } else {
                 assertThat(pg.processOwner()).isEqualTo(EmbeddedPostgresSource.ProcessOwner.CURRENT_USER);
@@ -79,7 +79,7 @@ class EmbeddedPostgresSourceIT {
      */
     @Test
     void withoutUserNamespacesPostgresRunsAsAnUnprivilegedUserAlsoWhenTheJvmIsRoot() throws Exception {
-        boolean root = EmbeddedPostgresSource.currentUid() == 0;
+        boolean root = RootPostgres.currentUid() == 0;
         Path work = Path.of("target", "it", "EmbeddedPostgresRootFallback-" + System.currentTimeMillis())
                 .toAbsolutePath();
         Path fakeBin = work.resolve("fake-bin");
@@ -118,7 +118,7 @@ class EmbeddedPostgresSourceIT {
         assertThat(out).contains("OK");
 
         // same data directory, this JVM (user namespaces work here): files are re-owned, data is there
-        if (EmbeddedPostgresSource.decideOwner() == EmbeddedPostgresSource.ProcessOwner.ROOT_IN_USER_NAMESPACE) {
+        if (RootPostgres.decideOwner() == EmbeddedPostgresSource.ProcessOwner.ROOT_IN_USER_NAMESPACE) {
             long t1 = System.nanoTime();
             try (EmbeddedPostgresSource pg = EmbeddedPostgresSource.start(pgDir);
                  Connection c = pg.connection(); Statement s = c.createStatement()) {
