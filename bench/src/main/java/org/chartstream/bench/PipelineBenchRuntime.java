@@ -46,13 +46,14 @@ public final class PipelineBenchRuntime {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
     }
 
+    /** Deletes {@code dir} and everything under it; a file that goes meanwhile (a merge's) is no error. */
     public static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
+                Files.deleteIfExists(p);
             }
         }
     }

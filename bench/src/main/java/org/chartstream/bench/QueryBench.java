@@ -154,7 +154,7 @@ public final class QueryBench {
                 }
             }
         } finally {
-            StoreBench.deleteRecursively(dir);
+            PipelineBenchRuntime.deleteRecursively(dir);
         }
     }
 

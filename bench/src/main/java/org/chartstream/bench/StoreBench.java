@@ -2,17 +2,13 @@ package org.chartstream.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -147,7 +143,7 @@ public final class StoreBench {
       return runIn(dir, settings, progress);
     } finally {
       if (temporary) {
-        deleteRecursively(dir);
+        PipelineBenchRuntime.deleteRecursively(dir);
       }
     }
   }
@@ -203,9 +199,9 @@ public final class StoreBench {
         knn[j] = millisSince(t);
 
         t = System.nanoTime();
-        int[] truth = exactTopK(vectors, dim, q, K, -1, patientOf);
+        int[] truth = ExactSearch.topK(vectors, dim, q, K, -1, patientOf);
         exact[j] = millisSince(t);
-        recallSum += recall(hits, truth);
+        recallSum += ExactSearch.recall(hits, truth);
 
         String query = corpus.queryText(j);
         t = System.nanoTime();
@@ -222,8 +218,8 @@ public final class StoreBench {
             throw new IllegalStateException("a patient-filtered search returned another patient's chunk");
           }
         }
-        int[] patientTruth = exactTopK(vectors, dim, q, K, patientOf[patientChunk], patientOf);
-        filteredRecallSum += recall(patientHits, patientTruth);
+        int[] patientTruth = ExactSearch.topK(vectors, dim, q, K, patientOf[patientChunk], patientOf);
+        filteredRecallSum += ExactSearch.recall(patientHits, patientTruth);
 
         if ((j + 1) % 100 == 0 || j + 1 == n) {
           progress.printf("measured %d/%d queries%n", j + 1, n);
@@ -233,7 +229,7 @@ public final class StoreBench {
       return new Result(s.chunks(), percentile(knn, 50), recallSum / n, percentile(bm25, 50),
           percentile(filtered, 50), filteredRecallSum / n, percentile(exact, 50), percentile(knn, 95),
           percentile(bm25, 95), percentile(filtered, 95), n, dim, s.clusters(), s.threads(), indexSeconds,
-          mergeWaitSeconds, segments, sizeOf(dir), IndexFootprint.of(dir), heapMb, store.vectorFormat(),
+          mergeWaitSeconds, segments, IndexFootprint.totalBytes(dir), IndexFootprint.of(dir), heapMb, store.vectorFormat(),
           LuceneHybridStore.vectorImplementation(), Runtime.version() + " (" + System.getProperty("java.vm.vendor") + ")",
           LuceneHybridStore.luceneVersion());
     }
@@ -305,72 +301,6 @@ public final class StoreBench {
     return (int) Long.remainderUnsigned(ClusteredCorpus.mix(1, 11, j), chunks);
   }
 
-  /**
-   * The exact top {@code k} chunk ordinals by dot product (cosine: all vectors are unit length), best first; only
-   * chunks of {@code patient} when it is not negative.
-   */
-  static int[] exactTopK(float[] vectors, int dim, float[] q, int k, int patient, int[] patientOf) {
-    int[] best = new int[k];
-    float[] bestScore = new float[k];
-    Arrays.fill(bestScore, Float.NEGATIVE_INFINITY);
-    int found = 0;
-    int chunks = vectors.length / dim;
-    for (int i = 0; i < chunks; i++) {
-      if (patient >= 0 && patientOf[i] != patient) {
-        continue;
-      }
-      float score = dot(q, vectors, i * dim);
-      if (found == k && score <= bestScore[k - 1]) {
-        continue;
-      }
-      int pos = Math.min(found, k - 1);
-      while (pos > 0 && bestScore[pos - 1] < score) {
-        bestScore[pos] = bestScore[pos - 1];
-        best[pos] = best[pos - 1];
-        pos--;
-      }
-      bestScore[pos] = score;
-      best[pos] = i;
-      found = Math.min(found + 1, k);
-    }
-    return Arrays.copyOf(best, found);
-  }
-
-  /** Dot product of {@code q} with the vector at {@code offset}, four accumulators as Lucene's scalar code does. */
-  static float dot(float[] q, float[] vectors, int offset) {
-    float s0 = 0;
-    float s1 = 0;
-    float s2 = 0;
-    float s3 = 0;
-    int d = 0;
-    for (int upper = q.length & ~3; d < upper; d += 4) {
-      s0 += q[d] * vectors[offset + d];
-      s1 += q[d + 1] * vectors[offset + d + 1];
-      s2 += q[d + 2] * vectors[offset + d + 2];
-      s3 += q[d + 3] * vectors[offset + d + 3];
-    }
-    for (; d < q.length; d++) {
-      s0 += q[d] * vectors[offset + d];
-    }
-    return s0 + s1 + s2 + s3;
-  }
-
-  /** Share of the exact top ids that the search returned (1 when there is nothing to find and nothing found). */
-  static double recall(List<SearchHit> hits, int[] truth) {
-    if (truth.length == 0) {
-      return hits.isEmpty() ? 1 : 0;
-    }
-    Set<Integer> returned = new HashSet<>();
-    for (SearchHit h : hits) {
-      returned.add(Integer.parseInt(h.chunk().row().rowKey().substring(1)));
-    }
-    int overlap = 0;
-    for (int t : truth) {
-      overlap += returned.contains(t) ? 1 : 0;
-    }
-    return (double) overlap / truth.length;
-  }
-
   /** Nearest-rank percentile. */
   static double percentile(double[] values, double p) {
     double[] sorted = values.clone();
@@ -386,49 +316,9 @@ public final class StoreBench {
     return rt.totalMemory() - rt.freeMemory();
   }
 
-  /** Bytes of the index's vector files by kind (Lucene 10: .vec float32, .veq quantised, .vex HNSW graph). */
-  record IndexFootprint(long rawVectorBytes, long quantizedVectorBytes, long graphBytes) {
-    static IndexFootprint of(Path dir) {
-      return new IndexFootprint(sizeOf(dir, ".vec"), sizeOf(dir, ".veq"), sizeOf(dir, ".vex"));
-    }
-  }
-
-  private static long sizeOf(Path dir, String extension) {
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(extension)).mapToLong(StoreBench::fileSize).sum();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   private static double millisSince(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e6;
   }
 
-  private static long sizeOf(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile).mapToLong(StoreBench::fileSize).sum();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
-  private static long fileSize(Path f) {
-    try {
-      return Files.size(f);
-    } catch (IOException e) {
-      return 0; // deleted by a merge meanwhile
-    }
-  }
-
-  static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
 }

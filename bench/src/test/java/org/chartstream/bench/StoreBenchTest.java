@@ -54,7 +54,7 @@ class StoreBenchTest {
     int differentN = 0;
     for (int i = 0; i < 300; i++) {
       for (int j = i + 1; j < 300; j++) {
-        double dot = StoreBench.dot(java.util.Arrays.copyOfRange(v, i * 384, (i + 1) * 384), v, j * 384);
+        double dot = ExactSearch.dot(java.util.Arrays.copyOfRange(v, i * 384, (i + 1) * 384), v, j * 384);
         if (corpus.cluster(i) == corpus.cluster(j)) {
           same += dot;
           sameN++;
@@ -86,13 +86,13 @@ class StoreBenchTest {
     }
     float[] q = ClusteredCorpus.normalise(new float[] {1, 2, 3, 4, 5, 6, 7, 8});
     List<Integer> expected = IntStream.range(0, n).boxed()
-        .sorted(Comparator.comparingDouble((Integer i) -> -StoreBench.dot(q, vectors, i * dim))).limit(10).toList();
-    assertThat(StoreBench.exactTopK(vectors, dim, q, 10, -1, patientOf)).containsExactly(ints(expected));
+        .sorted(Comparator.comparingDouble((Integer i) -> -ExactSearch.dot(q, vectors, i * dim))).limit(10).toList();
+    assertThat(ExactSearch.topK(vectors, dim, q, 10, -1, patientOf)).containsExactly(ints(expected));
 
     List<Integer> patientThree = IntStream.range(0, n).filter(i -> patientOf[i] == 3).boxed()
-        .sorted(Comparator.comparingDouble((Integer i) -> -StoreBench.dot(q, vectors, i * dim))).limit(10).toList();
-    assertThat(StoreBench.exactTopK(vectors, dim, q, 10, 3, patientOf)).containsExactly(ints(patientThree));
-    assertThat(StoreBench.exactTopK(vectors, dim, q, 10, 99, patientOf)).isEmpty();
+        .sorted(Comparator.comparingDouble((Integer i) -> -ExactSearch.dot(q, vectors, i * dim))).limit(10).toList();
+    assertThat(ExactSearch.topK(vectors, dim, q, 10, 3, patientOf)).containsExactly(ints(patientThree));
+    assertThat(ExactSearch.topK(vectors, dim, q, 10, 99, patientOf)).isEmpty();
   }
 
   private static int[] ints(List<Integer> values) {
@@ -106,8 +106,8 @@ class StoreBenchTest {
       RowRef row = new RowRef(StoreBench.SOURCE_ID, "notes", "c" + id);
       hits.add(new SearchHit(ChunkFixture.of(row).text("t").build(), 1.0, hits.size() + 1));
     }
-    assertThat(StoreBench.recall(hits, new int[] {4, 2, 7, 8})).isEqualTo(0.5);
-    assertThat(StoreBench.recall(List.of(), new int[0])).isEqualTo(1.0);
+    assertThat(ExactSearch.recall(hits, new int[] {4, 2, 7, 8})).isEqualTo(0.5);
+    assertThat(ExactSearch.recall(List.of(), new int[0])).isEqualTo(1.0);
     assertThat(StoreBench.percentile(new double[] {5, 1, 4, 2, 3}, 50)).isEqualTo(3);
     assertThat(StoreBench.percentile(new double[] {5, 1, 4, 2, 3}, 95)).isEqualTo(5);
   }
