@@ -12,7 +12,7 @@ import org.chartstream.models.Vectors;
 
 /**
  * Session 19 (docs/EVALUATION.md, "Session 19: an opening vector per long row"): the cosine of every question with
- * every corpus row's opening, embedded alone by the project's model, for eval/lead-vector-s19.py. Ids and scores out,
+ * every corpus row's opening, embedded alone by the project's model, for eval/row-opening-vectors.py. Ids and scores out,
  * no text.
  *
  * <pre>

@@ -37,7 +37,7 @@ import org.chartstream.store.lucene.FoldingEnglishAnalyzer;
 import org.chartstream.retrieval.gate.QuestionAnchors;
 
 /**
- * The Java half of eval/weight-signals.py (session 10, docs/EVALUATION.md): what the offline analysis needs from the
+ * The Java half of eval/offline_fusion.py (session 10, docs/EVALUATION.md): what the offline analysis needs from the
  * project's own code. Ids, scores and term statistics out; no text is printed.
  *
  * <pre>

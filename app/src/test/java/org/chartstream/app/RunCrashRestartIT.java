@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.chartstream.embedded.ChildJvmClassPath;
 import org.chartstream.embedded.LiveProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

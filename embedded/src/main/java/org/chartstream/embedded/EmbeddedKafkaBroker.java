@@ -48,6 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
+    /** The line prefix under which {@code chartstream broker} prints this broker's address for the process that started it. */
+    public static final String BOOTSTRAP_LINE_PREFIX = "bootstrap=";
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
     private static final String HOST = "127.0.0.1";
     private static final int NODE_ID = 1;

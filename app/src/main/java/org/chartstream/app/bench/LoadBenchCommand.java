@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.chartstream.evaluation.bench.LoadBench;
-import org.chartstream.evaluation.bench.LoadLevel;
+import org.chartstream.bench.LoadBench;
+import org.chartstream.bench.LoadLevel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -66,7 +66,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
             return 2;
         }
         PrintWriter progress = new PrintWriter(System.err, true);
-        List<LoadLevel> levels = LoadBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests,
+        List<LoadLevel> levels = LoadBench.run(BenchCommand.config(spec), chunks, clients, requests,
                 Duration.ofSeconds(timeoutSeconds), indexDir, sharedReplyReader, progress);
         if (json) {
             System.out.println(LoadLevel.levelsJson(levels));

@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.chartstream.evaluation.bench.QueryBench;
+import org.chartstream.bench.QueryBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -44,7 +44,7 @@ public final class QueryBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter progress = new PrintWriter(System.err, true);
-        List<QueryBench.Result> results = QueryBench.run(PipelineBenchRuntime.config(spec), chunks, clients, requests, indexDir, sharedReplyReader, progress);
+        List<QueryBench.Result> results = QueryBench.run(BenchCommand.config(spec), chunks, clients, requests, indexDir, sharedReplyReader, progress);
         if (json) {
             System.out.println(QueryBench.lastLine(results));
             return 0;

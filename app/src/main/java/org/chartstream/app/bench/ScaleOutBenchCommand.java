@@ -7,6 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.chartstream.app.Main;
+import org.chartstream.app.pipeline.EmbeddingReport;
+import org.chartstream.app.pipeline.IngestStatusReader;
+import org.chartstream.bench.IngestScaleOut;
+import org.chartstream.bench.PipelineBenchRuntime;
+import org.chartstream.bench.QueryInstanceProcess;
+import org.chartstream.bench.ScaleOutLoad;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -116,7 +122,7 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
                     + " --kill-after between 0 and 1 (exclusive), --part ingest, query or both, every other count at least 1");
             return 2;
         }
-        var config = PipelineBenchRuntime.config(spec);
+        var config = BenchCommand.config(spec);
         Path work = config.dataDir().resolve("bench-scaleout");
         PipelineBenchRuntime.deleteRecursively(work);
         List<String> parts = new ArrayList<>();
@@ -126,7 +132,7 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
             IngestScaleOut.Launchers launchers = new IngestScaleOut.Launchers(childJvm(jvmOptions), jvmOptions, childJvm(brokerOptions),
                     brokerOptions);
             IngestScaleOut.Result ingest = IngestScaleOut.run(config, PipelineBenchRuntime.dataset(config, ingestPatients), instances,
-                    ingestPartitions, launchers, work.resolve("ingest"), PipelineBenchRuntime::progress);
+                    ingestPartitions, launchers, ScaleOutBenchCommand::embeddedChunks, work.resolve("ingest"), PipelineBenchRuntime::progress);
             parts.add("\"ingest\":" + ingest.json());
         }
         if (!part.equals("ingest")) {
@@ -142,6 +148,12 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
             parts.forEach(System.out::println);
         }
         return 0;
+    }
+
+    private static Map<String, Long> embeddedChunks(String bootstrapServers) {
+        try (IngestStatusReader status = new IngestStatusReader(bootstrapServers)) {
+            return EmbeddingReport.chunksPerInstance(status.latestEmbedProgress(Duration.ofSeconds(10)));
+        }
     }
 
     private static List<String> options(String text) {

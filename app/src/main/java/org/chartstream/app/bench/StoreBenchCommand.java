@@ -2,7 +2,7 @@ package org.chartstream.app.bench;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.chartstream.evaluation.bench.StoreBench;
+import org.chartstream.bench.StoreBench;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -19,9 +19,6 @@ import picocli.CommandLine.Option;
                 + "(CHARTSTREAM_KAFKA_BOOTSTRAP) of `run --role ingest|query` processes at it. SIGTERM or Ctrl-C stops it "
                 + "cleanly. For development and benchmarks on one machine: a site runs a Kafka cluster (docs/SCALING.md).", ""})
 public final class BrokerCommand implements Callable<Integer> {
-    /** The line prefix under which the broker's address is printed. */
-    public static final String BOOTSTRAP_PREFIX = "bootstrap=";
-
     @Option(names = "--dir", paramLabel = "DIR", required = true, description = "log and metadata directory (formatted on first use, kept across runs)")
     Path dir;
 
@@ -51,7 +48,7 @@ public final class BrokerCommand implements Callable<Integer> {
             broker.brokerPort(port);
         }
         try (EmbeddedKafkaBroker running = broker.start(dir)) {
-            out.println(BOOTSTRAP_PREFIX + running.bootstrapServers());
+            out.println(EmbeddedKafkaBroker.BOOTSTRAP_LINE_PREFIX + running.bootstrapServers());
             out.flush();
             RunCommand.progress("broker listening on " + running.bootstrapServers() + " (data in " + running.dataDir() + "); SIGTERM or Ctrl-C stops it");
             stop.await();

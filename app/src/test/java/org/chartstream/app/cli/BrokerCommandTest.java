@@ -21,6 +21,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.chartstream.app.Main;
+import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -88,8 +89,8 @@ class BrokerCommandTest {
             assertThat(failure.get()).as("the broker failed to start").isNull();
             String text = printed.toString(StandardCharsets.UTF_8);
             for (String line : text.lines().toList()) {
-                if (line.startsWith(BrokerCommand.BOOTSTRAP_PREFIX)) {
-                    return line.substring(BrokerCommand.BOOTSTRAP_PREFIX.length());
+                if (line.startsWith(EmbeddedKafkaBroker.BOOTSTRAP_LINE_PREFIX)) {
+                    return line.substring(EmbeddedKafkaBroker.BOOTSTRAP_LINE_PREFIX.length());
                 }
             }
             Thread.sleep(100);

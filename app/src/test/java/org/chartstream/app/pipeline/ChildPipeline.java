@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.chartstream.app.ChildJvmClassPath;
+import org.chartstream.embedded.ChildJvmClassPath;
 
 /** Starts {@link PipelineChild} in a new JVM on this JVM's class path and kills it with SIGKILL. */
 final class ChildPipeline implements AutoCloseable {
