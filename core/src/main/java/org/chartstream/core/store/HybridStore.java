@@ -132,10 +132,11 @@ public interface HybridStore extends AutoCloseable {
 
   /**
    * The distinct patients of the active generations' rows that pass {@code filter} and whose name, number or key has
-   * one of {@code terms} among its {@link PatientTerms} (a folded word each), in patient key order, at most
-   * {@code limit}; each with the {@link PatientLabel} of its first such row in row id order (a patient whose chunks
-   * carry no label, written before chunks carried one, is found by its key only and returned without one). The
-   * default knows no patient: a store that keeps no patient terms.
+   * one of {@code terms} among its {@link PatientTerms} (a folded word each), those holding most of the terms first,
+   * then in patient key order ({@link PatientTerms#mostMatching}), at most {@code limit}; each with the
+   * {@link PatientLabel} of its first such row in row id order (a patient whose chunks carry no label, written before
+   * chunks carried one, is found by its key only and returned without one). The default knows no patient: a store
+   * that keeps no patient terms.
    *
    * @throws IllegalArgumentException if {@code limit < 1}
    */

@@ -1,7 +1,10 @@
 package org.chartstream.core.store;
 
 import java.text.Normalizer;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -39,11 +42,27 @@ public final class PatientTerms {
    * chunk without a patient.
    */
   public static Set<String> of(StoredChunk chunk) {
-    Set<String> terms = new LinkedHashSet<>(of(chunk.patientKey()));
-    if (chunk.patient() != null) {
-      terms.addAll(of(chunk.patient().name()));
-      terms.addAll(of(chunk.patient().number()));
+    return of(chunk.patientKey(), chunk.patient());
+  }
+
+  /** What a patient is found by: the words of its key and, with a label, of its name and number. */
+  public static Set<String> of(String patientKey, PatientLabel label) {
+    Set<String> terms = new LinkedHashSet<>(of(patientKey));
+    if (label != null) {
+      terms.addAll(of(label.name()));
+      terms.addAll(of(label.number()));
     }
     return terms;
+  }
+
+  /**
+   * The order {@link HybridStore#patientsNamed} returns patients in: those holding more of {@code terms} first (a
+   * full name before a patient who shares its first name), then by patient key; at most {@code limit}.
+   */
+  public static List<IndexedPatient> mostMatching(Collection<IndexedPatient> patients, Set<String> terms, int limit) {
+    Comparator<IndexedPatient> order = Comparator.comparingLong((IndexedPatient p) ->
+        of(p.patientKey(), p.label()).stream().filter(terms::contains).count()).reversed()
+        .thenComparing(IndexedPatient::patientKey);
+    return patients.stream().sorted(order).limit(limit).toList();
   }
 }

@@ -977,6 +977,8 @@ public abstract class HybridStoreContract {
         .containsExactly(new IndexedPatient("MRN-99", null));
     assertThat(store.patientsNamed(Set.of("sophia"), 1, patientTable)).extracting(IndexedPatient::patientKey)
         .containsExactly("MRN-12");
+    assertThat(store.patientsNamed(Set.of("sophia", "brown"), 1, patientTable)).as("most of the words first")
+        .containsExactly(new IndexedPatient("MRN-31", brown));
     assertThat(store.patientsNamed(Set.of("jackson"), 10, RetrievalFilter.NONE)).as("one entry for all of its rows")
         .containsExactly(new IndexedPatient("MRN-12", jackson));
     assertThat(store.patientsNamed(Set.of("jackson"), 10, RetrievalFilter.forTables("notes")))

@@ -26,6 +26,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,6 +40,7 @@ import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.chartstream.core.store.ChunkChecks;
 import org.chartstream.core.store.IndexedPatient;
+import org.chartstream.core.store.PatientTerms;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
@@ -294,7 +296,8 @@ final class DocumentDbSearcher {
 
   /**
    * {@link org.chartstream.core.store.HybridStore#patientsNamed}: the committed row heads whose patient terms hold
-   * one of the words (indexed: {@code patients_by_term}), read without text or vector and grouped by patient key.
+   * one of the words (indexed: {@code patients_by_term}), read without text or vector, one per patient (its first
+   * row by row id).
    */
   List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
     Objects.requireNonNull(terms, "terms");
@@ -308,13 +311,13 @@ final class DocumentDbSearcher {
     Document match = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter)
         .append(PATIENT_TERMS, new Document("$in", List.copyOf(new TreeSet<>(terms))))
         .append(ROW_HEAD, true);
-    Map<String, Document> firstRowByPatient = new TreeMap<>();
+    Map<String, Document> firstRowByPatient = new HashMap<>();
     BinaryOperator<Document> firstRow = BinaryOperator.minBy(Comparator.comparing(d -> rowOf(d).id()));
     for (Document d : records.find(match).projection(Projections.exclude(TEXT, VECTOR)).batchSize(BATCH_SIZE)) {
       firstRowByPatient.merge(d.getString(PATIENT), d, firstRow);
     }
-    return firstRowByPatient.entrySet().stream().limit(limit)
-        .map(e -> new IndexedPatient(e.getKey(), DocumentDbSchema.patientLabel(e.getValue()))).toList();
+    return PatientTerms.mostMatching(firstRowByPatient.entrySet().stream()
+        .map(e -> new IndexedPatient(e.getKey(), DocumentDbSchema.patientLabel(e.getValue()))).toList(), terms, limit);
   }
 
   private static RowRef rowOf(Document d) {

@@ -5,24 +5,24 @@ import static org.chartstream.store.lucene.SnapshotReads.restriction;
 import static org.chartstream.store.lucene.SnapshotReads.rowHeads;
 import static org.chartstream.store.lucene.SnapshotReads.termsQuery;
 
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.chartstream.core.store.IndexedPatient;
+import org.chartstream.core.store.PatientTerms;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.StoredChunk;
 
 /**
  * {@link org.chartstream.core.store.HybridStore#patientsNamed}: the row heads whose indexed patient terms
- * ({@link LuceneSchema#F_PATIENT_TERM}) hold one of the words, grouped by patient key.
+ * ({@link LuceneSchema#F_PATIENT_TERM}) hold one of the words, one per patient (its first row by row id).
  */
 final class LucenePatients {
 
@@ -54,7 +54,7 @@ final class LucenePatients {
         return List.of();
       }
       StoredFields stored = s.searcher().storedFields();
-      Map<String, StoredChunk> firstRowByPatient = new TreeMap<>();
+      Map<String, StoredChunk> firstRowByPatient = new HashMap<>();
       for (ScoreDoc sd : s.searcher().search(heads, n).scoreDocs) {
         StoredChunk head = LuceneSchema.toChunk(stored.document(sd.doc), null);
         if (head.patientKey() != null) {
@@ -62,14 +62,8 @@ final class LucenePatients {
               (a, b) -> a.row().id().compareTo(b.row().id()) <= 0 ? a : b);
         }
       }
-      List<IndexedPatient> out = new ArrayList<>(Math.min(limit, firstRowByPatient.size()));
-      for (StoredChunk head : firstRowByPatient.values()) {
-        if (out.size() == limit) {
-          break;
-        }
-        out.add(new IndexedPatient(head.patientKey(), head.patient()));
-      }
-      return List.copyOf(out);
+      return PatientTerms.mostMatching(firstRowByPatient.values().stream()
+          .map(head -> new IndexedPatient(head.patientKey(), head.patient())).toList(), terms, limit);
     });
   }
 }
