@@ -102,7 +102,8 @@ class IngestTopologyTest {
 
     private void snapshotTwoPatientsAndTheirNotes() {
         patients.pipeInput("{\"patient_id\":\"p1\"}", change("r", "first_in_data_collection",
-                "{\"patient_id\":\"p1\",\"patient_no\":\"MRN-1\",\"first_name\":\"Martha\",\"last_name\":\"Collins\"}", 10));
+                "{\"patient_id\":\"p1\",\"patient_no\":\"MRN-1\",\"first_name\":\"Martha\",\"last_name\":\"Collins\","
+                        + "\"birth_date\":\"1961-03-02Z\"}", 10));
         patients.pipeInput("{\"patient_id\":\"p2\"}", change("r", "last_in_data_collection",
                 "{\"patient_id\":\"p2\",\"patient_no\":\"MRN-2\",\"first_name\":\"Andrew\",\"last_name\":\"Perez\"}", 10));
         notes.pipeInput("{\"note_id\":1}", change("r", "first_in_data_collection",

@@ -138,8 +138,10 @@ class ScopedPipelineTest {
                 "record: patients\npatient no: MRN-55\nbirth date: 1950-02-02");
         write("patients", "p56", "MRN-56", new PatientLabel("MRN-56", "Peter Wimsey", 1940),
                 "record: patients\npatient: Imogen Quest (MRN-77)\nbirth date: 1890-01-01");
+        write("patients", "p57", "MRN-57", null, "record: patients\npatient: Oliver Twist (MRN-57)\nbirth date: 1837-01-01");
         store.commit(Map.of());
 
+        assertThat(directory.mentionedIn("Oliver Twist MRN-57")).as("a chunk written before chunks carried labels").isEmpty();
         assertThat(directory.mentionedIn("What did Harriet Vane take?"))
                 .containsExactly(new PatientCandidate("MRN-55", "Harriet Vane", "MRN-55", 1950));
         assertThat(directory.mentionedIn("Peter Wimsey")).containsExactly(new PatientCandidate("MRN-56", "Peter Wimsey", "MRN-56", 1940));
@@ -147,6 +149,7 @@ class ScopedPipelineTest {
 
         store.deleteRow(new RowRef("ehr", "patients", "p55"));
         store.deleteRow(new RowRef("ehr", "patients", "p56"));
+        store.deleteRow(new RowRef("ehr", "patients", "p57"));
         store.commit(Map.of());
     }
 
