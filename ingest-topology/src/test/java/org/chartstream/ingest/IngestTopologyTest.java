@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.chartstream.core.store.IndexedPatient;
+import org.chartstream.core.store.PatientLabel;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
@@ -100,7 +102,8 @@ class IngestTopologyTest {
 
     private void snapshotTwoPatientsAndTheirNotes() {
         patients.pipeInput("{\"patient_id\":\"p1\"}", change("r", "first_in_data_collection",
-                "{\"patient_id\":\"p1\",\"patient_no\":\"MRN-1\",\"first_name\":\"Martha\",\"last_name\":\"Collins\"}", 10));
+                "{\"patient_id\":\"p1\",\"patient_no\":\"MRN-1\",\"first_name\":\"Martha\",\"last_name\":\"Collins\","
+                        + "\"birth_date\":\"1961-03-02Z\"}", 10));
         patients.pipeInput("{\"patient_id\":\"p2\"}", change("r", "last_in_data_collection",
                 "{\"patient_id\":\"p2\",\"patient_no\":\"MRN-2\",\"first_name\":\"Andrew\",\"last_name\":\"Perez\"}", 10));
         notes.pipeInput("{\"note_id\":1}", change("r", "first_in_data_collection",
@@ -176,6 +179,8 @@ class IngestTopologyTest {
         ingest.timePasses(IngestSettings.DEFAULT_QUIET);
         IndexEvent early = index.readValuesToList().getFirst();
         assertThat(early.getChunks().getFirst().getPatientKey()).as("only the patient's id is known yet").isEqualTo("p3");
+        assertThat(early.getChunks().getFirst().getPatientName()).isNull();
+        assertThat(early.getChunks().getFirst().getPatientNumber()).isNull();
 
         patients.pipeInput("{\"patient_id\":\"p3\"}", change("c", "false",
                 "{\"patient_id\":\"p3\",\"patient_no\":\"MRN-3\",\"first_name\":\"Ida\",\"last_name\":\"Marwick\"}", 12));
@@ -189,6 +194,8 @@ class IngestTopologyTest {
         assertThat(note.getChunks()).allSatisfy(c -> {
             assertThat(c.getPatientKey()).isEqualTo("MRN-3");
             assertThat(c.getText()).startsWith("record: clinical notes\npatient: Ida Marwick (MRN-3)").contains("Chest pain on exertion.");
+            assertThat(c.getPatientNumber()).isEqualTo("MRN-3");
+            assertThat(c.getPatientName()).isEqualTo("Ida Marwick");
             assertThat(c.getVector()).hasSize(384);
         });
 
@@ -230,7 +237,8 @@ class IngestTopologyTest {
         snapshotTwoPatientsAndTheirNotes();
         List<IndexEvent> snapshot = index.readValuesToList();
 
-        patientChanges("p1", "MRN-1", "Martha", "Reed", "Salem", 20);
+        patients.pipeInput("{\"patient_id\":\"p1\"}", change("u", "false", "{\"patient_id\":\"p1\",\"patient_no\":\"MRN-1\","
+                + "\"first_name\":\"Martha\",\"last_name\":\"Reed\",\"birth_date\":\"1961-03-02Z\"}", 20));
         List<IndexEvent> after = indexedAfterTwoLingers();
 
         assertThat(after).extracting(IndexEvent::getTableName, IndexEvent::getRowKey)
@@ -241,11 +249,16 @@ class IngestTopologyTest {
             assertThat(c.getText()).startsWith("record: clinical notes\npatient: Martha Reed (MRN-1)")
                     .contains("Congestive heart failure").doesNotContain("Collins");
             assertThat(c.getPatientKey()).isEqualTo("MRN-1");
+            assertThat(c.getPatientName()).isEqualTo("Martha Reed");
+            assertThat(c.getPatientBirthYear()).as("a note holds no birth date").isNull();
             assertThat(c.getVector()).hasSize(384);
         });
         try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
             materialise(store, snapshot);
             materialise(store, after);
+            assertThat(store.patientsNamed(Set.of("reed"), 5, RetrievalFilter.forTables("patients")))
+                    .containsExactly(new IndexedPatient("MRN-1", new PatientLabel("MRN-1", "Martha Reed", 1961)));
+            assertThat(store.patientsNamed(Set.of("collins"), 5, RetrievalFilter.NONE)).isEmpty();
             assertThat(store.lexicalSearch("Martha Reed", 5, RetrievalFilter.forPatient("MRN-1")))
                     .extracting(h -> h.chunk().row().table()).containsExactlyInAnyOrder("patients", "clinical_notes");
             assertThat(store.lexicalSearch("Collins", 5, RetrievalFilter.NONE)).isEmpty();

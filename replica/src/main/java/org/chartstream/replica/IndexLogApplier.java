@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.chartstream.core.store.HybridStore;
+import org.chartstream.core.store.PatientLabel;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
@@ -76,6 +77,7 @@ public final class IndexLogApplier {
         }
         return new StoredChunk(c.getChunkId(), new RowRef(c.getSourceId(), c.getTableName(), c.getRowKey()),
                 c.getChunkIndex(), c.getChunkCount(), c.getGeneration(), c.getText(), v, c.getPatientKey(),
-                c.getSourcePosition(), c.getCommitTsMs(), c.getModelId());
+                PatientLabel.of(c.getPatientNumber(), c.getPatientName(), c.getPatientBirthYear()), c.getSourcePosition(),
+                c.getCommitTsMs(), c.getModelId());
     }
 }

@@ -3,6 +3,7 @@ package org.chartstream.core.store;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The hybrid (dense + lexical) chunk store: a materialised view of the chunk/generation log.
@@ -127,6 +128,23 @@ public interface HybridStore extends AutoCloseable {
    */
   default Optional<TermIndex> termIndex() {
     return Optional.empty();
+  }
+
+  /**
+   * The distinct patients of the active generations' rows that pass {@code filter} and whose name, number or key has
+   * one of {@code terms} among its {@link PatientTerms} (a folded word each), those holding most of the terms first,
+   * then in patient key order ({@link PatientTerms#mostMatching}), at most {@code limit}; each with the
+   * {@link PatientLabel} of its first such row in row id order (a patient whose chunks carry no label, written before
+   * chunks carried one, is found by its key only and returned without one). The default knows no patient: a store
+   * that keeps no patient terms.
+   *
+   * @throws IllegalArgumentException if {@code limit < 1}
+   */
+  default List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be >= 1: " + limit);
+    }
+    return List.of();
   }
 
   /** Releases the store. Uncommitted writes are discarded. */

@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param text chunk text (lexical side, and what is cited)
  * @param vector the float32 embedding; stores return it with every search hit and row lookup
  * @param patientKey the patient the row belongs to, or {@code null} when the row has no patient
+ * @param patient the patient's number, name and birth year as the ingest wrote them, or {@code null} (a row without a
+ *     named patient, or a chunk written before chunks carried them)
  * @param sourcePosition source log position (LSN, binlog position) of the change that produced the row version
  * @param commitTsMs source commit time, epoch milliseconds
  * @param modelId embedding model id
@@ -27,6 +29,7 @@ public record StoredChunk(
     String text,
     float[] vector,
     String patientKey,
+    PatientLabel patient,
     String sourcePosition,
     long commitTsMs,
     String modelId) {
@@ -44,6 +47,13 @@ public record StoredChunk(
     }
   }
 
+  /** A chunk without a {@link PatientLabel}. */
+  public StoredChunk(String chunkId, RowRef row, int chunkIndex, int chunkCount, long generation, String text,
+      float[] vector, String patientKey, String sourcePosition, long commitTsMs, String modelId) {
+    this(chunkId, row, chunkIndex, chunkCount, generation, text, vector, patientKey, null, sourcePosition, commitTsMs,
+        modelId);
+  }
+
   /** The design's chunk id: {@code {source_id}:{table}:{row_pk}:{chunk_index}:{generation}}. */
   public static String chunkId(RowRef row, int chunkIndex, long generation) {
     return row.id() + ":" + chunkIndex + ":" + generation;
@@ -57,7 +67,7 @@ public record StoredChunk(
   /** The same chunk with another vector. */
   public StoredChunk withVector(float[] newVector) {
     return new StoredChunk(chunkId, row, chunkIndex, chunkCount, generation, text, newVector, patientKey,
-        sourcePosition, commitTsMs, modelId);
+        patient, sourcePosition, commitTsMs, modelId);
   }
 
   @Override
@@ -77,6 +87,7 @@ public record StoredChunk(
         && text.equals(other.text)
         && Arrays.equals(vector, other.vector)
         && Objects.equals(patientKey, other.patientKey)
+        && Objects.equals(patient, other.patient)
         && Objects.equals(sourcePosition, other.sourcePosition)
         && Objects.equals(modelId, other.modelId);
   }
@@ -84,10 +95,10 @@ public record StoredChunk(
   @Override
   public int hashCode() {
     return Objects.hash(chunkId, row, chunkIndex, chunkCount, generation, text, Arrays.hashCode(vector),
-        patientKey, sourcePosition, commitTsMs, modelId);
+        patientKey, patient, sourcePosition, commitTsMs, modelId);
   }
 
-  /** No text, vector or patient key: safe for logs. */
+  /** No text, vector, patient key or label: safe for logs. */
   @Override
   public String toString() {
     return "StoredChunk[" + chunkId + ", " + (chunkIndex + 1) + "/" + chunkCount + ", gen=" + generation

@@ -23,12 +23,13 @@ public final class ChunkFixture {
   private final String text;
   private final float[] vector;
   private final String patient;
+  private final PatientLabel label;
   private final String sourcePosition;
   private final long commitTsMs;
   private final String modelId;
 
   private ChunkFixture(RowRef row, int index, int count, long generation, String text, float[] vector, String patient,
-      String sourcePosition, long commitTsMs, String modelId) {
+      PatientLabel label, String sourcePosition, long commitTsMs, String modelId) {
     this.row = row;
     this.index = index;
     this.count = count;
@@ -36,13 +37,14 @@ public final class ChunkFixture {
     this.text = text;
     this.vector = vector;
     this.patient = patient;
+    this.label = label;
     this.sourcePosition = sourcePosition;
     this.commitTsMs = commitTsMs;
     this.modelId = modelId;
   }
 
   public static ChunkFixture of(RowRef row) {
-    return new ChunkFixture(row, 0, 1, 1, "text of " + row.id(), null, "p1", null, -1, MODEL);
+    return new ChunkFixture(row, 0, 1, 1, "text of " + row.id(), null, "p1", null, null, -1, MODEL);
   }
 
   public static ChunkFixture of(String sourceId, String table, String rowKey) {
@@ -51,37 +53,42 @@ public final class ChunkFixture {
 
   /** Chunk {@code index} of {@code count}. */
   public ChunkFixture index(int index, int count) {
-    return new ChunkFixture(row, index, count, generation, text, vector, patient, sourcePosition, commitTsMs, modelId);
+    return new ChunkFixture(row, index, count, generation, text, vector, patient, label, sourcePosition, commitTsMs, modelId);
   }
 
   public ChunkFixture generation(long generation) {
-    return new ChunkFixture(row, index, count, generation, text, vector, patient, sourcePosition, commitTsMs, modelId);
+    return new ChunkFixture(row, index, count, generation, text, vector, patient, label, sourcePosition, commitTsMs, modelId);
   }
 
   public ChunkFixture text(String text) {
-    return new ChunkFixture(row, index, count, generation, text, vector, patient, sourcePosition, commitTsMs, modelId);
+    return new ChunkFixture(row, index, count, generation, text, vector, patient, label, sourcePosition, commitTsMs, modelId);
   }
 
   public ChunkFixture vector(float[] vector) {
-    return new ChunkFixture(row, index, count, generation, text, vector, patient, sourcePosition, commitTsMs, modelId);
+    return new ChunkFixture(row, index, count, generation, text, vector, patient, label, sourcePosition, commitTsMs, modelId);
   }
 
   /** The patient key, or {@code null} for a row without a patient. */
   public ChunkFixture patient(String patient) {
-    return new ChunkFixture(row, index, count, generation, text, vector, patient, sourcePosition, commitTsMs, modelId);
+    return new ChunkFixture(row, index, count, generation, text, vector, patient, label, sourcePosition, commitTsMs, modelId);
+  }
+
+  /** The patient's number, name and birth year as the ingest labels the row's chunks; none by default. */
+  public ChunkFixture label(PatientLabel label) {
+    return new ChunkFixture(row, index, count, generation, text, vector, patient, label, sourcePosition, commitTsMs, modelId);
   }
 
   public ChunkFixture source(String sourcePosition, long commitTsMs) {
-    return new ChunkFixture(row, index, count, generation, text, vector, patient, sourcePosition, commitTsMs, modelId);
+    return new ChunkFixture(row, index, count, generation, text, vector, patient, label, sourcePosition, commitTsMs, modelId);
   }
 
   public ChunkFixture model(String modelId) {
-    return new ChunkFixture(row, index, count, generation, text, vector, patient, sourcePosition, commitTsMs, modelId);
+    return new ChunkFixture(row, index, count, generation, text, vector, patient, label, sourcePosition, commitTsMs, modelId);
   }
 
   public StoredChunk build() {
     return new StoredChunk(StoredChunk.chunkId(row, index, generation), row, index, count, generation, text, vector,
-        patient, sourcePosition != null ? sourcePosition : "lsn/" + generation + "/" + index,
+        patient, label, sourcePosition != null ? sourcePosition : "lsn/" + generation + "/" + index,
         commitTsMs >= 0 ? commitTsMs : 1_700_000_000_000L + index, modelId);
   }
 

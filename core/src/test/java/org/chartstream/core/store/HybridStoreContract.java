@@ -949,6 +949,62 @@ public abstract class HybridStoreContract {
   }
 
   @Test
+  void patientsNamedFindsEachPatientOnceByTheFoldedWordsOfItsLabelOrKeyWithinTheFilter() {
+    TableRef patients = new TableRef("clinic", "patients");
+    store.publish(patients, 1);
+    store.publish(NOTES, 1);
+    PatientLabel ross = new PatientLabel("MRN-7", "Elizabéth Róss", 1961);
+    PatientLabel jackson = new PatientLabel("MRN-12", "Sophia Jackson", 1980);
+    PatientLabel brown = new PatientLabel("MRN-31", "Sophia Brown", null);
+    // the texts name nobody: a patient is found by the chunk's label, never by its text
+    labelledRow(patients, "p7", 1, "MRN-7", ross, "record: patients\nsex: female");
+    labelledRow(patients, "p12", 1, "MRN-12", jackson, "record: patients\nfirst part", "second part");
+    labelledRow(patients, "p31", 1, "MRN-31", brown, "record: patients\npatient: Grace Hollis (MRN-99)");
+    labelledRow(patients, "p99", 1, "MRN-99", null, "record: patients\nwritten before chunks carried labels");
+    labelledRow(NOTES, "n1", 1, "MRN-12", jackson, "record: notes\nvisit for a cough");
+    labelledRow(patients, "staged", 2, "MRN-40", new PatientLabel("MRN-40", "Sophia Staged", 1990), "record: patients");
+    store.commit(Map.of());
+    RetrievalFilter patientTable = RetrievalFilter.forTables("patients");
+
+    assertThat(store.patientsNamed(Set.of("sophia"), 10, patientTable)).containsExactly(
+        new IndexedPatient("MRN-12", jackson), new IndexedPatient("MRN-31", brown));
+    assertThat(store.patientsNamed(Set.of("ross", "nobody"), 10, patientTable))
+        .containsExactly(new IndexedPatient("MRN-7", ross));
+    assertThat(store.patientsNamed(Set.of("mrn-7"), 10, patientTable)).extracting(IndexedPatient::patientKey)
+        .containsExactly("MRN-7");
+    assertThat(store.patientsNamed(Set.of("grace", "hollis", "female", "patients"), 10, patientTable)).isEmpty();
+    assertThat(store.patientsNamed(Set.of("mrn-99"), 10, patientTable))
+        .containsExactly(new IndexedPatient("MRN-99", null));
+    assertThat(store.patientsNamed(Set.of("sophia"), 1, patientTable)).extracting(IndexedPatient::patientKey)
+        .containsExactly("MRN-12");
+    assertThat(store.patientsNamed(Set.of("sophia", "brown"), 1, patientTable)).as("most of the words first")
+        .containsExactly(new IndexedPatient("MRN-31", brown));
+    assertThat(store.patientsNamed(Set.of("jackson"), 10, RetrievalFilter.NONE)).as("one entry for all of its rows")
+        .containsExactly(new IndexedPatient("MRN-12", jackson));
+    assertThat(store.patientsNamed(Set.of("jackson"), 10, RetrievalFilter.forTables("notes")))
+        .containsExactly(new IndexedPatient("MRN-12", jackson));
+    assertThat(store.rowChunks(new RowRef(patients, "p12"))).extracting(StoredChunk::patient).containsOnly(jackson);
+    assertThatThrownBy(() -> store.patientsNamed(Set.of("sophia"), 0, patientTable))
+        .isInstanceOf(IllegalArgumentException.class);
+
+    store.deleteRow(new RowRef(patients, "p31"));
+    store.commit(Map.of());
+    assertThat(store.patientsNamed(Set.of("sophia"), 10, patientTable)).extracting(IndexedPatient::patientKey)
+        .containsExactly("MRN-12");
+  }
+
+  private void labelledRow(TableRef table, String rowKey, long generation, String patient, PatientLabel label,
+      String... texts) {
+    RowRef row = new RowRef(table, rowKey);
+    List<StoredChunk> chunks = new ArrayList<>();
+    for (int i = 0; i < texts.length; i++) {
+      chunks.add(ChunkFixture.of(row).generation(generation).index(i, texts.length).text(texts[i]).patient(patient)
+          .label(label).vector(vectorFor(row, generation, i, 1)).build());
+    }
+    store.upsertRow(row, generation, chunks);
+  }
+
+  @Test
   void closedStoreRejectsCalls() {
     store.close();
     assertThat(store.ready()).isFalse();

@@ -30,6 +30,7 @@ public final class RowChunker {
                            String body) {
         PatientIdentity patient = patients.of(sourceId, image.row(), projection);
         return new RowChunks(sourceId, table, rowKey, chunker.chunk(RowProjector.header(projection, patient), body),
-                patient == null ? null : patient.filterKey(), image.position(), image.commitTsMs());
+                patient == null ? null : patient.filterKey(), RowProjector.label(projection, image.row(), patient),
+                image.position(), image.commitTsMs());
     }
 }

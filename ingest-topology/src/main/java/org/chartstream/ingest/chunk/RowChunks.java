@@ -1,6 +1,7 @@
 package org.chartstream.ingest.chunk;
 
 import java.util.List;
+import org.chartstream.core.store.PatientLabel;
 
 /**
  * One version of a row as the texts it is indexed with: each chunk repeats the row's header (record type, patient)
@@ -8,12 +9,19 @@ import java.util.List;
  *
  * @param pieces     the chunk texts, in order
  * @param patientKey the key the one-patient filter matches ({@code PatientIdentity.filterKey()}), null without a patient
+ * @param patient    the patient's number, name and birth year ({@code RowProjector.label}), null without them
  * @param position   the source position of the change this version comes from
  */
 public record RowChunks(String sourceId, String table, String rowKey, List<String> pieces, String patientKey,
-                        String position, long commitTsMs) {
+                        PatientLabel patient, String position, long commitTsMs) {
     public RowChunks {
         pieces = List.copyOf(pieces);
+    }
+
+    /** A row's chunks without a patient label. */
+    public RowChunks(String sourceId, String table, String rowKey, List<String> pieces, String patientKey, String position,
+                     long commitTsMs) {
+        this(sourceId, table, rowKey, pieces, patientKey, null, position, commitTsMs);
     }
 
     public int count() {

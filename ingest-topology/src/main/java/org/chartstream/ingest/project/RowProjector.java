@@ -1,9 +1,12 @@
 package org.chartstream.ingest.project;
 
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.chartstream.core.store.PatientLabel;
 
 /**
  * Turns a projected row into the text that is chunked and indexed: {@code field: value} lines of allow-listed
@@ -15,6 +18,9 @@ public final class RowProjector {
             "created_by", "updated_by", "modified_by", "inserted_at", "last_modified", "row_version");
     private static final Pattern DATE_WITH_ZONE = Pattern.compile("^\\d{4}-\\d{2}-\\d{2}Z$");
     private static final Pattern UUID = Pattern.compile("(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
+    /** Columns holding a birth date, as the clarification list names them ({@code born 1961}). */
+    private static final Pattern BIRTH_DATE_COLUMN = Pattern.compile("(?i)birth_?date|date_of_birth|dob");
+    private static final Pattern LEADING_YEAR = Pattern.compile("^(\\d{4})");
 
     private RowProjector() {
     }
@@ -63,14 +69,42 @@ public final class RowProjector {
     /** The row's allow-listed fields as {@code field: value} lines. */
     public static String body(TableProjection projection, Map<String, String> row) {
         StringBuilder text = new StringBuilder();
+        shownFields(projection, row).forEach((column, value) ->
+                text.append(column.replace('_', ' ')).append(": ").append(value).append('\n'));
+        return text.toString().strip();
+    }
+
+    /**
+     * The patient's label every chunk of the row carries, from the same identity as its {@link #header}: number and
+     * name, and the year of birth when the row shows a birth date column ({@code birth_date}, {@code date_of_birth},
+     * {@code dob}) whose value starts with the year. Null for a row without a patient, or a patient known only by id.
+     */
+    public static PatientLabel label(TableProjection projection, Map<String, String> row, PatientIdentity patient) {
+        if (patient == null || (patient.displayName() == null && patient.patientNo() == null)) {
+            return null;
+        }
+        Integer birthYear = null;
+        for (Map.Entry<String, String> field : shownFields(projection, row).entrySet()) {
+            Matcher year = LEADING_YEAR.matcher(field.getValue());
+            if (BIRTH_DATE_COLUMN.matcher(field.getKey()).matches() && year.find()) {
+                birthYear = Integer.valueOf(year.group(1));
+                break;
+            }
+        }
+        return PatientLabel.of(patient.patientNo(), patient.displayName(), birthYear);
+    }
+
+    /** The fields the row's text shows, in text order, with their display values. */
+    private static Map<String, String> shownFields(TableProjection projection, Map<String, String> row) {
+        Map<String, String> shown = new LinkedHashMap<>();
         Iterable<String> order = projection.fields().isEmpty() ? row.keySet() : projection.fields();
         for (String column : order) {
             String value = row.get(column);
             if (value == null || value.isBlank() || !projection.allows(column) || isDropped(column, value)) {
                 continue;
             }
-            text.append(column.replace('_', ' ')).append(": ").append(displayValue(value)).append('\n');
+            shown.put(column, displayValue(value));
         }
-        return text.toString().strip();
+        return shown;
     }
 }

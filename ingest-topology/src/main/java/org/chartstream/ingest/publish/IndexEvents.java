@@ -31,6 +31,9 @@ public final class IndexEvents {
                     .setSourceId(row.sourceId()).setTableName(row.table()).setRowKey(row.rowKey())
                     .setChunkIndex(i).setChunkCount(row.count()).setGeneration(generation).setText(row.pieces().get(i))
                     .setVector(new ArrayList<>()).setPatientKey(row.patientKey())
+                    .setPatientNumber(row.patient() == null ? null : row.patient().number())
+                    .setPatientName(row.patient() == null ? null : row.patient().name())
+                    .setPatientBirthYear(row.patient() == null ? null : row.patient().birthYear())
                     .setSourcePosition(row.position()).setCommitTsMs(row.commitTsMs())
                     .setModelId(model.modelId()).setDimension(model.dimension()).build());
         }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.chartstream.core.store.PatientLabel;
 import org.junit.jupiter.api.Test;
 
 class RowProjectorTest {
@@ -67,6 +68,26 @@ class RowProjectorTest {
         assertThat(id.displayName()).isEqualTo("Brian White");
         assertThat(id.filterKey()).isEqualTo("MRN-7");
         assertThat(PatientIdentity.decode(id.encode())).isEqualTo(id);
+    }
+
+    @Test
+    void theLabelNamesThePatientAsTheHeaderDoesWithTheBirthYearOfAShownBirthDateColumn() {
+        PatientIdentity patient = new PatientIdentity("p1", "Martha Collins", "MRN-000001");
+        Map<String, String> row = new LinkedHashMap<>();
+        row.put("patient_id", "p1");
+        row.put("patient_no", "MRN-000001");
+        row.put("date_of_birth", "1961-03-02Z");
+        row.put("city", "Salem");
+        TableProjection all = new TableProjection("patients", List.of(), Set.of(), "patient_id");
+
+        assertThat(RowProjector.label(all, row, patient)).isEqualTo(new PatientLabel("MRN-000001", "Martha Collins", 1961));
+        assertThat(RowProjector.label(new TableProjection("patients", List.of(), Set.of("date_of_birth"), "patient_id"), row, patient))
+                .as("an excluded birth date never leaves the source side").isEqualTo(new PatientLabel("MRN-000001", "Martha Collins", null));
+        assertThat(RowProjector.label(new TableProjection("patients", List.of("city"), Set.of(), "patient_id"), row, patient))
+                .as("nor one the allow-list leaves out").isEqualTo(new PatientLabel("MRN-000001", "Martha Collins", null));
+        assertThat(RowProjector.label(all, medicationRow(), patient)).isEqualTo(new PatientLabel("MRN-000001", "Martha Collins", null));
+        assertThat(RowProjector.label(all, row, new PatientIdentity("p1", null, null))).as("a patient known only by id").isNull();
+        assertThat(RowProjector.label(all, medicationRow(), null)).isNull();
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.chartstream.core.llm.ScriptedChatModel;
 import org.chartstream.core.store.ChunkFixture;
+import org.chartstream.core.store.PatientLabel;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
@@ -64,7 +65,7 @@ class ScopedPipelineTest {
         store = LuceneHybridStore.open(dir.resolve("index"));
         search = Executors.newFixedThreadPool(2);
         for (String[] r : ROWS) {
-            write(r[0], r[1], r[2], r[3]);
+            write(r[0], r[1], r[2], TestPatients.label(r[0], r[2]), r[3]);
         }
         for (String table : List.of("patients", "conditions", "medications", "clinical_notes")) {
             store.publish(new TableRef("ehr", table), 1);
@@ -72,9 +73,9 @@ class ScopedPipelineTest {
         store.commit(Map.of());
     }
 
-    static void write(String table, String key, String patient, String text) {
+    static void write(String table, String key, String patient, PatientLabel label, String text) {
         StoredChunk chunk = ChunkFixture.of("ehr", table, key).text(text).vector(model.embedPassages(List.of(text))[0])
-                .model(model.modelId()).patient(patient).source("lsn:1", 1L).build();
+                .model(model.modelId()).patient(patient).label(label).source("lsn:1", 1L).build();
         store.upsertRow(chunk.row(), chunk.generation(), List.of(chunk));
     }
 
@@ -115,17 +116,41 @@ class ScopedPipelineTest {
     @Test
     void theDirectoryFollowsUpdatesAndDeletesOfThePatientTable() {
         IndexedPatientDirectory directory = new IndexedPatientDirectory(store, "patients");
-        write("patients", "p99", "MRN-99", "record: patients\npatient: Grace Hollis (MRN-99)\npatient no: MRN-99\nbirth date: 1990-01-01");
+        write("patients", "p99", "MRN-99", new PatientLabel("MRN-99", "Grace Hollis", 1990),
+                "record: patients\npatient: Grace Hollis (MRN-99)\npatient no: MRN-99\nbirth date: 1990-01-01");
         store.commit(Map.of());
         assertThat(directory.mentionedIn("Grace Hollis")).extracting(PatientCandidate::name).containsExactly("Grace Hollis");
 
-        write("patients", "p99", "MRN-99", "record: patients\npatient: Grace Hollis-Reed (MRN-99)\npatient no: MRN-99\nbirth date: 1990-01-01");
+        write("patients", "p99", "MRN-99", new PatientLabel("MRN-99", "Grace Hollis-Reed", 1990),
+                "record: patients\npatient: Grace Hollis-Reed (MRN-99)\npatient no: MRN-99\nbirth date: 1990-01-01");
         store.commit(Map.of());
         assertThat(directory.mentionedIn("Grace")).extracting(PatientCandidate::name).containsExactly("Grace Hollis-Reed");
 
         store.deleteRow(new RowRef("ehr", "patients", "p99"));
         store.commit(Map.of());
         assertThat(directory.mentionedIn("Grace Hollis-Reed")).isEmpty();
+    }
+
+    @Test
+    void theDirectoryReadsThePatientFromTheChunksLabelNeverFromTheirText() {
+        IndexedPatientDirectory directory = new IndexedPatientDirectory(store, "patients");
+        write("patients", "p55", "MRN-55", new PatientLabel("MRN-55", "Harriet Vane", 1950),
+                "record: patients\npatient no: MRN-55\nbirth date: 1950-02-02");
+        write("patients", "p56", "MRN-56", new PatientLabel("MRN-56", "Peter Wimsey", 1940),
+                "record: patients\npatient: Imogen Quest (MRN-77)\nbirth date: 1890-01-01");
+        write("patients", "p57", "MRN-57", null, "record: patients\npatient: Oliver Twist (MRN-57)\nbirth date: 1837-01-01");
+        store.commit(Map.of());
+
+        assertThat(directory.mentionedIn("Oliver Twist MRN-57")).as("a chunk written before chunks carried labels").isEmpty();
+        assertThat(directory.mentionedIn("What did Harriet Vane take?"))
+                .containsExactly(new PatientCandidate("MRN-55", "Harriet Vane", "MRN-55", 1950));
+        assertThat(directory.mentionedIn("Peter Wimsey")).containsExactly(new PatientCandidate("MRN-56", "Peter Wimsey", "MRN-56", 1940));
+        assertThat(directory.mentionedIn("Imogen Quest MRN-77")).as("the text's header names nobody").isEmpty();
+
+        store.deleteRow(new RowRef("ehr", "patients", "p55"));
+        store.deleteRow(new RowRef("ehr", "patients", "p56"));
+        store.deleteRow(new RowRef("ehr", "patients", "p57"));
+        store.commit(Map.of());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.chartstream.store.documentdb.DocumentDbPipelines.EPOCH_REMOVED
 import static org.chartstream.store.documentdb.DocumentDbPipelines.GENERATION;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ID;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT_TERMS;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_HEAD;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_KEY;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_REFS;
@@ -138,6 +139,8 @@ final class DocumentDbDatabase {
         new IndexOptions().name("active_rows"));
     records.createIndex(Indexes.ascending(PATIENT, TABLE_GEN, EPOCH_ADDED, EPOCH_REMOVED),
         new IndexOptions().name("filter_patient"));
+    records.createIndex(Indexes.ascending(PATIENT_TERMS, TABLE_GEN, EPOCH_ADDED, EPOCH_REMOVED),
+        new IndexOptions().name("patients_by_term"));
     records.createIndex(Indexes.ascending(TABLE, TABLE_GEN, EPOCH_ADDED, EPOCH_REMOVED),
         new IndexOptions().name("filter_table"));
     records.createIndex(Indexes.ascending(SOURCE_ID, TABLE_GEN, EPOCH_ADDED, EPOCH_REMOVED),

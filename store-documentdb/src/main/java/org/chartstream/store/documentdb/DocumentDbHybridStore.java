@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.bson.Document;
 import org.chartstream.core.store.HybridStore;
+import org.chartstream.core.store.IndexedPatient;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
@@ -176,6 +178,11 @@ public final class DocumentDbHybridStore implements HybridStore {
   @Override
   public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
     return searcher.lexicalSearch(query, k, filter);
+  }
+
+  @Override
+  public List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
+    return searcher.patientsNamed(terms, limit, filter);
   }
 
   @Override

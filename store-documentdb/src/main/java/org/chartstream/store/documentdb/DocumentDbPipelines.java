@@ -31,6 +31,12 @@ final class DocumentDbPipelines {
   static final String TABLE_GEN = "table_gen";
   static final String GENERATION = "generation";
   static final String PATIENT = "patient";
+  /** The patient's label ({@code PatientLabel}): on every chunk of a row that names its patient. */
+  static final String PATIENT_NUMBER = "patient_number";
+  static final String PATIENT_NAME = "patient_name";
+  static final String PATIENT_BIRTH_YEAR = "patient_birth_year";
+  /** The folded words of the patient's name, number and key ({@code PatientTerms}), on the row head: patients by name. */
+  static final String PATIENT_TERMS = "patient_terms";
   static final String TEXT = "text";
   /** The chunk's first {@value #OPENING_WORDS} words: the header every chunk repeats (record type, patient). */
   static final String OPENING = "opening";
@@ -196,6 +202,9 @@ final class DocumentDbPipelines {
         .append(GENERATION, 1)
         .append(TEXT, 1)
         .append(PATIENT, 1)
+        .append(PATIENT_NUMBER, 1)
+        .append(PATIENT_NAME, 1)
+        .append(PATIENT_BIRTH_YEAR, 1)
         .append(SOURCE_POSITION, 1)
         .append(COMMIT_TS_MS, 1)
         .append(MODEL_ID, 1)

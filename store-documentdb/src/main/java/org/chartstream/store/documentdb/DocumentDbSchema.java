@@ -12,6 +12,10 @@ import static org.chartstream.store.documentdb.DocumentDbPipelines.LIVE;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.MODEL_ID;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.OPENING;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT_BIRTH_YEAR;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT_NAME;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT_NUMBER;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT_TERMS;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_HEAD;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_KEY;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_REFS;
@@ -30,6 +34,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.bson.Document;
 import org.bson.conversions.Bson;
+import org.chartstream.core.store.PatientLabel;
+import org.chartstream.core.store.PatientTerms;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
@@ -84,6 +90,10 @@ final class DocumentDbSchema {
     if (c.patientKey() != null) {
       d.append(PATIENT, c.patientKey());
     }
+    appendPatientLabel(d, c.patient());
+    if (rowHead && c.patientKey() != null) {
+      d.append(PATIENT_TERMS, List.copyOf(PatientTerms.of(c)));
+    }
     if (c.sourcePosition() != null) {
       d.append(SOURCE_POSITION, c.sourcePosition());
     }
@@ -91,6 +101,21 @@ final class DocumentDbSchema {
       d.append(MODEL_ID, c.modelId());
     }
     return d;
+  }
+
+  private static void appendPatientLabel(Document d, PatientLabel label) {
+    if (label == null) {
+      return;
+    }
+    if (label.number() != null) {
+      d.append(PATIENT_NUMBER, label.number());
+    }
+    if (label.name() != null) {
+      d.append(PATIENT_NAME, label.name());
+    }
+    if (label.birthYear() != null) {
+      d.append(PATIENT_BIRTH_YEAR, label.birthYear());
+    }
   }
 
   /**
@@ -106,8 +131,15 @@ final class DocumentDbSchema {
     }
     return new StoredChunk(d.getString(CHUNK_ID), row, d.get(CHUNK_INDEX, Number.class).intValue(),
         d.get(CHUNK_COUNT, Number.class).intValue(), d.get(GENERATION, Number.class).longValue(),
-        d.getString(TEXT), vector, d.getString(PATIENT), d.getString(SOURCE_POSITION),
+        d.getString(TEXT), vector, d.getString(PATIENT), patientLabel(d), d.getString(SOURCE_POSITION),
         d.get(COMMIT_TS_MS, Number.class).longValue(), d.getString(MODEL_ID));
+  }
+
+  /** The label a record holds; {@code null} on a record written without one. */
+  static PatientLabel patientLabel(Document d) {
+    Number birthYear = d.get(PATIENT_BIRTH_YEAR, Number.class);
+    return PatientLabel.of(d.getString(PATIENT_NUMBER), d.getString(PATIENT_NAME),
+        birthYear == null ? null : birthYear.intValue());
   }
 
   /** Every version of the row's chunks, in every generation. */

@@ -5,9 +5,16 @@ import static org.chartstream.store.documentdb.DocumentDbPipelines.CHUNK_INDEX;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.EPOCH_ADDED;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.EPOCH_REMOVED;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.GENERATION;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT_TERMS;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_HEAD;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_KEY;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.SCORE;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.SOURCE_ID;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.TABLE;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.TABLE_GEN;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.TEXT;
+import static org.chartstream.store.documentdb.DocumentDbPipelines.VECTOR;
 import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_EPOCH;
 
 import com.mongodb.MongoCommandException;
@@ -15,17 +22,25 @@ import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.CountOptions;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.chartstream.core.store.ChunkChecks;
+import org.chartstream.core.store.IndexedPatient;
+import org.chartstream.core.store.PatientTerms;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
@@ -277,6 +292,36 @@ final class DocumentDbSearcher {
     }
     List<StoredChunk> rows = new ArrayList<>(byRowId.values());
     return new TermIndex.TermRows(rows.subList(0, Math.min(cap, rows.size())), rows.size());
+  }
+
+  /**
+   * {@link org.chartstream.core.store.HybridStore#patientsNamed}: the committed row heads whose patient terms hold
+   * one of the words (indexed: {@code patients_by_term}), read without text or vector, one per patient (its first
+   * row by row id).
+   */
+  List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
+    Objects.requireNonNull(terms, "terms");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be >= 1: " + limit);
+    }
+    ReadView view = readView();
+    if (terms.isEmpty() || view.active().isEmpty()) {
+      return List.of();
+    }
+    Document match = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter)
+        .append(PATIENT_TERMS, new Document("$in", List.copyOf(new TreeSet<>(terms))))
+        .append(ROW_HEAD, true);
+    Map<String, Document> firstRowByPatient = new HashMap<>();
+    BinaryOperator<Document> firstRow = BinaryOperator.minBy(Comparator.comparing(d -> rowOf(d).id()));
+    for (Document d : records.find(match).projection(Projections.exclude(TEXT, VECTOR)).batchSize(BATCH_SIZE)) {
+      firstRowByPatient.merge(d.getString(PATIENT), d, firstRow);
+    }
+    return PatientTerms.mostMatching(firstRowByPatient.entrySet().stream()
+        .map(e -> new IndexedPatient(e.getKey(), DocumentDbSchema.patientLabel(e.getValue()))).toList(), terms, limit);
+  }
+
+  private static RowRef rowOf(Document d) {
+    return new RowRef(d.getString(SOURCE_ID), d.getString(TABLE), d.getString(ROW_KEY));
   }
 
   long countRows(TableRef table) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -22,6 +23,7 @@ import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.Version;
 import org.chartstream.core.store.HybridStore;
+import org.chartstream.core.store.IndexedPatient;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
@@ -69,7 +71,6 @@ public final class LuceneHybridStore implements HybridStore {
   private final LuceneStoreWriter writer;
   private final LuceneStoreSearcher searcher;
   private final Optional<String> rebuildReason;
-  private final TermIndex termIndex;
 
   private LuceneHybridStore(Path path, FSDirectory directory, Analyzer analyzer,
       ExecutorService mergeExecutor, KnnVectorsFormat vectorsFormat, IndexWriter indexWriter,
@@ -85,17 +86,6 @@ public final class LuceneHybridStore implements HybridStore {
     this.writer = new LuceneStoreWriter(path, indexWriter, snapshots,
         vectorsFormat.getMaxDimensions(LuceneSchema.F_VECTOR));
     this.searcher = new LuceneStoreSearcher(path, snapshots, analyzer);
-    this.termIndex = new TermIndex() {
-      @Override
-      public TermRows rowsWithTerm(String term, RetrievalFilter filter, int cap) {
-        return searcher.rowsWithTerm(term, filter, cap);
-      }
-
-      @Override
-      public List<String> similarWords(String word, int maxEdits, int max) {
-        return searcher.similarWords(word, maxEdits, max);
-      }
-    };
   }
 
   /**
@@ -200,7 +190,7 @@ public final class LuceneHybridStore implements HybridStore {
   /** Exact terms and similar words over the rows' whole text, analysed as the lexical search analyses it. */
   @Override
   public Optional<TermIndex> termIndex() {
-    return Optional.of(termIndex);
+    return Optional.of(searcher.termIndex());
   }
 
   @Override
@@ -311,6 +301,11 @@ public final class LuceneHybridStore implements HybridStore {
   @Override
   public boolean weighsLexicalTerms() {
     return true;
+  }
+
+  @Override
+  public List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
+    return searcher.patientsNamed(terms, limit, filter);
   }
 
   @Override

@@ -25,6 +25,8 @@ import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncoding;
+import org.chartstream.core.store.PatientLabel;
+import org.chartstream.core.store.PatientTerms;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.RowTextRejoiner;
 import org.chartstream.core.store.StoredChunk;
@@ -53,6 +55,12 @@ final class LuceneSchema {
   static final String F_TABLE_GEN = "table_gen";
   static final String F_ROW_KEY = "row_key";
   static final String F_PATIENT = "patient";
+  /** The patient's label ({@link PatientLabel}), stored. */
+  static final String F_PATIENT_NUMBER = "patient_number";
+  static final String F_PATIENT_NAME = "patient_name";
+  static final String F_PATIENT_BIRTH_YEAR = "patient_birth_year";
+  /** The folded words of the patient's name, number and key ({@link PatientTerms}), on the row's head: patients by name. */
+  static final String F_PATIENT_TERM = "patient_term";
   static final String F_GENERATION = "generation";
   static final String F_TEXT = "text";
   /** The whole row's text (chunks rejoined), indexed on the row's head chunk only: row-level BM25. */
@@ -77,8 +85,9 @@ final class LuceneSchema {
   /**
    * The index format: what the fields hold and how their text is analysed. An index of another format is discarded
    * at open and rebuilt from the index log ({@link OldIndexFormat}). 2: accents folded ({@link FoldingEnglishAnalyzer}).
+   * 3: the patient's label stored and its terms indexed ({@link #F_PATIENT_TERM}).
    */
-  static final String FORMAT_VERSION = "2";
+  static final String FORMAT_VERSION = "3";
 
   /** Separates parts of internal keys; rejected inside ids. */
   private static final char SEP = '\u001F';
@@ -168,6 +177,10 @@ final class LuceneSchema {
     if (c.patientKey() != null) {
       d.add(new StringField(F_PATIENT, c.patientKey(), Field.Store.YES));
     }
+    addPatientLabel(d, c.patient());
+    if (rowHead) {
+      PatientTerms.of(c).forEach(term -> d.add(new StringField(F_PATIENT_TERM, term, Field.Store.NO)));
+    }
     d.add(new LongPoint(F_GENERATION, c.generation()));
     d.add(new StoredField(F_GENERATION, c.generation()));
     d.add(new TextField(F_TEXT, c.text(), Field.Store.YES));
@@ -187,6 +200,21 @@ final class LuceneSchema {
     return d;
   }
 
+  private static void addPatientLabel(Document d, PatientLabel label) {
+    if (label == null) {
+      return;
+    }
+    if (label.number() != null) {
+      d.add(new StoredField(F_PATIENT_NUMBER, label.number()));
+    }
+    if (label.name() != null) {
+      d.add(new StoredField(F_PATIENT_NAME, label.name()));
+    }
+    if (label.birthYear() != null) {
+      d.add(new StoredField(F_PATIENT_BIRTH_YEAR, label.birthYear()));
+    }
+  }
+
   /** The chunk a document's stored fields describe, with {@code vector} (read from the vector field, not stored). */
   static StoredChunk toChunk(Document d, float[] vector) {
     RowRef row = new RowRef(d.get(F_SOURCE_ID), d.get(F_TABLE), d.get(F_ROW_KEY));
@@ -199,9 +227,15 @@ final class LuceneSchema {
         d.get(F_TEXT),
         vector,
         d.get(F_PATIENT),
+        PatientLabel.of(d.get(F_PATIENT_NUMBER), d.get(F_PATIENT_NAME), birthYear(d)),
         d.get(F_SOURCE_POSITION),
         d.getField(F_COMMIT_TS_MS).numericValue().longValue(),
         d.get(F_MODEL_ID));
+  }
+
+  private static Integer birthYear(Document d) {
+    var field = d.getField(F_PATIENT_BIRTH_YEAR);
+    return field == null ? null : field.numericValue().intValue();
   }
 
   /** The row of a document, as {@link #rowKey} renders it, without building the chunk. */
