@@ -117,6 +117,19 @@ class QueryPipelineSearchTest {
     }
 
     @Test
+    void aRankedRunTimesItsStagesUnderTheirNamesInRunOrderAndDedupesAndFusesOnce() {
+        QueryPipeline.Result r = pipeline(PLAIN_TERMS).run("which note mentions the plan?", SearchMode.HYBRID, 10, null);
+
+        // the gate refuses (no stored vector is near the question): no context, no generation
+        assertThat(r.stageMs().keySet()).containsExactly("scope", "rewrite", "embed", "search", "fuse", "rerank", "gate", "total");
+        assertThat(r.answer().outcome()).isEqualTo(Outcome.REFUSED);
+        // one chunk per row, fused from the one search per side: b first on both sides
+        assertThat(ranked(r).fused()).extracting(c -> c.chunk().row().rowKey()).containsExactly("b", "a", "c");
+        assertThat(store.vectorQueries).hasSize(1);
+        assertThat(store.lexicalQueries).hasSize(1);
+    }
+
+    @Test
     void aQuestionOfSeveralSentencesIsAlsoSearchedSentenceBySentenceAndEachChunkKeepsItsBestCosine() {
         String question = "which note mentions the plan? Second, when was it changed?";
         QueryPipeline.Result r = pipeline(PLAIN_TERMS.withSentenceVectors(SentenceVectors.MAX))
