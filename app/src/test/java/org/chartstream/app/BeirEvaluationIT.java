@@ -88,9 +88,10 @@ class BeirEvaluationIT {
             assertThat(m.recallAt50()).as(mode.label()).isGreaterThanOrEqualTo(m.recallAt10());
         }
         var result = eval.pipeline(EvalMode.HYBRID_RERANK, 50).run(query("q3").text(), EvalMode.HYBRID_RERANK.searchMode(), 10, null);
-        assertThat(result.reranker()).startsWith("fused order kept");
-        assertThat(result.reranked()).extracting(c -> c.fusedRank()).isSorted();
-        assertThat(result.reranked()).allSatisfy(c -> assertThat(c.rerankScore()).isBetween(-1.0, 1.0));
+        var ranked = (org.chartstream.retrieval.RetrievalTrace.Ranked) result.trace();
+        assertThat(ranked.rerank().reranker()).startsWith("fused order kept");
+        assertThat(ranked.reranked()).extracting(c -> c.fusedRank()).isSorted();
+        assertThat(ranked.reranked()).allSatisfy(c -> assertThat(c.rerankScore()).isBetween(-1.0, 1.0));
         assertThat(DocumentRanking.finalOrder(result, DocumentRanking::rowKey)).isEqualTo(DocumentRanking.fused(result, DocumentRanking::rowKey));
         assertThat(DocumentRanking.finalOrder(result, DocumentRanking::rowKey).get(0)).isEqualTo("amoxicillin");
     }

@@ -12,6 +12,6 @@ public final class Conversations {
     }
 
     public static ConversationHistory after(QueryPipeline.Result turn, String question) {
-        return new ConversationHistory("", List.of(new RecentTurn(question, turn.answer(), TurnPatients.of(turn))));
+        return new ConversationHistory("", List.of(new RecentTurn(question, turn.answer().text(), TurnPatients.of(turn.scope(), turn.answer().passages()))));
     }
 }

@@ -7,6 +7,7 @@ import java.util.function.Function;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.RetrievalTrace;
 
 /**
  * Turns what the query pipeline returned into rankings of evaluation document ids, one entry per source row: each
@@ -19,7 +20,7 @@ public final class DocumentRanking {
     /** The fused order (before any rerank), one document per row, strongest chunk first. */
     public static List<String> fused(QueryPipeline.Result result, Function<RowRef, String> documentId) {
         LinkedHashSet<String> docs = new LinkedHashSet<>();
-        result.fused().forEach(c -> docs.add(documentId.apply(c.chunk().row())));
+        rows(result, RetrievalTrace.Ranked::fused).forEach(row -> docs.add(documentId.apply(row)));
         return List.copyOf(docs);
     }
 
@@ -29,10 +30,20 @@ public final class DocumentRanking {
      */
     public static List<String> finalOrder(QueryPipeline.Result result, Function<RowRef, String> documentId) {
         LinkedHashSet<String> docs = new LinkedHashSet<>();
-        for (List<Candidate> candidates : List.of(result.reranked(), result.fused())) {
-            candidates.forEach(c -> docs.add(documentId.apply(c.chunk().row())));
-        }
+        rows(result, RetrievalTrace.Ranked::reranked).forEach(row -> docs.add(documentId.apply(row)));
+        rows(result, RetrievalTrace.Ranked::fused).forEach(row -> docs.add(documentId.apply(row)));
         return new ArrayList<>(docs);
+    }
+
+    /**
+     * The rows of one of a ranked run's candidate lists; for a cohort question the rows it listed (its passages, in
+     * the answer's order), which no ranking scored; none for a clarification.
+     */
+    private static List<RowRef> rows(QueryPipeline.Result result, Function<RetrievalTrace.Ranked, List<Candidate>> candidates) {
+        if (result.trace() instanceof RetrievalTrace.Ranked ranked) {
+            return candidates.apply(ranked).stream().map(c -> c.chunk().row()).toList();
+        }
+        return result.answer().passages().stream().map(p -> p.chunk().row()).toList();
     }
 
     /** BEIR documents loaded as a source table: the row key is the document id. */

@@ -11,15 +11,13 @@ import org.chartstream.retrieval.SearchMode;
  * kept (a bi-encoder reorder only repeats the vector side and lost on every set measured, docs/EVALUATION.md).
  * {@link #HYBRID_FIXED} and {@link #HYBRID_RRF} are hybrid search with {@code query.fusion=score} (the fixed
  * {@code query.vector-weight}) and {@code query.fusion=rrf} whatever the configured fusion: the fusions side by side.
- * {@link #HYBRID_FEEDBACK} is hybrid search with a second, fed-back vector search ({@code DenseFeedback.ROCCHIO}),
- * measured without a cross-encoder. {@link #HYBRID_RM3} is hybrid search with a second lexical search expanded by the
- * first fused row's terms ({@code LexicalFeedback.RM3}), likewise without a cross-encoder. {@link #HYBRID_SENTENCES_MEAN}
- * {@link #HYBRID_SENTENCES_MAX} and {@link #HYBRID_SENTENCES_BLEND} are hybrid search with a question of several
+ * {@link #HYBRID_SENTENCES_MEAN}, {@link #HYBRID_SENTENCES_MAX} and {@link #HYBRID_SENTENCES_BLEND} are hybrid search with a question of several
  * sentences also embedded sentence by sentence ({@code SentenceVectors.MEAN}, {@code MAX}, {@code BLEND}), and
  * {@link #HYBRID_QUESTIONS_MAX} with only the sentences that ask ({@code SentenceVectors.QUESTIONS}),
  * {@link #HYBRID_SENTENCES_STANDOUT} with only the sentences whose list stands out ({@code SentenceVectors.STANDOUT}), and
- * {@link #HYBRID_SENTENCES_OFF} without it ({@code query.sentence-vectors=off}) whatever the configuration, likewise
- * without a cross-encoder.
+ * {@link #HYBRID_SENTENCES_OFF} without it ({@code query.sentence-vectors=off}) whatever the configuration, each
+ * without a cross-encoder. (The feedback modes {@code hybrid+feedback} and {@code hybrid+rm3} were removed with their
+ * experiments in session 22; their figures are in git history.)
  */
 public enum EvalMode {
     LEXICAL("lexical", SearchMode.LEXICAL),
@@ -28,8 +26,6 @@ public enum EvalMode {
     HYBRID_RERANK("hybrid+rerank", SearchMode.HYBRID),
     HYBRID_FIXED("hybrid+fixed", SearchMode.HYBRID),
     HYBRID_RRF("hybrid+rrf", SearchMode.HYBRID),
-    HYBRID_FEEDBACK("hybrid+feedback", SearchMode.HYBRID),
-    HYBRID_RM3("hybrid+rm3", SearchMode.HYBRID),
     HYBRID_SENTENCES_MEAN("hybrid+sentences-mean", SearchMode.HYBRID),
     HYBRID_SENTENCES_MAX("hybrid+sentences-max", SearchMode.HYBRID),
     HYBRID_SENTENCES_BLEND("hybrid+sentences-blend", SearchMode.HYBRID),
@@ -59,7 +55,7 @@ public enum EvalMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+feedback, hybrid+rm3, hybrid+sentences-mean, hybrid+sentences-max, hybrid+sentences-blend, hybrid+sentences-off, hybrid+questions-max, hybrid+sentences-standout");
+        throw new IllegalArgumentException("unknown mode '" + label + "'; known: lexical, vector, hybrid, hybrid+rerank, hybrid+fixed, hybrid+rrf, hybrid+sentences-mean, hybrid+sentences-max, hybrid+sentences-blend, hybrid+sentences-off, hybrid+questions-max, hybrid+sentences-standout");
     }
 
     /** A comma list of labels, in the order given. */

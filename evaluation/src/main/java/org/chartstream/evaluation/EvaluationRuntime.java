@@ -16,8 +16,7 @@ import org.chartstream.retrieval.StandardStages;
 import org.chartstream.retrieval.embed.CachingQueryEmbedder;
 import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.retrieval.embed.SentenceVectors;
-import org.chartstream.retrieval.feedback.DenseFeedback;
-import org.chartstream.retrieval.feedback.LexicalFeedback;
+import org.chartstream.retrieval.search.SearchIndex;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.QueryWiring;
 import org.chartstream.runtime.config.ChartstreamConfig;
@@ -80,8 +79,7 @@ public final class EvaluationRuntime implements AutoCloseable {
             withDepth = withDepth.with("query.fusion", "score");
         }
         if (!config.string("rerank.model-dir").isEmpty()) {
-            if (mode == EvalMode.HYBRID_FEEDBACK || mode == EvalMode.HYBRID_RM3 || mode == EvalMode.HYBRID_SENTENCES_MEAN
-                    || mode == EvalMode.HYBRID_SENTENCES_MAX || mode == EvalMode.HYBRID_SENTENCES_BLEND
+            if (mode == EvalMode.HYBRID_SENTENCES_MEAN || mode == EvalMode.HYBRID_SENTENCES_MAX || mode == EvalMode.HYBRID_SENTENCES_BLEND
                     || mode == EvalMode.HYBRID_SENTENCES_OFF || mode == EvalMode.HYBRID_QUESTIONS_MAX
                     || mode == EvalMode.HYBRID_SENTENCES_STANDOUT) {
                 throw new IllegalArgumentException("mode " + mode.label()
@@ -92,8 +90,6 @@ public final class EvaluationRuntime implements AutoCloseable {
             return wiring.pipeline();
         }
         QuerySettings settings = switch (mode) {
-            case HYBRID_FEEDBACK -> QueryWiring.settings(withDepth).withDenseFeedback(DenseFeedback.ROCCHIO);
-            case HYBRID_RM3 -> QueryWiring.settings(withDepth).withLexicalFeedback(LexicalFeedback.RM3);
             case HYBRID_SENTENCES_MEAN -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.MEAN);
             case HYBRID_SENTENCES_MAX -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.MAX);
             case HYBRID_SENTENCES_BLEND -> QueryWiring.settings(withDepth).withSentenceVectors(SentenceVectors.BLEND);
@@ -109,7 +105,7 @@ public final class EvaluationRuntime implements AutoCloseable {
         });
         opened.add(search::shutdownNow);
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(runtime.model()), CachingQueryEmbedder.DEFAULT_CAPACITY);
-        return new QueryPipeline(StandardStages.of(embedder, runtime.store(), search, settings, scorer,
+        return new QueryPipeline(StandardStages.of(embedder, SearchIndex.of(runtime.store()), search, settings, scorer,
                 runtime.model().tokenizer()::countTokens, null, QueryWiring.patients(config, runtime.store())), settings);
     }
 

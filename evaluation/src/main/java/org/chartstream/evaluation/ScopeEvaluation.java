@@ -31,7 +31,7 @@ public final class ScopeEvaluation {
         public void followUp(QueryPipeline.Result first, QueryPipeline.Result followUp) {
             followUps++;
             PatientScope scope = followUp.scope();
-            if (followUp.outcome() == Outcome.CLARIFY) {
+            if (followUp.answer().outcome() == Outcome.CLARIFY) {
                 followUpsClarified++;
             }
             if (scope.source() == PatientScope.Source.INHERITED) {
@@ -39,7 +39,7 @@ public final class ScopeEvaluation {
                 if (!Objects.equals(scope.patientKey(), first.scope().patientKey())) {
                     inheritedAnotherPatient++;
                 }
-                citationsOutsideInheritedScope += (int) followUp.passages().stream()
+                citationsOutsideInheritedScope += (int) followUp.answer().passages().stream()
                         .filter(p -> !scope.patientKey().equals(p.chunk().patientKey())).count();
             }
         }
@@ -47,10 +47,10 @@ public final class ScopeEvaluation {
         /** A question naming a name several patients share. */
         public void ambiguous(QueryPipeline.Result result) {
             ambiguous++;
-            if (result.outcome() == Outcome.CLARIFY) {
+            if (result.answer().outcome() == Outcome.CLARIFY) {
                 ambiguousClarified++;
             }
-            if (result.passages().stream().map(p -> p.chunk().patientKey()).filter(Objects::nonNull).distinct().count() > 1) {
+            if (result.answer().passages().stream().map(p -> p.chunk().patientKey()).filter(Objects::nonNull).distinct().count() > 1) {
                 ambiguousAnsweredWithSeveralPatients++;
             }
         }

@@ -4,16 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
+import org.chartstream.retrieval.Answer;
 import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.Completeness;
 import org.chartstream.retrieval.Outcome;
 import org.chartstream.retrieval.PatientScope;
 import org.chartstream.retrieval.QueryPipeline;
-import org.chartstream.retrieval.gate.GateDecision;
+import org.chartstream.retrieval.RetrievalTrace;
+import org.chartstream.retrieval.gate.QuestionScope;
+import org.chartstream.retrieval.gate.ScopedGateDecision;
+import org.chartstream.retrieval.rerank.AdaptiveRerankPrefix;
+import org.chartstream.retrieval.rerank.RerankOutcome;
 import org.junit.jupiter.api.Test;
 
 class DocumentRankingTest {
@@ -32,9 +38,11 @@ class DocumentRankingTest {
     }
 
     private static QueryPipeline.Result result(List<Candidate> fused, List<Candidate> reranked) {
-        return new QueryPipeline.Result(Outcome.ANSWER, "", true, List.of(), List.of("q"), "", List.of(), fused, reranked,
-                "r", "p", new GateDecision(true, "bi-encoder-cosine", 0.5, 0.4, ""), "", "g", List.of(), Map.of(),
-                Completeness.MOST_RELEVANT, PatientScope.NONE);
+        RerankOutcome rerank = new RerankOutcome(reranked, new AdaptiveRerankPrefix.Cut(reranked.size(), "p"), "r", "bi-encoder-cosine");
+        ScopedGateDecision gate = new ScopedGateDecision(true, QuestionScope.POINTED, "", "bi-encoder-cosine", 0.5, 0.4, 1, "");
+        return new QueryPipeline.Result(new Answer(Outcome.ANSWER, "", true, List.of(), "g", List.of(),
+                Optional.of(Completeness.MOST_RELEVANT)), new RetrievalTrace.Ranked(List.of("q"), "", List.of(), fused, rerank, gate),
+                PatientScope.NONE, Map.of());
     }
 
     @Test

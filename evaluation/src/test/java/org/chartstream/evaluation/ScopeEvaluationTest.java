@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.chartstream.core.store.ChunkFixture;
+import org.chartstream.retrieval.Answer;
 import org.chartstream.retrieval.Outcome;
 import org.chartstream.retrieval.PatientScope;
 import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.RetrievalTrace;
 import org.chartstream.retrieval.generate.Passage;
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +20,8 @@ class ScopeEvaluationTest {
     }
 
     static QueryPipeline.Result result(Outcome outcome, PatientScope scope, List<Passage> passages) {
-        return new QueryPipeline.Result(outcome, "", true, passages, List.of("q"), "", List.of(), List.of(), List.of(),
-                null, null, null, "", "g", List.of(), Map.of(), null, scope);
+        return new QueryPipeline.Result(new Answer(outcome, "", true, passages, "g", List.of(), Optional.empty()),
+                new RetrievalTrace.Clarified("q", "-"), scope, Map.of());
     }
 
     static PatientScope scope(PatientScope.Source source, String patient) {

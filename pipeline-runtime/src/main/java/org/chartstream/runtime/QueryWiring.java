@@ -21,7 +21,9 @@ import org.chartstream.models.llm.OpenAiCompatibleChatClient;
 import org.chartstream.models.rerank.BiEncoderReranker;
 import org.chartstream.models.rerank.CrossEncoderDescriptor;
 import org.chartstream.models.rerank.OnnxCrossEncoder;
+import org.chartstream.query.QueryServing;
 import org.chartstream.query.QueryTopology;
+import org.chartstream.query.QueryTransportSettings;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.catchup.IndexCatchUp;
 import org.chartstream.query.request.ReplyTopicPolicy;
@@ -29,13 +31,14 @@ import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.query.scope.IndexedPatientDirectory;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.QuerySettings;
-import org.chartstream.retrieval.search.QuestionTermWeights;
 import org.chartstream.retrieval.StandardStages;
 import org.chartstream.retrieval.embed.CachingQueryEmbedder;
 import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.retrieval.scope.PatientDirectory;
+import org.chartstream.retrieval.search.SearchIndex;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
+import org.chartstream.runtime.config.QueryKeys;
 
 /**
  * Builds the query side from the configuration: settings, the reranker actually in use (a cross-encoder when one is
@@ -46,24 +49,13 @@ public final class QueryWiring implements AutoCloseable {
     /** Kafka Streams' own transaction timeout under exactly-once. */
     private static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000;
     private final ExecutorService searchExecutor;
-    private final ExecutorService workers;
     private final Reranker reranker;
-    private final AdmissionControl admission;
-    private final QueryPipeline pipeline;
-    private final QuerySettings settings;
-    private final RequestIntegrity integrity;
-    private final IndexCatchUp catchUp;
+    private final QueryServing serving;
 
-    private QueryWiring(ExecutorService searchExecutor, ExecutorService workers, Reranker reranker, QueryPipeline pipeline,
-                        QuerySettings settings, RequestIntegrity integrity, AdmissionControl admission, IndexCatchUp catchUp) {
-        this.catchUp = catchUp;
+    private QueryWiring(ExecutorService searchExecutor, Reranker reranker, QueryServing serving) {
         this.searchExecutor = searchExecutor;
-        this.workers = workers;
         this.reranker = reranker;
-        this.admission = admission;
-        this.pipeline = pipeline;
-        this.settings = settings;
-        this.integrity = integrity;
+        this.serving = serving;
     }
 
     /** Over a store that is not a replica of the index log (a test's or a benchmark's own index). */
@@ -74,14 +66,16 @@ public final class QueryWiring implements AutoCloseable {
     /** @param catchUp whether {@code store}, a replica of the index log, has caught up with it (each task waits until it has) */
     public static QueryWiring create(ChartstreamConfig config, OnnxEmbedder model, HybridStore store, IndexCatchUp catchUp) {
         QuerySettings settings = settings(config);
+        QueryTransportSettings transport = QueryKeys.transport(config);
         int priority = computePriority(config);
-        ExecutorService search = Executors.newFixedThreadPool(2 * settings.workers(), computeThreads("search", priority));
-        ExecutorService workers = Executors.newFixedThreadPool(settings.workers(), computeThreads("query-worker", priority));
+        ExecutorService search = Executors.newFixedThreadPool(2 * transport.workers(), computeThreads("search", priority));
+        ExecutorService workers = Executors.newFixedThreadPool(transport.workers(), computeThreads("query-worker", priority));
         Reranker reranker = reranker(config, model);
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(model), CachingQueryEmbedder.DEFAULT_CAPACITY);
-        QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, store, search, settings, reranker,
+        QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, SearchIndex.of(store), search, settings, reranker,
                 model.tokenizer()::countTokens, chatModel(config), patients(config, store)), settings);
-        return new QueryWiring(search, workers, reranker, pipeline, settings, integrity(config), admission(config), catchUp);
+        return new QueryWiring(search, reranker, new QueryServing(pipeline, transport, () -> store.activeGenerations().keySet(),
+                workers, admission(config), integrity(config), catchUp));
     }
 
     /**
@@ -131,17 +125,9 @@ public final class QueryWiring implements AutoCloseable {
         return new IndexedPatientDirectory(store, config.string("source.patient-table"));
     }
 
+    /** The retrieval stages' settings ({@link QueryKeys#querySettings}). */
     public static QuerySettings settings(ChartstreamConfig config) {
-        QuerySettings d = QuerySettings.defaults();
-        return new QuerySettings((int) config.integer("query.per-side"), (int) config.integer("query.rrf-k"),
-                config.decimal("gate.threshold.bi-encoder"), config.decimal("gate.threshold.cross-encoder"),
-                d.maxPassageChars(), (int) config.integer("query.max-question-chars"), d.maxTopK(),
-                (int) config.integer("query.admission-limit"), (int) config.integer("query.workers"),
-                QuerySettings.Fusion.valueOf(config.string("query.fusion").toUpperCase(java.util.Locale.ROOT)),
-                config.decimal("query.vector-weight"), (int) config.integer("query.cohort-cap"))
-                .withSentenceVectors(org.chartstream.retrieval.embed.SentenceVectors.valueOf(
-                        config.string("query.sentence-vectors").toUpperCase(java.util.Locale.ROOT)))
-                .withTermWeights(config.string("query.term-weights").equals("off") ? QuestionTermWeights.OFF : QuestionTermWeights.EMBEDDING);
+        return QueryKeys.querySettings(config);
     }
 
     static Reranker reranker(ChartstreamConfig config, OnnxEmbedder model) {
@@ -183,7 +169,10 @@ public final class QueryWiring implements AutoCloseable {
      * not the default.
      */
     static int computePriority(ChartstreamConfig config) {
-        return config.string("query.compute-priority").equals("low") ? Thread.MIN_PRIORITY : Thread.NORM_PRIORITY;
+        return switch (QueryKeys.computePriority(config)) {
+            case LOW -> Thread.MIN_PRIORITY;
+            case NORMAL -> Thread.NORM_PRIORITY;
+        };
     }
 
     static ThreadFactory computeThreads(String name, int priority) {
@@ -196,7 +185,7 @@ public final class QueryWiring implements AutoCloseable {
     }
 
     public QueryPipeline pipeline() {
-        return pipeline;
+        return serving.pipeline();
     }
 
     /** The reranker in use (a cross-encoder, or the bi-encoder fallback). */
@@ -205,16 +194,16 @@ public final class QueryWiring implements AutoCloseable {
     }
 
     public AdmissionControl admission() {
-        return admission;
+        return serving.admission();
     }
 
     public Topology topology() {
-        return QueryTopology.build(pipeline, settings, workers, admission, integrity, catchUp);
+        return QueryTopology.build(serving);
     }
 
     @Override
     public void close() {
-        workers.shutdownNow();
+        serving.workers().shutdownNow();
         searchExecutor.shutdownNow();
         if (!(reranker instanceof BiEncoderReranker)) {
             reranker.close(); // the bi-encoder fallback borrows the runtime's embedding model

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -17,7 +16,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.audit.AuditRecords;
 import org.chartstream.query.catchup.CatchUpGate;
-import org.chartstream.query.catchup.IndexCatchUp;
 import org.chartstream.query.memory.ConversationMemories;
 import org.chartstream.query.pending.PendingRequests;
 import org.chartstream.query.reply.ReplySender;
@@ -33,7 +31,6 @@ import org.chartstream.query.request.RequestReader;
 import org.chartstream.query.run.Emission;
 import org.chartstream.query.run.PipelineRuns;
 import org.chartstream.retrieval.QueryPipeline;
-import org.chartstream.retrieval.QuerySettings;
 import org.chartstream.retrieval.scope.TurnPatients;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.PendingRequest;
@@ -74,14 +71,13 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     private static final Duration DELIVERY_PASS = Duration.ofMillis(1);
     private static final Logger LOG = LoggerFactory.getLogger(QueryProcessor.class);
 
+    private final QueryServing serving;
     private final QueryPipeline pipeline;
-    private final QuerySettings settings;
     private final RequestIntegrity integrity;
     private final AdmissionControl admission;
     private final PipelineRuns runs;
     private final Function<Map<String, Object>, ReplyTopics> replyTopicsFactory;
     private final Function<Map<String, Object>, ReplySender> replySenderFactory;
-    private final IndexCatchUp catchUp;
     private ReplyTopics replyTopics;
     private ReplySender replySender;
     private ProcessorContext<String, Object> context;
@@ -92,17 +88,15 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
     private KeyValueStore<String, ConversationMemory> memories;
     private KeyValueStore<String, RequestIdEntry> requestIds;
 
-    QueryProcessor(QueryPipeline pipeline, QuerySettings settings, RequestIntegrity integrity, ExecutorService workers,
-                   AdmissionControl admission, Function<Map<String, Object>, ReplyTopics> replyTopicsFactory,
-                   Function<Map<String, Object>, ReplySender> replySenderFactory, IndexCatchUp catchUp) {
-        this.catchUp = catchUp;
+    QueryProcessor(QueryServing serving, Function<Map<String, Object>, ReplyTopics> replyTopicsFactory,
+                   Function<Map<String, Object>, ReplySender> replySenderFactory) {
+        this.serving = serving;
         this.replyTopicsFactory = replyTopicsFactory;
         this.replySenderFactory = replySenderFactory;
-        this.pipeline = pipeline;
-        this.settings = settings;
-        this.integrity = integrity;
-        this.admission = admission;
-        this.runs = new PipelineRuns(pipeline, workers);
+        this.pipeline = serving.pipeline();
+        this.integrity = serving.integrity();
+        this.admission = serving.admission();
+        this.runs = new PipelineRuns(pipeline, serving.workers());
     }
 
     @Override
@@ -110,13 +104,13 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
         this.context = context;
         this.replyTopics = replyTopicsFactory.apply(context.appConfigs());
         this.replySender = replySenderFactory.apply(context.appConfigs());
-        this.reader = new RequestReader(integrity.replyTopics(), replyTopics, settings.maxQuestionChars(), settings.maxTopK(),
-                pipeline::indexedTables);
+        this.reader = new RequestReader(integrity.replyTopics(), replyTopics, serving.transport().maxQuestionChars(),
+                serving.transport().maxTopK(), serving.indexedTables());
         KeyValueStore<String, PendingRequest> pendingStore = context.getStateStore(PENDING_STORE);
         this.memories = context.getStateStore(MEMORY_STORE);
         this.requestIds = context.getStateStore(REQUEST_ID_STORE);
         this.replies = new ReplyWriter(replySender, pendingStore, requestIds);
-        this.gate = new CatchUpGate(catchUp.sinceNow(), p -> runs.start(p, memories.get(p.getRequest().getConversationId())));
+        this.gate = new CatchUpGate(serving.catchUp().sinceNow(), p -> runs.start(p, memories.get(p.getRequest().getConversationId())));
         this.pending = new PendingRequests(gate::start);
         List<PendingRequest> recovered = PendingRequests.recovered(pendingStore);
         for (PendingRequest p : recovered) {
@@ -268,10 +262,12 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
                 ConversationMemory memory = memories.get(r.getConversationId());
                 memories.put(r.getConversationId(), ConversationMemories.append(
                         memory == null ? ConversationMemories.empty(r.getConversationId(), r.getUserId()) : memory,
-                        r.getQuestion(), result.answer(), TurnPatients.of(result), System.currentTimeMillis(),
+                        r.getQuestion(), result.answer().text(), TurnPatients.of(result.scope(), result.answer().passages()),
+                        System.currentTimeMillis(),
                         ConversationMemories.DEFAULT_MAX_TURNS));
                 LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", r.getRequestId(),
-                        result.outcome(), result.passages().size(), result.gateDescription(), result.stageMs().get("total"));
+                        result.answer().outcome(), result.answer().passages().size(), result.trace().gateDescription(),
+                        result.stageMs().get("total"));
                 done(p, finishedMs);
             });
             pending.replied(p);

@@ -1,7 +1,6 @@
 package org.chartstream.query;
 
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -9,15 +8,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
-import org.chartstream.query.admission.AdmissionControl;
-import org.chartstream.query.catchup.IndexCatchUp;
 import org.chartstream.query.reply.KafkaReplySender;
 import org.chartstream.query.reply.ReplySender;
 import org.chartstream.query.request.KafkaReplyTopics;
 import org.chartstream.query.request.ReplyTopics;
-import org.chartstream.query.request.RequestIntegrity;
-import org.chartstream.retrieval.QueryPipeline;
-import org.chartstream.retrieval.QuerySettings;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.DeadLetter;
@@ -40,22 +34,9 @@ public final class QueryTopology {
     private QueryTopology() {
     }
 
-    /**
-     * Reply topics checked against the broker, replies sent by a producer of their own ({@link KafkaReplySender}).
-     *
-     * @param workers   threads that run the pipeline (the stream thread only validates, admits and delivers)
-     * @param admission the in-flight bound shared by every task of this instance
-     */
-    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
-                                 RequestIntegrity integrity) {
-        return build(pipeline, settings, workers, admission, integrity, IndexCatchUp.NONE);
-    }
-
-    /** @param catchUp whether the store replica has caught up with the index log (a task holds its runs until it has) */
-    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
-                                 RequestIntegrity integrity, IndexCatchUp catchUp) {
-        return build(pipeline, settings, workers, admission, integrity, KafkaReplyTopics::fromStreamsConfig, KafkaReplySender::fromStreamsConfig,
-                catchUp);
+    /** Reply topics checked against the broker, replies sent by a producer of their own ({@link KafkaReplySender}). */
+    public static Topology build(QueryServing serving) {
+        return build(serving, KafkaReplyTopics::fromStreamsConfig, KafkaReplySender::fromStreamsConfig);
     }
 
     /**
@@ -63,21 +44,11 @@ public final class QueryTopology {
      *                    request naming a missing one gets its error reply on {@code chartstream.replies})
      * @param replies     given the Streams configuration, where reply events leave (outside the Streams transaction)
      */
-    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
-                                 RequestIntegrity integrity, Function<Map<String, Object>, ReplyTopics> replyTopics,
+    public static Topology build(QueryServing serving, Function<Map<String, Object>, ReplyTopics> replyTopics,
                                  Function<Map<String, Object>, ReplySender> replies) {
-        return build(pipeline, settings, workers, admission, integrity, replyTopics, replies, IndexCatchUp.NONE);
-    }
-
-    /** The same, with the runs of each task held until the store replica has caught up ({@link IndexCatchUp}). */
-    public static Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
-                                 RequestIntegrity integrity, Function<Map<String, Object>, ReplyTopics> replyTopics,
-                                 Function<Map<String, Object>, ReplySender> replies, IndexCatchUp catchUp) {
         Topology topology = new Topology();
         topology.addSource("requests", new StringDeserializer(), new ByteArrayDeserializer(), Topics.REQUESTS);
-        topology.addProcessor("answer", () -> new QueryProcessor(pipeline, settings, integrity, workers, admission, replyTopics, replies,
-                catchUp),
-                "requests");
+        topology.addProcessor("answer", () -> new QueryProcessor(serving, replyTopics, replies), "requests");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.PENDING_STORE),
                 Serdes.String(), AvroSerde.of(PendingRequest.class)), "answer");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueryProcessor.MEMORY_STORE),

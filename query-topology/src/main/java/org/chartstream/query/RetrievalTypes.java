@@ -2,6 +2,7 @@ package org.chartstream.query;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.retrieval.Completeness;
@@ -41,12 +42,12 @@ public final class RetrievalTypes {
         };
     }
 
-    /** {@code null} for a run that did not answer. */
-    public static AnswerCompleteness completeness(Completeness completeness) {
-        if (completeness == null) {
+    /** {@code null} (the wire's "not set") for a run that did not answer. */
+    public static AnswerCompleteness completeness(Optional<Completeness> answered) {
+        if (answered.isEmpty()) {
             return null;
         }
-        return switch (completeness.kind()) {
+        return switch (answered.get().kind()) {
             case COMPLETE -> AnswerCompleteness.COMPLETE;
             case PARTIAL -> AnswerCompleteness.PARTIAL;
             case MOST_RELEVANT -> AnswerCompleteness.MOST_RELEVANT;
@@ -54,11 +55,11 @@ public final class RetrievalTypes {
     }
 
     /** {@code null} unless the answer lists the rows matching an exact anchor. */
-    public static CohortSummary cohort(Completeness completeness) {
-        if (completeness == null || completeness.cohort() == null) {
+    public static CohortSummary cohort(Optional<Completeness> answered) {
+        if (answered.isEmpty() || answered.get().cohort() == null) {
             return null;
         }
-        Completeness.CohortSummary c = completeness.cohort();
+        Completeness.CohortSummary c = answered.get().cohort();
         return CohortSummary.newBuilder().setAnchor(c.anchor()).setPatients(c.patients()).setRows(c.rows())
                 .setCap(c.cap()).build();
     }

@@ -80,8 +80,8 @@ class CohortTopologyTest {
     static void configure() {
         fixture = QueryTopologyFixture.open(dir);
         fixture.index(java.util.Arrays.stream(rows()).map(r -> fixture.chunk(r[0], r[1], r[3]).patient(r[2]).build()).toList());
-        fixture.start("cohort-test", null, (pipeline, settings, workers, inFlight, sender) -> QueryTopology.build(pipeline,
-                settings, workers, inFlight, INTEGRITY, streamsConfig -> Set.of(REPLY_TOPIC, Topics.REQUESTS)::contains, sender));
+        fixture.start("cohort-test", null, (serving, sender) -> QueryTopology.build(serving.withIntegrity(INTEGRITY),
+                streamsConfig -> Set.of(REPLY_TOPIC, Topics.REQUESTS)::contains, sender));
         replies = fixture.replies(REPLY_TOPIC);
         audit = fixture.audit();
     }

@@ -10,7 +10,6 @@ import org.chartstream.models.llm.LlmEndpoint;
 import org.chartstream.models.llm.OpenAiCompatibleChatClient;
 import org.chartstream.models.llm.OpenAiCompatibleTestServer;
 import org.chartstream.query.request.KafkaReplyTopics;
-import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -46,8 +45,8 @@ class GroundedAnswerTopologyTest {
     private void startTopology(String baseUrl) {
         LlmEndpoint endpoint = LlmEndpoint.of(baseUrl, "local-test-model")
                 .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5));
-        fixture.start("grounded-test", new OpenAiCompatibleChatClient(endpoint), (pipeline, settings, workers, admission, replies) ->
-                QueryTopology.build(pipeline, settings, workers, admission, RequestIntegrity.defaults(), KafkaReplyTopics::fromStreamsConfig, replies));
+        fixture.start("grounded-test", new OpenAiCompatibleChatClient(endpoint), (serving, replies) ->
+                QueryTopology.build(serving, KafkaReplyTopics::fromStreamsConfig, replies));
     }
 
     @AfterEach

@@ -9,7 +9,6 @@ import java.util.List;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.chartstream.query.reply.RecordingReplySender;
 import org.chartstream.query.request.KafkaReplyTopics;
-import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.query.scope.TestPatients;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.PatientCandidate;
@@ -46,8 +45,8 @@ class PatientScopeTopologyTest {
         fixture = QueryTopologyFixture.open(dir);
         fixture.index(Arrays.stream(ROWS).map(r -> fixture.chunk(r[0], r[1], r[3]).patient(r[2])
                 .label(TestPatients.label(r[0], r[2])).source("lsn:3", 1L).build()).toList());
-        fixture.start("scope-test", null, (pipeline, settings, workers, admission, sender) -> QueryTopology.build(pipeline,
-                settings, workers, admission, RequestIntegrity.defaults(), KafkaReplyTopics::fromStreamsConfig, sender));
+        fixture.start("scope-test", null, (serving, sender) -> QueryTopology.build(serving,
+                KafkaReplyTopics::fromStreamsConfig, sender));
         replies = fixture.replies(REPLY_TOPIC);
         audit = fixture.audit();
     }

@@ -37,13 +37,16 @@ import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.models.rerank.BiEncoderReranker;
 import org.chartstream.query.admission.AdmissionControl;
+import org.chartstream.query.catchup.IndexCatchUp;
 import org.chartstream.query.reply.RecordingReplySender;
 import org.chartstream.query.reply.ReplySender;
+import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.query.scope.IndexedPatientDirectory;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.QuerySettings;
 import org.chartstream.retrieval.StandardStages;
 import org.chartstream.retrieval.embed.QueryEmbedder;
+import org.chartstream.retrieval.search.SearchIndex;
 import org.chartstream.schemas.AnswerAudit;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.QueryRequest;
@@ -60,8 +63,7 @@ import org.chartstream.store.lucene.LuceneHybridStore;
  * <pre>{@code
  * QueryTopologyFixture f = QueryTopologyFixture.open(dir);
  * f.index(List.of(f.chunk("medications", "m1", "record: medications ...").patient("MRN-1").build()));
- * f.start("query-test", null, (pipeline, settings, workers, admission, replies) -> QueryTopology.build(pipeline, settings,
- *         workers, admission, RequestIntegrity.defaults(), streamsConfig -> topic -> true, replies));
+ * f.start("query-test", null, (serving, replies) -> QueryTopology.build(serving, streamsConfig -> topic -> true, replies));
  * f.produce("conv-1", QueryTopologyFixture.bytes(request), "chartstream.replies.test", "corr-1");
  * f.awaitIdle();
  * List<ReplyEvent> events = f.replies("chartstream.replies.test").readValuesToList();
@@ -73,11 +75,13 @@ final class QueryTopologyFixture implements AutoCloseable {
     static final int ADMISSION_LIMIT = 4;
     private static final AvroSerde<QueryRequest> REQUESTS = AvroSerde.of(QueryRequest.class);
 
-    /** The topology under test, given the pipeline, what runs it and where its replies go. */
+    /**
+     * The topology under test, given what serves it (the pipeline, {@link QueryTransportSettings#defaults()},
+     * {@link RequestIntegrity#defaults()}, no replica catch-up) and where its replies go.
+     */
     @FunctionalInterface
     interface TopologyFactory {
-        Topology build(QueryPipeline pipeline, QuerySettings settings, ExecutorService workers, AdmissionControl admission,
-                       Function<Map<String, Object>, ReplySender> replies);
+        Topology build(QueryServing serving, Function<Map<String, Object>, ReplySender> replies);
     }
 
     private final Path dir;
@@ -139,7 +143,7 @@ final class QueryTopologyFixture implements AutoCloseable {
         workers = Executors.newFixedThreadPool(WORKERS);
         admission = new AdmissionControl(ADMISSION_LIMIT, ADMISSION_LIMIT);
         QuerySettings settings = QuerySettings.defaults();
-        QueryPipeline pipeline = new QueryPipeline(StandardStages.of(QueryEmbedder.of(model), store, searchExecutor, settings,
+        QueryPipeline pipeline = new QueryPipeline(StandardStages.of(QueryEmbedder.of(model), SearchIndex.of(store), searchExecutor, settings,
                 new BiEncoderReranker(model), model.tokenizer()::countTokens, chatModel,
                 new IndexedPatientDirectory(store, "patients")), settings);
         Properties props = new Properties();
@@ -147,7 +151,9 @@ final class QueryTopologyFixture implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
         replies.clear();
-        driver = new TopologyTestDriver(topology.build(pipeline, settings, workers, admission, config -> replies), props);
+        QueryServing serving = new QueryServing(pipeline, QueryTransportSettings.defaults(), () -> store.activeGenerations().keySet(),
+                workers, admission, RequestIntegrity.defaults(), IndexCatchUp.NONE);
+        driver = new TopologyTestDriver(topology.build(serving, config -> replies), props);
         requests = driver.createInputTopic(Topics.REQUESTS, new StringSerializer(), new ByteArraySerializer());
         audit = driver.createOutputTopic(Topics.AUDIT, new StringDeserializer(), AvroSerde.of(AnswerAudit.class));
         deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new StringDeserializer(), AvroSerde.of(DeadLetter.class));

@@ -64,8 +64,8 @@ class QueryTopologyTest {
     static void configure() {
         fixture = QueryTopologyFixture.open(dir);
         fixture.index(Arrays.stream(ROWS).map(r -> fixture.chunk(r[0], r[1], r[3]).patient(r[2]).source("lsn:7", 1L).build()).toList());
-        fixture.start("query-test", null, (pipeline, settings, workers, inFlight, sender) -> QueryTopology.build(pipeline, settings,
-                workers, inFlight, INTEGRITY, streamsConfig -> EXISTING_TOPICS::contains, sender));
+        fixture.start("query-test", null, (serving, sender) -> QueryTopology.build(serving.withIntegrity(INTEGRITY),
+                streamsConfig -> EXISTING_TOPICS::contains, sender));
         admission = fixture.admission();
         replies = fixture.replies(REPLY_TOPIC);
         defaultReplies = fixture.replies(Topics.REPLIES);

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.catchup.IndexCatchUp;
-import org.chartstream.query.request.RequestIntegrity;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
@@ -51,8 +50,8 @@ class ReplicaCatchUpTopologyTest {
             catchUpsTaken.incrementAndGet();
             return caughtUp::get;
         };
-        fixture.start("catch-up-test", null, (pipeline, settings, workers, admission, sender) -> QueryTopology.build(pipeline,
-                settings, workers, admission, RequestIntegrity.defaults(), streamsConfig -> topic -> true, sender, catchUp));
+        fixture.start("catch-up-test", null, (serving, sender) -> QueryTopology.build(serving.withCatchUp(catchUp),
+                streamsConfig -> topic -> true, sender));
         fixture.drain();
     }
 

@@ -22,6 +22,7 @@ import org.chartstream.evaluation.GateCalibration;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.RetrievalTrace;
 import org.chartstream.retrieval.SearchMode;
 import org.chartstream.retrieval.gate.QuestionAnchors;
 import org.chartstream.retrieval.gate.QuestionScope;
@@ -68,13 +69,27 @@ public final class CalibrateCommand implements Callable<Integer> {
      * refused with none, whatever the question's anchors.
      */
     static GateCalibration.Observation observation(String question, boolean answerable, QueryPipeline.Result result, int topK) {
-        List<Candidate> top = result.reranked().subList(0, Math.min(topK, result.reranked().size()));
+        List<Candidate> top = top(result, topK);
         double best = top.stream().mapToDouble(Candidate::rerankScore).max().orElse(Double.NEGATIVE_INFINITY);
         boolean pointed = QuestionScopeClassifier.classify(question).scope() == QuestionScope.POINTED;
-        boolean byCohort = result.gate() != null && QueryPipeline.EXACT_TERM_SCORER.equals(result.gate().scorer());
+        boolean byCohort = result.trace() instanceof RetrievalTrace.Cohort;
         boolean unmentioned = !byCohort && !QuestionAnchors.unmentioned(QuestionAnchors.of(question),
                 top.stream().map(c -> c.chunk().text()).toList()).isEmpty();
         return new GateCalibration.Observation(answerable, pointed, top.size(), best, unmentioned);
+    }
+
+    /**
+     * The run's top k as the gate saw it, best first. A cohort's listed rows (its passages) count as scored 1: decided
+     * by exact lookup, they pass any threshold; a clarification has none.
+     */
+    static List<Candidate> top(QueryPipeline.Result result, int topK) {
+        List<Candidate> ranked = switch (result.trace()) {
+            case RetrievalTrace.Ranked r -> r.reranked();
+            case RetrievalTrace.Cohort c -> result.answer().passages().stream()
+                    .map(p -> Candidate.lexicalHit(p.chunk(), 1.0, p.index()).withFused(1.0, p.index()).withRerankScore(1.0)).toList();
+            case RetrievalTrace.Clarified c -> List.of();
+        };
+        return ranked.subList(0, Math.min(topK, ranked.size()));
     }
 
     @Override
@@ -105,8 +120,8 @@ public final class CalibrateCommand implements Callable<Integer> {
                         ? pipeline.run(q.text(), SearchMode.HYBRID, topK, null, Conversations.after(
                                 pipeline.run(q.previous(), SearchMode.HYBRID, topK, null), q.previous()), QueryPipeline.Listener.NONE)
                         : pipeline.run(q.text(), SearchMode.HYBRID, topK, null);
-                List<Candidate> top = result.reranked().subList(0, Math.min(topK, result.reranked().size()));
-                boolean byCohort = result.gate() != null && QueryPipeline.EXACT_TERM_SCORER.equals(result.gate().scorer());
+                List<Candidate> top = top(result, topK);
+                boolean byCohort = result.trace() instanceof RetrievalTrace.Cohort;
                 GateCalibration.Observation o = observation(q.text(), q.answerable(), result, topK);
                 (q.followUp() ? followUps : singleTurn).add(o);
                 perQuestion.add(detail(q, o, byCohort, top));
@@ -118,9 +133,9 @@ public final class CalibrateCommand implements Callable<Integer> {
                         && top.stream().anyMatch(c -> q.judgments().containsKey(DocumentRanking.tableAndRowKey(c.chunk().row())))) {
                     answerableWithAnsweringRowInTopK++;
                 }
-                if (!byCohort && result.gate() != null) {
-                    lastScorer = result.gate().scorer();
-                    lastReranker = result.reranker();
+                if (result.trace() instanceof RetrievalTrace.Ranked ranked) {
+                    lastScorer = ranked.gate().scorer();
+                    lastReranker = ranked.rerank().reranker();
                 }
                 if ((i + 1) % 25 == 0 || i + 1 == questions.size()) {
                     RunCommand.progress(String.format("calibrate: %d/%d questions", i + 1, questions.size()));

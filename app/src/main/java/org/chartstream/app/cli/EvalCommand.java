@@ -27,6 +27,7 @@ import org.chartstream.evaluation.ModeMetrics;
 import org.chartstream.evaluation.RetrievalEvaluation;
 import org.chartstream.evaluation.ScopeEvaluation;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.retrieval.RetrievalTrace;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -69,8 +70,8 @@ public final class EvalCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Corpus corpus;
 
-    @Option(names = "--modes", description = {"comma list of lexical, vector, hybrid, hybrid+rerank, hybrid+rrf, hybrid+fixed, hybrid+feedback,",
-            "hybrid+rm3, hybrid+sentences-mean, hybrid+sentences-max, hybrid+sentences-blend, hybrid+sentences-off,",
+    @Option(names = "--modes", description = {"comma list of lexical, vector, hybrid, hybrid+rerank, hybrid+rrf, hybrid+fixed,",
+            "hybrid+sentences-mean, hybrid+sentences-max, hybrid+sentences-blend, hybrid+sentences-off,",
             "hybrid+questions-max, hybrid+sentences-standout",
             "(default: ${DEFAULT-VALUE}); hybrid+rerank reorders the rerank prefix by the scorer in use;",
             "hybrid+rrf fuses with reciprocal rank fusion (query.fusion=rrf) whatever the configured fusion"},
@@ -183,7 +184,7 @@ public final class EvalCommand implements Callable<Integer> {
             RetrievalEvaluation.ModeResult result = RetrievalEvaluation.run(mode, eval.pipeline(mode, perSide), queries,
                     DEPTH, documentId, RunCommand::progress, (q, r) -> {
                         writeRanking(mode, q, r, documentId);
-                        cohorts.add(q, r.passages(), documentId);
+                        cohorts.add(q, r.answer().passages(), documentId);
                     });
             byMode.put(mode.label(), figures(result.overall()));
             result.byKind().forEach((kind, m) -> {
@@ -213,14 +214,15 @@ public final class EvalCommand implements Callable<Integer> {
         line.put("judgments", q.judgments());
         List<Map<String, Object>> vector = new java.util.ArrayList<>();
         List<Map<String, Object>> lexical = new java.util.ArrayList<>();
-        for (var side : r.sides()) {
+        RetrievalTrace.Ranked ranked = r.trace() instanceof RetrievalTrace.Ranked searched ? searched : null;
+        for (var side : ranked == null ? List.<org.chartstream.retrieval.search.SideResults>of() : ranked.sides()) {
             side.vector().forEach(h -> vector.add(Map.of("doc", documentId.apply(h.chunk().row()), "chunk", h.chunk().chunkIndex(), "score", h.score())));
             side.lexical().forEach(h -> lexical.add(Map.of("doc", documentId.apply(h.chunk().row()), "chunk", h.chunk().chunkIndex(), "score", h.score())));
         }
         line.put("vector", vector);
         line.put("lexical", lexical);
         line.put("final", DocumentRanking.finalOrder(r, documentId));
-        line.put("rerank_scores", r.reranked().stream().map(c -> c.rerankScore()).toList());
+        line.put("rerank_scores", ranked == null ? List.of() : ranked.reranked().stream().map(c -> c.rerankScore()).toList());
         try {
             java.nio.file.Files.writeString(rankings, new ObjectMapper().writeValueAsString(line) + "\n",
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);

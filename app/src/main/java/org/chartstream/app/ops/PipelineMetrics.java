@@ -93,7 +93,7 @@ final class PipelineMetrics implements AutoCloseable {
             result.stageMs().forEach((stage, ms) -> Timer.builder(STAGE_TIMER).description("time spent in each query stage")
                     .tag("stage", stage).register(registry).record(Duration.ofMillis(ms)));
             Counter.builder("chartstream.query.answers").description("questions run through the pipeline, by outcome")
-                    .tag("outcome", result.outcome().name().toLowerCase(java.util.Locale.ROOT)).register(registry).increment();
+                    .tag("outcome", result.answer().outcome().name().toLowerCase(java.util.Locale.ROOT)).register(registry).increment();
         });
         Gauge.builder("chartstream.admission.in.flight", admission, AdmissionControl::inFlight)
                 .description("requests running or waiting for an earlier turn").register(registry);

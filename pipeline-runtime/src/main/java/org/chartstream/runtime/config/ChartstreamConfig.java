@@ -107,59 +107,7 @@ public final class ChartstreamConfig {
                 + " database; it only shares the ingest topology's tasks. One ingest process per set of sources captures (docs/SCALING.md)"});
         k.put("ingest.max-field-bytes", new String[] {"1048576", "most UTF-8 bytes one field value of a change keeps; a longer value is truncated before it is written to Kafka (dead letter naming table, row key and field; the row is still indexed)"});
         k.put("kafka.max-record-bytes", new String[] {"16777216", "largest record a pipeline producer writes (max.request.size of the CDC and Kafka Streams producers); the pipeline's topics accept it (max.message.bytes, plus 64 KiB batch overhead). A change still larger after the field cap is dead-lettered and skipped"});
-        k.put("query.per-side", new String[] {"50", "candidates per search side"});
-        k.put("query.fusion", new String[] {"adaptive", "adaptive: min-max normalised scores, the vector weight chosen per query from the two lists (default; see docs/EVALUATION.md) | score: the same with the fixed query.vector-weight | rrf: reciprocal rank fusion"});
-        k.put("query.sentence-vectors", new String[] {"clauses", "a question of several sentences is also searched by each sentence's"
-                + " embedding (one model call with the question's, one more vector search per sentence), and a chunk's vector score is"
-                + " its best cosine over the question and the sentences kept: standout: the sentences whose own list's first row stands"
-                + " out at least as far as the question's (docs/EVALUATION.md, session 11) | clauses (default; session 12): the same over"
-                + " the question's clauses (a sentence also split where \"and\" or \"or\" opens another question) | max: every sentence | questions:"
-                + " the sentences that ask | blend: ½ · the question's cosine + ½ · the best sentence's | mean: one search with the mean"
-                + " of their unit vectors | off: the whole question's embedding only. A question of one sentence is searched alike by"
-                + " every rule"});
-        k.put("query.term-weights", new String[] {"embedding", "embedding (default; docs/EVALUATION.md, session 21): each word of the"
-                + " lexical query weighted by (its embedding's cosine with the question's / the largest of the question's words)^0.5, so"
-                + " a question's boilerplate counts less than what it asks about (one more model call per question, for its words) |"
-                + " off: every word at weight 1. A store that cannot weigh terms (DocumentDB) searches the words as asked"});
-        k.put("query.vector-weight", new String[] {"0.4", "weight of the vector side in query.fusion=score (lexical gets the rest)"});
-        k.put("query.rrf-k", new String[] {"60", "reciprocal rank fusion constant"});
-        k.put("query.top-k", new String[] {"6", "passages cited by default"});
-        k.put("query.cohort-cap", new String[] {"500", "most rows a cohort answer lists (a question for every patient or record with one exact code, drug or condition); more matching rows make the answer partial, said in the reply"});
-        k.put("gate.threshold.bi-encoder", new String[] {"0.43", "refuse a pointed question when the best bi-encoder cosine is lower (the scorer when no cross-encoder is configured; calibrated for all-minilm-l6-v2 by `chartstream calibrate`, docs/EVALUATION.md)"});
-        k.put("gate.threshold.cross-encoder", new String[] {"0.30", "the same on a cross-encoder's sigmoid score"});
-        k.put("rerank.model-dir", new String[] {"", "folder with a cross-encoder's model.onnx and tokenizer.json (e.g. models/bge-reranker-v2-m3); empty: bi-encoder cosine fallback"});
-        k.put("llm.base-url", new String[] {"", "local OpenAI-compatible endpoint (Foundry Local, Ollama, llama.cpp server, vLLM), e.g. http://127.0.0.1:11434/v1; empty: no rewrite, extractive answers"});
-        k.put("llm.model", new String[] {"local-model", "model name sent to the endpoint"});
-        k.put("llm.connect-timeout-ms", new String[] {"2000", "connect timeout to the endpoint"});
-        k.put("llm.read-timeout-ms", new String[] {"30000", "longest silence from the endpoint"});
-        k.put("llm.deadline-ms", new String[] {"120000", "longest time for one call"});
-        k.put("query.admission-limit", new String[] {"32", "upper bound of the admission limit: requests in flight (running or waiting)"
-                + " before new ones get a busy reply. The limit adapts to measured latency (AIMD) between query.admission-min-limit and this"});
-        k.put("query.admission-min-limit", new String[] {"2", "lower bound of the adaptive admission limit (at most query.admission-limit;"
-                + " a larger value is read as query.admission-limit, so equal bounds or admission-limit 1 give a fixed limit)"});
-        k.put("query.turns-past-limit", new String[] {"8", "at the admission limit, a turn whose conversation has at most this many"
-                + " turns in flight is still admitted and waits behind them, so that its busy reply cannot overtake their answers (0: never)"});
-        k.put("query.commit-interval-ms", new String[] {"1000", "Kafka Streams commit interval of the query topology. Replies do not wait"
-                + " for it (they leave outside the transaction); it bounds what a crash re-runs and re-sends, and each commit blocks the"
-                + " stream thread (1000 against 100: busy replies about 2x faster under bench load, docs/PERFORMANCE.md)"});
-        k.put("query.poll-ms", new String[] {"5", "longest wait of the query topology's stream thread for new requests before it sends the"
-                + " replies of finished runs (Kafka Streams poll.ms)"});
-        k.put("query.workers", new String[] {"2", "threads running the retrieval pipeline"});
-        k.put("query.compute-priority", new String[] {"normal", "normal: the pipeline's worker and search threads have the priority of"
-                + " every other thread; low: the lowest Java priority (nice 4 on Linux when the JVM runs with -XX:ThreadPriorityPolicy=1,"
-                + " as ./chartstream starts it), so that polling, busy replies and reply sending get a core first under overload. On a"
-                + " host shared with other busy processes low yields to them too, which cost throughput in the only runs so far"
-                + " (docs/PERFORMANCE.md, session 10)"});
-        k.put("query.partitions", new String[] {"1", "partitions of the request topic chartstream.requests (keyed by conversation id), created"
-                + " with it by the first query process: the most query processes that share the requests (docs/SCALING.md). Fixed once"
-                + " created: more partitions would move conversations away from their memory, so a query process refuses to start"
-                + " when the topic has another count"});
-        k.put("query.max-question-chars", new String[] {"4000", "longer questions (in Unicode code points) get an error reply"});
-        k.put("query.reply-topics", new String[] {"chartstream.replies,chartstream.replies.*,chartstream.replay.*", "topics a request's reply-to header may name:"
-                + " exact names, or prefixes ending in *; the pipeline's own topics (chartstream.* outside the reply namespaces, changelog and"
-                + " repartition topics, the sources' Debezium topics, __*) are refused even when listed"});
-        k.put("query.request-id-window-ms", new String[] {"86400000", "how long an admitted request id is remembered: a repeat with the same"
-                + " content gets the original final reply again, one with other content an error"});
+        QueryKeys.define(k);
         k.put("dataset.seed", new String[] {"42", "seed of the synthetic clinical data (Synthea + aci-bench notes)"});
         k.put("dataset.patients", new String[] {"50", "synthetic patients loaded by demo and run"});
         k.put("dataset.aci-bench-dir", new String[] {"", "aci-bench folder with challenge_data/*.csv; empty: $CHARTSTREAM_ACI_BENCH_DIR, else the copy in data/aci-bench"});
@@ -254,48 +202,9 @@ public final class ChartstreamConfig {
         if (integer("ingest.max-field-bytes") >= integer("kafka.max-record-bytes")) {
             throw bad("ingest.max-field-bytes", "must be smaller than kafka.max-record-bytes (" + integer("kafka.max-record-bytes") + ")");
         }
-        positive("query.per-side");
-        positive("query.rrf-k");
-        positive("query.top-k");
-        positive("query.cohort-cap");
-        if (integer("query.top-k") > org.chartstream.retrieval.QuerySettings.MAX_TOP_K) {
-            throw bad("query.top-k", "must be at most " + org.chartstream.retrieval.QuerySettings.MAX_TOP_K);
-        }
-        positive("query.request-id-window-ms");
-        positive("query.max-question-chars");
-        positive("query.admission-limit");
-        positive("query.admission-min-limit");
-        nonNegative("query.turns-past-limit");
-        positive("query.commit-interval-ms");
-        positive("query.poll-ms");
-        positive("query.workers");
-        if (!List.of("low", "normal").contains(string("query.compute-priority"))) {
-            throw bad("query.compute-priority", "must be low or normal");
-        }
-        if (!List.of("off", "mean", "max", "blend", "questions", "standout", "clauses").contains(string("query.sentence-vectors"))) {
-            throw bad("query.sentence-vectors", "must be off, mean, max, blend, questions, standout or clauses");
-        }
-        if (!List.of("embedding", "off").contains(string("query.term-weights"))) {
-            throw bad("query.term-weights", "must be embedding or off");
-        }
-        if (!List.of("adaptive", "score", "rrf").contains(string("query.fusion"))) {
-            throw bad("query.fusion", "must be adaptive, score or rrf");
-        }
-        double weight = decimal("query.vector-weight");
-        if (weight < 0 || weight > 1) {
-            throw bad("query.vector-weight", "must be between 0 and 1");
-        }
+        QueryKeys.validate(this);
         positive("dataset.patients");
         integer("dataset.seed");
-        for (String gateKey : List.of("gate.threshold.bi-encoder", "gate.threshold.cross-encoder")) {
-            double gate = decimal(gateKey);
-            if (gate < -1 || gate > 1) {
-                throw bad(gateKey, "must be between -1 and 1");
-            }
-        }
-        positive("llm.connect-timeout-ms");
-        positive("llm.read-timeout-ms");
-        positive("llm.deadline-ms");
         positive("index.partitions");
         if (!string("ingest.partitions").isEmpty()) {
             positive("ingest.partitions");
@@ -305,7 +214,6 @@ public final class ChartstreamConfig {
                         + " set both to the same count, or leave ingest.partitions empty");
             }
         }
-        positive("query.partitions");
         nonNegative("source.port");
         opsPort();
         TransportSecurity.validate(this);
@@ -405,23 +313,41 @@ public final class ChartstreamConfig {
         }
     }
 
+    /**
+     * The key's value as a constant of {@code type}, named in lower case with '-' for '_' ({@code clauses} for
+     * {@code CLAUSES}); any other value is refused naming the key and the values it may take.
+     */
+    public <E extends Enum<E>> E choice(String key, Class<E> type) {
+        String value = string(key);
+        List<String> names = new java.util.ArrayList<>();
+        for (E constant : type.getEnumConstants()) {
+            String name = constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            if (name.equals(value)) {
+                return constant;
+            }
+            names.add(name);
+        }
+        String last = names.removeLast();
+        throw bad(key, "must be " + (names.isEmpty() ? last : String.join(", ", names) + " or " + last));
+    }
+
     public List<String> list(String key) {
         return Arrays.stream(string(key).split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
-    private void positive(String key) {
+    void positive(String key) {
         if (integer(key) < 1) {
             throw bad(key, "must be at least 1");
         }
     }
 
-    private void nonNegative(String key) {
+    void nonNegative(String key) {
         if (integer(key) < 0) {
             throw bad(key, "must not be negative");
         }
     }
 
-    private ConfigException bad(String key, String rule) {
+    ConfigException bad(String key, String rule) {
         return new ConfigException("configuration '" + key + "' = '" + values.get(key) + "' (from " + origins.get(key) + ") " + rule);
     }
 

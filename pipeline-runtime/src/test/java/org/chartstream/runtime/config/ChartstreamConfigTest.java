@@ -61,6 +61,20 @@ class ChartstreamConfigTest {
     }
 
     @Test
+    void theRequestLimitsAndWorkersReachTheTransportSettingsNotTheQuerySettings() {
+        ChartstreamConfig c = ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_MAX_QUESTION_CHARS", "900",
+                "CHARTSTREAM_QUERY_WORKERS", "3"));
+        assertThat(QueryKeys.transport(c)).isEqualTo(new org.chartstream.query.QueryTransportSettings(900, QuerySettings.MAX_TOP_K, 3));
+        assertThat(QueryKeys.transport(ChartstreamConfig.defaults()))
+                .isEqualTo(org.chartstream.query.QueryTransportSettings.defaults());
+    }
+
+    @Test
+    void theDefaultsGiveTheRetrievalDefaults() {
+        assertThat(org.chartstream.runtime.QueryWiring.settings(ChartstreamConfig.defaults())).isEqualTo(QuerySettings.defaults());
+    }
+
+    @Test
     void fileOverridesDefaultsAndEnvironmentOverridesTheFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("chartstream.properties");
         Files.writeString(file, "query.top-k=4\ningest.batch-chunks=16\n");
@@ -86,6 +100,7 @@ class ChartstreamConfigTest {
         assertThat(ChartstreamConfig.defaults().string("query.compute-priority")).isEqualTo("normal");
         assertThat(ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_COMPUTE_PRIORITY", "low"))
                 .string("query.compute-priority")).isEqualTo("low");
+        assertThat(QueryKeys.computePriority(ChartstreamConfig.defaults())).isEqualTo(QueryKeys.ComputePriority.NORMAL);
         assertThatThrownBy(() -> ChartstreamConfig.load(null, Map.of("CHARTSTREAM_QUERY_COMPUTE_PRIORITY", "high")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("query.compute-priority").hasMessageContaining("low or normal");
     }

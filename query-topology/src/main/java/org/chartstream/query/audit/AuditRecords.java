@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.query.RetrievalTypes;
+import org.chartstream.retrieval.Answer;
 import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.RetrievalTrace;
 import org.chartstream.retrieval.generate.Passage;
 import org.chartstream.retrieval.search.SideResults;
 import org.chartstream.schemas.AnswerAudit;
@@ -26,29 +28,45 @@ public final class AuditRecords {
     }
 
     public static AnswerAudit of(QueryRequest request, QueryPipeline.Result result, String embeddingModel) {
+        Answer answer = result.answer();
+        AnswerAudit.Builder audit = AnswerAudit.newBuilder()
+                .setRequestId(request.getRequestId()).setConversationId(request.getConversationId())
+                .setUserId(request.getUserId()).setTsMs(System.currentTimeMillis())
+                .setOutcome(RetrievalTypes.replyType(answer.outcome()))
+                .setGateDecision(result.trace().gateDescription())
+                .setCited(answer.passages().stream().map(AuditRecords::cited).toList())
+                .setFlaggedCitations(answer.flaggedCitations())
+                .setEmbeddingModel(embeddingModel).setGenerationModel(answer.generator())
+                .setStageMs(result.stageMs())
+                .setPatientScope(result.scope().describe())
+                .setCompleteness(RetrievalTypes.completeness(answer.completeness()))
+                .setCohort(RetrievalTypes.cohort(answer.completeness()));
+        switch (result.trace()) {
+            case RetrievalTrace.Ranked ranked -> ranked(audit, ranked);
+            // the rows a cohort lists are its cited passages; none was searched, fused or scored
+            case RetrievalTrace.Cohort cohort -> audit.setVariants(List.of()).setRewrite("cohort question: no rewrite")
+                    .setReranker(RetrievalTrace.Cohort.LOOKUP).setRerankPrefix("none");
+            case RetrievalTrace.Clarified clarified -> audit.setVariants(List.of(clarified.question()))
+                    .setRewrite("not run: the question does not say which patient");
+        }
+        return audit.build();
+    }
+
+    /** Variants, each side's ranked ids and scores, fused order, rerank scores, reranker and prefix. */
+    private static void ranked(AnswerAudit.Builder audit, RetrievalTrace.Ranked trace) {
         List<ScoredId> vector = new ArrayList<>();
         List<ScoredId> lexical = new ArrayList<>();
-        for (int i = 0; i < result.sides().size(); i++) {
-            SideResults side = result.sides().get(i);
+        for (int i = 0; i < trace.sides().size(); i++) {
+            SideResults side = trace.sides().get(i);
             String prefix = i == 0 ? "" : "q" + i + "|";
             vector.addAll(hits(prefix, side.vector()));
             lexical.addAll(hits(prefix, side.lexical()));
         }
-        return AnswerAudit.newBuilder()
-                .setRequestId(request.getRequestId()).setConversationId(request.getConversationId())
-                .setUserId(request.getUserId()).setTsMs(System.currentTimeMillis()).setOutcome(RetrievalTypes.replyType(result.outcome()))
-                .setVariants(result.variants()).setVectorHits(vector).setLexicalHits(lexical)
-                .setFused(result.fused().stream().limit(MAX_FUSED).map(AuditRecords::fused).toList())
-                .setRerank(result.reranked().stream().map(AuditRecords::reranked).toList())
-                .setReranker(result.reranker()).setRerankPrefix(result.rerankPrefix()).setRewrite(result.rewrite())
-                .setGateDecision(result.gateDescription())
-                .setCited(result.passages().stream().map(AuditRecords::cited).toList())
-                .setFlaggedCitations(result.flaggedCitations())
-                .setEmbeddingModel(embeddingModel).setGenerationModel(result.generator())
-                .setStageMs(result.stageMs())
-                .setPatientScope(result.scope() == null ? null : result.scope().describe())
-                .setCompleteness(RetrievalTypes.completeness(result.completeness()))
-                .setCohort(RetrievalTypes.cohort(result.completeness())).build();
+        audit.setVariants(trace.variants()).setVectorHits(vector).setLexicalHits(lexical)
+                .setFused(trace.fused().stream().limit(MAX_FUSED).map(AuditRecords::fused).toList())
+                .setRerank(trace.reranked().stream().map(AuditRecords::reranked).toList())
+                .setReranker(trace.rerank().reranker()).setRerankPrefix(trace.rerank().prefix().reason())
+                .setRewrite(trace.rewrite());
     }
 
     public static AnswerAudit rejected(String requestId, String conversationId, String userId, ReplyType outcome,

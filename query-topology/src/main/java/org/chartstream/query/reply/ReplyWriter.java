@@ -12,6 +12,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.query.RetrievalTypes;
 import org.chartstream.query.request.RequestFingerprint;
+import org.chartstream.retrieval.Answer;
+import org.chartstream.retrieval.Completeness;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.generate.Passage;
 import org.chartstream.schemas.PendingRequest;
@@ -111,12 +113,13 @@ public final class ReplyWriter {
      * @param afterDelivery the caller's bookkeeping of the answer, run by {@link #settle} once the broker has the reply
      */
     public void outcome(PendingRequest p, QueryPipeline.Result result, Runnable afterDelivery) {
-        finish(p, event(p, RetrievalTypes.replyType(result.outcome())).setText(result.answer())
-                .setCitations(RetrievalTypes.citations(result.passages())).setExtractive(result.extractive())
-                .setFlaggedCitations(result.flaggedCitations())
-                .setCompleteness(RetrievalTypes.completeness(result.completeness()))
-                .setCompletenessReason(result.completeness() == null ? null : result.completeness().reason())
-                .setCohort(RetrievalTypes.cohort(result.completeness()))
+        Answer answer = result.answer();
+        finish(p, event(p, RetrievalTypes.replyType(answer.outcome())).setText(answer.text())
+                .setCitations(RetrievalTypes.citations(answer.passages())).setExtractive(answer.extractive())
+                .setFlaggedCitations(answer.flaggedCitations())
+                .setCompleteness(RetrievalTypes.completeness(answer.completeness()))
+                .setCompletenessReason(answer.completeness().map(Completeness::reason).orElse(null))
+                .setCohort(RetrievalTypes.cohort(answer.completeness()))
                 .setCandidates(RetrievalTypes.candidates(result.scope())).build(), afterDelivery);
     }
 

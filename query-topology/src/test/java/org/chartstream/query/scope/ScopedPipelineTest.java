@@ -22,6 +22,7 @@ import org.chartstream.retrieval.Outcome;
 import org.chartstream.retrieval.PatientScope;
 import org.chartstream.retrieval.PatientScope.PatientCandidate;
 import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.RetrievalTrace;
 import org.chartstream.retrieval.QuerySettings;
 import org.chartstream.retrieval.SearchMode;
 import org.chartstream.retrieval.StandardStages;
@@ -32,6 +33,7 @@ import org.chartstream.retrieval.rewrite.LlmQueryRewriter;
 import org.chartstream.retrieval.rewrite.RecentTurn;
 import org.chartstream.retrieval.rewrite.RewriteSettings;
 import org.chartstream.retrieval.scope.TurnPatients;
+import org.chartstream.retrieval.search.SearchIndex;
 import org.chartstream.store.lucene.LuceneHybridStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,16 +93,21 @@ class ScopedPipelineTest {
     }
 
     static QueryPipeline.Stages standard() {
-        return StandardStages.of(QueryEmbedder.of(model), store, search, QuerySettings.defaults(), new BiEncoderReranker(model),
+        return StandardStages.of(QueryEmbedder.of(model), SearchIndex.of(store), search, QuerySettings.defaults(), new BiEncoderReranker(model),
                 model.tokenizer()::countTokens, null, new IndexedPatientDirectory(store, "patients"));
     }
 
     static ConversationHistory after(QueryPipeline.Result turn, String question) {
-        return new ConversationHistory("", List.of(new RecentTurn(question, turn.answer(), TurnPatients.of(turn))));
+        return new ConversationHistory("", List.of(new RecentTurn(question, turn.answer().text(),
+                TurnPatients.of(turn.scope(), turn.answer().passages()))));
+    }
+
+    static RetrievalTrace.Ranked ranked(QueryPipeline.Result r) {
+        return (RetrievalTrace.Ranked) r.trace();
     }
 
     static List<String> citedPatients(QueryPipeline.Result r) {
-        return r.passages().stream().map(Passage::chunk).map(StoredChunk::patientKey).distinct().toList();
+        return r.answer().passages().stream().map(Passage::chunk).map(StoredChunk::patientKey).distinct().toList();
     }
 
     @Test
@@ -164,24 +171,24 @@ class ScopedPipelineTest {
         QueryPipeline.Result two = pipeline.run("What about her medications?", SearchMode.HYBRID, 5, RetrievalFilter.NONE,
                 after(one, first), QueryPipeline.Listener.NONE);
 
-        assertThat(two.outcome()).isEqualTo(Outcome.ANSWER);
+        assertThat(two.answer().outcome()).isEqualTo(Outcome.ANSWER);
         assertThat(two.scope()).isEqualTo(new PatientScope(PatientScope.Source.INHERITED, "MRN-7", List.of()));
         assertThat(citedPatients(two)).containsExactly("MRN-7");
-        assertThat(two.fused()).allSatisfy(c -> assertThat(c.chunk().patientKey()).isEqualTo("MRN-7"));
-        assertThat(two.passages()).extracting(p -> p.chunk().row().rowKey()).contains("m1");
+        assertThat(ranked(two).fused()).allSatisfy(c -> assertThat(c.chunk().patientKey()).isEqualTo("MRN-7"));
+        assertThat(two.answer().passages()).extracting(p -> p.chunk().row().rowKey()).contains("m1");
     }
 
     @Test
     void aNameTwoPatientsShareGetsAClarificationAndNothingIsSearched() {
         QueryPipeline.Result r = pipeline(standard()).run("What medications does Sophia take?", SearchMode.HYBRID, 5, RetrievalFilter.NONE);
 
-        assertThat(r.outcome()).isEqualTo(Outcome.CLARIFY);
-        assertThat(r.passages()).isEmpty();
-        assertThat(r.sides()).isEmpty();
+        assertThat(r.answer().outcome()).isEqualTo(Outcome.CLARIFY);
+        assertThat(r.answer().passages()).isEmpty();
+        assertThat(r.trace()).isInstanceOf(RetrievalTrace.Clarified.class);
         assertThat(r.scope().candidates()).containsExactly(new PatientCandidate("MRN-31", "Sophia Brown", "MRN-31", 1975),
                 new PatientCandidate("MRN-12", "Sophia Jackson", "MRN-12", 1980));
-        assertThat(r.answer()).contains("Sophia Brown (MRN-31, born 1975)", "Sophia Jackson (MRN-12, born 1980)");
-        assertThat(r.completeness()).isNull();
+        assertThat(r.answer().text()).contains("Sophia Brown (MRN-31, born 1975)", "Sophia Jackson (MRN-12, born 1980)");
+        assertThat(r.answer().completeness()).isEmpty();
     }
 
     @Test
@@ -194,7 +201,7 @@ class ScopedPipelineTest {
         QueryPipeline.Result two = pipeline.run("What about her conditions?", SearchMode.HYBRID, 5, RetrievalFilter.NONE,
                 after(one, first), QueryPipeline.Listener.NONE);
 
-        assertThat(two.outcome()).isEqualTo(Outcome.CLARIFY);
+        assertThat(two.answer().outcome()).isEqualTo(Outcome.CLARIFY);
         assertThat(two.scope().candidates()).extracting(PatientCandidate::patientKey)
                 .containsExactlyInAnyOrderElementsOf(citedPatients(one));
     }
@@ -215,9 +222,9 @@ class ScopedPipelineTest {
                 QueryPipeline.Listener.NONE);
 
         assertThat(llm.requests()).isNotEmpty();
-        assertThat(r.variants()).contains("What medications does Sophia Brown take?");
+        assertThat(ranked(r).variants()).contains("What medications does Sophia Brown take?");
         assertThat(r.scope().source()).isEqualTo(PatientScope.Source.INHERITED);
-        assertThat(r.fused()).isNotEmpty().allSatisfy(c -> assertThat(c.chunk().patientKey()).isEqualTo("MRN-7"));
+        assertThat(ranked(r).fused()).isNotEmpty().allSatisfy(c -> assertThat(c.chunk().patientKey()).isEqualTo("MRN-7"));
         assertThat(citedPatients(r)).containsExactly("MRN-7");
     }
 }

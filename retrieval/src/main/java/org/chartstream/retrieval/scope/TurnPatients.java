@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.chartstream.retrieval.PatientScope;
 import org.chartstream.retrieval.PatientScope.PatientCandidate;
-import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.generate.Passage;
 
 /** The patients a finished turn was about, as the conversation memory keeps them for the next turn's follow-up. */
 public final class TurnPatients {
@@ -17,16 +17,15 @@ public final class TurnPatients {
      * The patient the run was restricted to; on a clarification, the candidates it listed; otherwise the distinct
      * patients of the passages it cited, in citation order.
      */
-    public static List<String> of(QueryPipeline.Result result) {
-        PatientScope scope = result.scope();
+    public static List<String> of(PatientScope scope, List<Passage> cited) {
         if (scope != null && scope.patientKey() != null) {
             return List.of(scope.patientKey());
         }
         if (scope != null && scope.source() == PatientScope.Source.AMBIGUOUS) {
             return scope.candidates().stream().map(PatientCandidate::patientKey).toList();
         }
-        Set<String> cited = new LinkedHashSet<>();
-        result.passages().stream().map(p -> p.chunk().patientKey()).filter(Objects::nonNull).forEach(cited::add);
-        return List.copyOf(cited);
+        Set<String> patients = new LinkedHashSet<>();
+        cited.stream().map(p -> p.chunk().patientKey()).filter(Objects::nonNull).forEach(patients::add);
+        return List.copyOf(patients);
     }
 }

@@ -29,15 +29,21 @@ import org.chartstream.retrieval.rewrite.ExactTerms;
  * <p>A question of more than {@link #MAX_WORDS} distinct words is searched as asked: its words' embeddings would cost
  * more than the search.
  */
-public record QuestionTermWeights(boolean on) {
-    public static final QuestionTermWeights OFF = new QuestionTermWeights(false);
-    public static final QuestionTermWeights EMBEDDING = new QuestionTermWeights(true);
+public enum QuestionTermWeights {
+    /** Each word weighted by the embedding model (the default). */
+    EMBEDDING,
+    /** Every word of the lexical query at weight 1. */
+    OFF;
 
     /** Softens the cosine ratio; see the class comment for the sets it was chosen on. */
     static final double POWER = 0.5;
     /** A word whose embedding points away from the question's still counts a little (weights must be positive). */
     static final double MIN_WEIGHT = 0.01;
     static final int MAX_WORDS = 64;
+
+    public boolean on() {
+        return this != OFF;
+    }
 
     /**
      * The weighted lexical query of each question (the variants of one request): each distinct word with its weight,

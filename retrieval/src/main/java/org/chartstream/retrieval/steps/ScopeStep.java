@@ -1,0 +1,30 @@
+package org.chartstream.retrieval.steps;
+
+import org.chartstream.retrieval.scope.PatientDirectory;
+import org.chartstream.retrieval.scope.ScopeResolver;
+import org.chartstream.retrieval.scope.ScopeDecision;
+
+/**
+ * The patient the question names or a follow-up inherits ({@link ScopeResolver}); a question that does not say which
+ * of several patients stops the run with a clarification.
+ */
+public final class ScopeStep implements QueryStep {
+    private final ScopeResolver resolver;
+
+    /** @param patients the patients questions can name ({@link PatientDirectory#NONE}: none) */
+    public ScopeStep(PatientDirectory patients) {
+        this.resolver = new ScopeResolver(patients);
+    }
+
+    @Override
+    public String name() {
+        return "scope";
+    }
+
+    @Override
+    public Next run(QueryRun run) {
+        ScopeDecision scope = resolver.resolve(run.question(), run.filter(), run.history());
+        run.scope(scope);
+        return scope.clarify() ? Next.STOP : Next.CONTINUE;
+    }
+}
