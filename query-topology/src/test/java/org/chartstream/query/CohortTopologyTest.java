@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.chartstream.core.store.PatientLabel;
 import org.chartstream.query.reply.RecordingReplySender;
 import org.chartstream.query.request.ReplyTopicPolicy;
 import org.chartstream.query.request.RequestIntegrity;
@@ -56,7 +57,8 @@ class CohortTopologyTest {
         rows.add(medication("m5", patients[4], "860975", "metformin hydrochloride 500 MG Oral Tablet", "Diabetes mellitus type 2"));
         rows.add(medication("m6", patients[5], "197361", "amlodipine 5 MG Oral Tablet", "Essential hypertension"));
         rows.add(new String[] {"clinical_notes", "n1", patients[5][0], "record: clinical notes\npatient: James Allen (MRN-6)\n"
-                + "chief complaint: dizziness\nnote text: Dizzy on standing. Lisinopril was stopped last year; continue amlodipine."});
+                + "chief complaint: dizziness\nnote text: Dizzy on standing. Lisinopril was stopped last year; continue amlodipine.",
+                patients[5][1]});
         rows.add(condition("c1", patients[1], "E11.9", "Diabetes mellitus type 2"));
         rows.add(condition("c2", patients[4], "E11.9", "Diabetes mellitus type 2"));
         rows.add(condition("c3", patients[2], "E11.91", "Type 2 diabetes with hypoglycemia"));
@@ -68,18 +70,19 @@ class CohortTopologyTest {
 
     private static String[] medication(String key, String[] patient, String rxnorm, String description, String reason) {
         return new String[] {"medications", key, patient[0], "record: medications\npatient: " + patient[1] + " (" + patient[0]
-                + ")\nrxnorm code: " + rxnorm + "\ndescription: " + description + "\nreason description: " + reason};
+                + ")\nrxnorm code: " + rxnorm + "\ndescription: " + description + "\nreason description: " + reason, patient[1]};
     }
 
     private static String[] condition(String key, String[] patient, String icd10, String description) {
         return new String[] {"conditions", key, patient[0], "record: conditions\npatient: " + patient[1] + " (" + patient[0]
-                + ")\nicd10 code: " + icd10 + "\ndescription: " + description};
+                + ")\nicd10 code: " + icd10 + "\ndescription: " + description, patient[1]};
     }
 
     @BeforeAll
     static void configure() {
         fixture = QueryTopologyFixture.open(dir);
-        fixture.index(java.util.Arrays.stream(rows()).map(r -> fixture.chunk(r[0], r[1], r[3]).patient(r[2]).build()).toList());
+        fixture.index(java.util.Arrays.stream(rows()).map(r -> fixture.chunk(r[0], r[1], r[3]).patient(r[2])
+                .label(PatientLabel.of(r[2], r[4], null)).build()).toList());
         fixture.start("cohort-test", null, (serving, sender) -> QueryTopology.build(serving.withIntegrity(INTEGRITY),
                 streamsConfig -> Set.of(REPLY_TOPIC, Topics.REQUESTS)::contains, sender));
         replies = fixture.replies(REPLY_TOPIC);

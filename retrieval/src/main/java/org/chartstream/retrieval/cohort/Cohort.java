@@ -6,8 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.chartstream.core.store.PatientLabel;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.retrieval.Completeness;
 
@@ -25,7 +24,6 @@ import org.chartstream.retrieval.Completeness;
 public record Cohort(String anchor, String asked, List<String> tables, List<StoredChunk> rows, long total, int cap) {
 
     /** The patient header the ingest writes on every row of a patient ({@code patient: Name (MRN-…)}). */
-    private static final Pattern PATIENT_LINE = Pattern.compile("(?m)^patient:\\s*(.+?)\\s*$");
 
     /** One patient and their listed rows. */
     public record PatientRows(String patientKey, String label, List<StoredChunk> rows) {
@@ -73,10 +71,14 @@ public record Cohort(String anchor, String asked, List<String> tables, List<Stor
                 : new Completeness(Completeness.Kind.COMPLETE, "every record holding the term is listed", summary);
     }
 
+    /** The patient as the ingest labelled the row's chunks (name and number), never read back from the text. */
     private static String label(StoredChunk row) {
-        Matcher m = PATIENT_LINE.matcher(row.text());
-        if (m.find()) {
-            return m.group(1);
+        PatientLabel patient = row.patient();
+        if (patient != null && patient.name() != null) {
+            return patient.number() == null ? patient.name() : patient.name() + " (" + patient.number() + ")";
+        }
+        if (patient != null && patient.number() != null) {
+            return "patient " + patient.number();
         }
         return row.patientKey() == null ? "records without a patient" : "patient " + row.patientKey();
     }

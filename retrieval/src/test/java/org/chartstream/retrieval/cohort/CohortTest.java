@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.chartstream.core.store.ChunkFixture;
+import org.chartstream.core.store.PatientLabel;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.retrieval.Completeness;
 import org.chartstream.retrieval.generate.Passage;
@@ -13,7 +14,15 @@ class CohortTest {
 
     static StoredChunk row(String table, String key, String patientKey, String patientName, String body) {
         String header = patientName == null ? "" : "record: " + table + "\npatient: " + patientName + "\n";
-        return ChunkFixture.of("clinic", table, key).patient(patientKey).text(header + body).build();
+        ChunkFixture chunk = ChunkFixture.of("clinic", table, key).patient(patientKey).text(header + body);
+        int number = patientName == null ? -1 : patientName.indexOf(" (");
+        if (number > 0) {
+            chunk = chunk.label(PatientLabel.of(patientName.substring(number + 2, patientName.length() - 1),
+                    patientName.substring(0, number), null));
+        } else if (patientName != null) {
+            chunk = chunk.label(PatientLabel.of(null, patientName, null));
+        }
+        return chunk.build();
     }
 
     private static final List<StoredChunk> ROWS = List.of(
@@ -29,6 +38,18 @@ class CohortTest {
                 .containsExactly("Bob Brown (MRN-1)", "Zoe Adams (MRN-2)", "records without a patient");
         assertThat(cohort.byPatient().get(1).rows()).extracting(c -> c.row().rowKey()).containsExactly("m1", "m3");
         assertThat(cohort.patients()).isEqualTo(2);
+    }
+
+    @Test
+    void aPatientIsNamedByTheChunksLabelNotByItsText() {
+        StoredChunk relabelled = ChunkFixture.of("clinic", "medications", "m9").patient("p9")
+                .text("record: medications\npatient: Someone Else (MRN-0)\ndescription: lisinopril")
+                .label(PatientLabel.of("MRN-9", "Ann Lee", null)).build();
+        StoredChunk numberOnly = ChunkFixture.of("clinic", "medications", "m8").patient("p8")
+                .text("record: medications\ndescription: lisinopril").label(PatientLabel.of("10014078", null, null)).build();
+        Cohort cohort = new Cohort("lisinopril", null, List.of(), List.of(relabelled, numberOnly), 2, 500);
+        assertThat(cohort.byPatient()).extracting(Cohort.PatientRows::label)
+                .containsExactly("Ann Lee (MRN-9)", "patient 10014078");
     }
 
     @Test
