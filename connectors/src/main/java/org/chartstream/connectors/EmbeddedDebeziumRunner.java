@@ -36,7 +36,7 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.connect.source.SourceRecord;
-import org.chartstream.connectors.limits.FieldCap;
+import org.chartstream.schemas.limits.FieldCap;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;

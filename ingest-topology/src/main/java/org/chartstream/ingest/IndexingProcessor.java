@@ -427,6 +427,6 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     /** @return whether any status was announced */
     private boolean announceStatuses(long now) {
         return statuses.announce(now, tableKey -> TableGenerations.decode(generations.get(tableKey)),
-                (tableKey, status) -> context.forward(new Record<String, Object>(tableKey, status.encode(), now), STATUS_CHILD));
+                (tableKey, status) -> context.forward(new Record<String, Object>(tableKey, status.toRecord(), now), STATUS_CHILD));
     }
 }

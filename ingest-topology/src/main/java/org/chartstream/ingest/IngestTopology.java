@@ -12,7 +12,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
-import org.chartstream.connectors.limits.FieldCap;
+import org.chartstream.schemas.limits.FieldCap;
 import org.chartstream.core.model.TextChunker;
 import org.chartstream.ingest.embed.EmbeddingBuffer;
 import org.chartstream.ingest.embed.EmbeddingPace;
@@ -23,6 +23,8 @@ import org.chartstream.ingest.publish.IndexEventPartitioner;
 import org.chartstream.ingest.publish.OwnPartition;
 import org.chartstream.ingest.reindex.ControlRequestParser;
 import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.EmbeddingProgress;
+import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.serde.AvroSerde;
 import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
@@ -62,7 +64,7 @@ public final class IngestTopology {
 
         Topology topology = new Topology();
         topology.addSource("debezium-changes", new StringDeserializer(), new StringDeserializer(), topics);
-        topology.addSource("ingest-control", new StringDeserializer(), new StringDeserializer(), settings.controlTopic());
+        topology.addSource("ingest-control", new StringDeserializer(), new ByteArrayDeserializer(), settings.controlTopic());
         topology.addProcessor("normalize",
                 () -> new ChangeNormalizer(settings.sources(), "index-rows", IndexingProcessor.DEAD_LETTER_CHILD,
                         new FieldCap(settings.maxFieldBytes())), "debezium-changes");
@@ -84,7 +86,8 @@ public final class IngestTopology {
         }
         topology.addSink(IndexingProcessor.EMBED_CHILD, settings.embedTopic(), new StringSerializer(), AvroSerde.of(IndexEvent.class),
                 new IndexEventPartitioner(), "index-rows");
-        topology.addSink(IndexingProcessor.STATUS_CHILD, settings.statusTopic(), new StringSerializer(), new StringSerializer(), "index-rows");
+        topology.addSink(IndexingProcessor.STATUS_CHILD, settings.statusTopic(), new StringSerializer(),
+                AvroSerde.of(IngestTableStatus.class), "index-rows");
         topology.addSink(IndexingProcessor.DEAD_LETTER_CHILD, settings.deadLetterTopic(), new StringSerializer(),
                 AvroSerde.of(DeadLetter.class), "normalize", "index-rows");
 
@@ -101,7 +104,8 @@ public final class IngestTopology {
             topology.addSink(EmbeddingProcessor.indexChild(p), settings.indexTopic(), new StringSerializer(),
                     AvroSerde.of(IndexEvent.class), new OwnPartition(p, settings.partitions()), "embed");
         }
-        topology.addSink(EmbeddingProcessor.PROGRESS_CHILD, settings.progressTopic(), new StringSerializer(), new StringSerializer(), "embed");
+        topology.addSink(EmbeddingProcessor.PROGRESS_CHILD, settings.progressTopic(), new StringSerializer(),
+                AvroSerde.of(EmbeddingProgress.class), "embed");
         // a sink of its own: one shared with the planner's processors would join both into one sub-topology
         topology.addSink(EmbeddingProcessor.DEAD_LETTER_CHILD, settings.deadLetterTopic(), new StringSerializer(),
                 AvroSerde.of(DeadLetter.class), "embed");

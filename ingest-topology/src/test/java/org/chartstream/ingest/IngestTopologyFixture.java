@@ -16,10 +16,12 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.chartstream.core.model.TextChunker;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.ingest.embed.PassageEmbedder;
-import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.replica.IndexLogApplier;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.IngestCommand;
+import org.chartstream.schemas.IngestControl;
+import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.serde.AvroSerde;
 
 /**
@@ -36,8 +38,8 @@ final class IngestTopologyFixture implements AutoCloseable {
     private final TestOutputTopic<String, IndexEvent> index;
     private final TestOutputTopic<String, IndexEvent> toEmbedding;
     private final TestOutputTopic<String, DeadLetter> deadLetters;
-    private final TestOutputTopic<String, String> status;
-    private final TestInputTopic<String, String> control;
+    private final TestOutputTopic<String, IngestTableStatus> status;
+    private final TestInputTopic<String, byte[]> control;
 
     IngestTopologyFixture(Path stateDir, IngestSettings settings, TextChunker chunker, PassageEmbedder embedder) {
         Properties props = new Properties();
@@ -49,8 +51,8 @@ final class IngestTopologyFixture implements AutoCloseable {
         index = driver.createOutputTopic(settings.indexTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));
         toEmbedding = driver.createOutputTopic(settings.embedTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));
         deadLetters = driver.createOutputTopic(settings.deadLetterTopic(), new StringDeserializer(), AvroSerde.of(DeadLetter.class));
-        status = driver.createOutputTopic(settings.statusTopic(), new StringDeserializer(), new StringDeserializer());
-        control = input(settings.controlTopic());
+        status = driver.createOutputTopic(settings.statusTopic(), new StringDeserializer(), AvroSerde.of(IngestTableStatus.class));
+        control = driver.createInputTopic(settings.controlTopic(), new StringSerializer(), new ByteArraySerializer());
     }
 
     /** A topic the topology reads: a table's change topic ({@code ehr.public.notes}), a source's notifications. */
@@ -63,8 +65,16 @@ final class IngestTopologyFixture implements AutoCloseable {
         return driver.createInputTopic(topic, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    TestInputTopic<String, String> control() {
+    /** The control topic as anyone with broker access could write it: values as raw bytes. */
+    TestInputTopic<String, byte[]> control() {
         return control;
+    }
+
+    /** Asks for a re-index of {@code source:table} as {@code chartstream reindex} does. */
+    void requestReindex(String sourceId, String table) {
+        IngestControl request = IngestControl.newBuilder().setCommand(IngestCommand.REINDEX).setSourceId(sourceId)
+                .setTableName(table).setRequestedMs(1).build();
+        control.pipeInput(sourceId + ":" + table, AvroSerde.of(IngestControl.class).serialize(request));
     }
 
     TestOutputTopic<String, IndexEvent> index() {
@@ -107,8 +117,8 @@ final class IngestTopologyFixture implements AutoCloseable {
     }
 
     /** The newest status announced for {@code source:table} (reads the status topic). */
-    TableStatus latestStatus(String tableKey) {
-        return TableStatus.decode(status.readKeyValuesToMap().get(tableKey));
+    IngestTableStatus latestStatus(String tableKey) {
+        return status.readKeyValuesToMap().get(tableKey);
     }
 
     /** Applies index events to a store, as the replica does with a one-partition log, and commits. */

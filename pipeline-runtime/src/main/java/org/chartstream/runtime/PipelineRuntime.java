@@ -15,9 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
@@ -48,8 +45,8 @@ import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
  * The pipeline of one process, against any broker: its topics, embedded Debezium per source, the ingest and query
  * topologies, the index materializer and the store. The broker and source databases are the configured ones, or an
  * in-process KRaft broker and an embedded PostgreSQL this process starts for what is not configured (see
- * {@link EmbeddedInfrastructure}). Started in dependency order and stopped in reverse (the broker last). While running
- * it writes {@code store-status.json} (see {@link StoreStatus}) into its directory every second.
+ * {@link EmbeddedInfrastructure}). Started in dependency order and stopped in reverse (the broker last). A process
+ * that answers publishes what its store serves ({@link StoreStatus}) on {@code chartstream.store.status}.
  */
 public final class PipelineRuntime implements AutoCloseable {
     /** Loads the source database the first time it is created; returns row counts per table. */
@@ -167,7 +164,7 @@ public final class PipelineRuntime implements AutoCloseable {
         if (role.answers()) {
             queryWiring = QueryWiring.create(config, model, store, indexCatchUp);
             query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config));
-            startStatusWriter();
+            startStatusPublisher();
         }
 
         capture = started.add(new ChangeCapture(dir.resolve("debezium"), bootstrapServers(), kafkaClientProperties(),
@@ -183,7 +180,7 @@ public final class PipelineRuntime implements AutoCloseable {
 
     private void createTopics() {
         List<PipelineTopics.Spec> specs = new ArrayList<>();
-        for (String topic : List.of(Topics.REPLIES, Topics.AUDIT, Topics.DEAD_LETTER, IngestSettings.CONTROL_TOPIC)) {
+        for (String topic : List.of(Topics.REPLIES, Topics.AUDIT, Topics.DEAD_LETTER, Topics.INGEST_CONTROL)) {
             specs.add(new PipelineTopics.Spec(topic, 1, false));
         }
         if (role.answers()) {
@@ -191,10 +188,11 @@ public final class PipelineRuntime implements AutoCloseable {
             specs.add(new PipelineTopics.Spec(Topics.REQUESTS, (int) config.integer("query.partitions"), false));
         }
         specs.add(new PipelineTopics.Spec(Topics.INDEX, (int) config.integer("index.partitions"), false));
-        specs.add(new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true));
-        specs.add(new PipelineTopics.Spec(IngestSettings.EMBED_TOPIC, config.ingestPartitions(), false));
-        specs.add(new PipelineTopics.Spec(IngestSettings.PROGRESS_TOPIC, 1, true));
-        List<String> singlePartition = new ArrayList<>(List.of(IngestSettings.CONTROL_TOPIC));
+        specs.add(new PipelineTopics.Spec(Topics.INGEST_STATUS, 1, true));
+        specs.add(new PipelineTopics.Spec(Topics.INGEST_EMBED, config.ingestPartitions(), false));
+        specs.add(new PipelineTopics.Spec(Topics.INGEST_PROGRESS, 1, true));
+        specs.add(new PipelineTopics.Spec(Topics.STORE_STATUS, 1, true));
+        List<String> singlePartition = new ArrayList<>(List.of(Topics.INGEST_CONTROL));
         for (SourceRegistration source : sources) {
             if (!infrastructure.connections().containsKey(source.sourceId())) {
                 continue; // an embedded source seen from a query process: its ingest process creates the topics
@@ -223,7 +221,7 @@ public final class PipelineRuntime implements AutoCloseable {
      * count. Checked, never changed: another count would send a row's events to another task than its earlier ones.
      */
     private void requireEmbeddingPartitions() {
-        for (String topic : List.of(IngestSettings.EMBED_TOPIC, Topics.INDEX)) {
+        for (String topic : List.of(Topics.INGEST_EMBED, Topics.INDEX)) {
             int actual = PipelineTopics.partitionCount(bootstrapServers(), kafkaClientProperties(), topic);
             if (actual != config.ingestPartitions()) {
                 throw config.invalid("ingest.partitions", topic + " exists with " + actual + " partition(s), not "
@@ -263,20 +261,8 @@ public final class PipelineRuntime implements AutoCloseable {
         return (int) config.integer("kafka.max-record-bytes");
     }
 
-    private void startStatusWriter() {
-        ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "store-status");
-            thread.setDaemon(true);
-            return thread;
-        });
-        writer.scheduleWithFixedDelay(() -> {
-            try {
-                storeStatus().write(dir);
-            } catch (IOException | RuntimeException e) {
-                progress.accept("could not write the store status: " + e.getMessage());
-            }
-        }, 0, 1, TimeUnit.SECONDS);
-        started.add(writer::shutdownNow);
+    private void startStatusPublisher() {
+        started.add(new StoreStatusPublisher(bootstrapServers(), kafkaClientProperties(), this::storeStatus, progress).start());
     }
 
     /** What the store's readers see now, per registered table, and how far the store has read the index log. */
@@ -287,11 +273,11 @@ public final class PipelineRuntime implements AutoCloseable {
         for (SourceRegistration source : sources) {
             for (String table : source.tables().keySet()) {
                 TableRef ref = new TableRef(source.sourceId(), table);
-                active.put(source.sourceId() + ":" + table, generations.getOrDefault(ref, 0L));
-                rows.put(source.sourceId() + ":" + table, store.countRows(ref));
+                active.put(ref.id(), generations.getOrDefault(ref, 0L));
+                rows.put(ref.id(), store.countRows(ref));
             }
         }
-        return new StoreStatus(System.currentTimeMillis(), Topics.INDEX, active, rows, materializer.committedPositions());
+        return new StoreStatus(instanceName(), System.currentTimeMillis(), Topics.INDEX, active, rows, materializer.committedPositions());
     }
 
     /**
@@ -556,6 +542,11 @@ public final class PipelineRuntime implements AutoCloseable {
 
     public List<SourceRegistration> sources() {
         return sources;
+    }
+
+    /** Every registered table, source by source in configuration order. */
+    public List<TableRef> registeredTables() {
+        return sources.stream().flatMap(s -> s.tables().keySet().stream().map(t -> new TableRef(s.sourceId(), t))).toList();
     }
 
     public IndexMaterializer materializer() {

@@ -8,7 +8,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.chartstream.connectors.limits.FieldCap;
+import org.chartstream.schemas.limits.FieldCap;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.RowChange;
