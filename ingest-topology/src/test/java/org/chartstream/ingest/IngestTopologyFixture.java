@@ -25,7 +25,8 @@ import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.serde.AvroSerde;
 
 /**
- * The ingest topology on a {@link TopologyTestDriver}, exactly once, as Confluent's kafka-streams-examples test a
+ * The ingest topology on a {@link TopologyTestDriver} with its production Streams settings (exactly once; no idle
+ * wait), as Confluent's kafka-streams-examples test a
  * topology: configure it with {@link IngestSettings}, produce Debezium change events, notifications and control
  * requests, verify the index log, the dead letters and the status it writes.
  */
@@ -46,7 +47,10 @@ final class IngestTopologyFixture implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.putAll(new IngestStreamsSettings(100, IngestSettings.DEFAULT_QUIET.toMillis(), 1).properties()); // as in production
+        // but the driver pipes each record in the test's order: the idle wait for a partition a producer may still be
+        // writing has nothing to wait for here, and would hold every record until the test moves the clock
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0");
         driver = new TopologyTestDriver(IngestTopology.build(settings, chunker, embedder), props);
         index = driver.createOutputTopic(settings.indexTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));
         toEmbedding = driver.createOutputTopic(settings.embedTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));

@@ -27,6 +27,7 @@ import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.embedded.EmbeddedPostgresSource;
 import org.chartstream.ingest.IngestSettings;
+import org.chartstream.ingest.IngestStreamsSettings;
 import org.chartstream.ingest.IngestTopology;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
@@ -159,7 +160,7 @@ public final class PipelineRuntime implements AutoCloseable {
             PassageEmbedder ingestModel = ModelThread.lowered(PassageEmbedder.of(model), (int) config.integer("ingest.model-nice"), started);
             ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, ingestModel,
                     unreadable.counts()),
-                    ingestStreamsSettings(config), captureStartGate);
+                    ingestStreamsSettings(config).properties(), captureStartGate);
         }
         if (role.answers()) {
             queryWiring = QueryWiring.create(config, model, store, indexCatchUp);
@@ -355,27 +356,10 @@ public final class PipelineRuntime implements AutoCloseable {
     /** The Streams consumers' heartbeat interval, a fifth of their session timeout (Kafka's own ratio is a third). */
     static final int CONSUMER_HEARTBEAT_MS = 2000;
 
-    /** Longest wait for a change topic that just drained (a bound on a fetch's stale lag, not tuned on data). */
-    static final long INGEST_MAX_TASK_IDLE_MS = 200;
-
-    /**
-     * The ingest topology's own Kafka Streams settings: its commit interval ({@code ingest.commit-interval-ms}), and a
-     * poll timeout of {@code ingest.quiet-ms}, so that an idle stream thread wakes up to check the embedding buffer
-     * (a wall-clock punctuation runs only between polls; Kafka Streams' default poll.ms is 100), and its stream threads
-     * ({@code ingest.stream-threads}): with one, the planner task and the process's embedding tasks share a thread, so
-     * the planner, which feeds every ingest process, stops for each of its process's embedding calls. And
-     * {@value #INGEST_MAX_TASK_IDLE_MS} ms of {@code max.task.idle.ms}: the planner reads every change topic in one
-     * task, in timestamp order while each partition has records fetched; with Kafka Streams' default (0) it does not
-     * wait for a producer still writing a partition that was caught up at its last fetch, the likely way a snapshot's
-     * encounters were read before their patients (bench scaleout, 2026-12-01: 88 of 499 encounters indexed without
-     * their patient's name in one run, all named in the next). The wait applies only while a partition has just
-     * drained.
-     */
-    static Map<String, String> ingestStreamsSettings(ChartstreamConfig config) {
-        return Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(config.integer("ingest.commit-interval-ms")),
-                StreamsConfig.POLL_MS_CONFIG, Long.toString(config.integer("ingest.quiet-ms")),
-                StreamsConfig.NUM_STREAM_THREADS_CONFIG, Long.toString(config.integer("ingest.stream-threads")),
-                StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, Long.toString(INGEST_MAX_TASK_IDLE_MS));
+    /** The ingest topology's Kafka Streams settings as configured. */
+    static IngestStreamsSettings ingestStreamsSettings(ChartstreamConfig config) {
+        return new IngestStreamsSettings(config.integer("ingest.commit-interval-ms"), config.integer("ingest.quiet-ms"),
+                (int) config.integer("ingest.stream-threads"));
     }
 
     /** The key of a table in the count maps: the table name with one source, {@code source:table} with several. */
