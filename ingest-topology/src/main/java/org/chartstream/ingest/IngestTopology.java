@@ -1,6 +1,5 @@
 package org.chartstream.ingest;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -22,6 +21,7 @@ import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.publish.IndexEventPartitioner;
 import org.chartstream.ingest.publish.OwnPartition;
 import org.chartstream.ingest.reindex.ControlRequestParser;
+import org.chartstream.ingest.state.PlannerState;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.EmbeddingProgress;
 import org.chartstream.schemas.IngestTableStatus;
@@ -72,15 +72,14 @@ public final class IngestTopology {
         topology.addProcessor("index-rows",
                 () -> new IndexingProcessor(sources, chunker, embedder, settings.flushRule(), settings.maxRecordBytes()),
                 "normalize", "control-requests");
-        for (String store : List.of(IndexingProcessor.PATIENTS_STORE, IndexingProcessor.ROWS_STORE, IndexingProcessor.REINDEX_STORE,
-                IndexingProcessor.AWAITING_PATIENT_STORE, IndexingProcessor.CHILDREN_STORE, IndexingProcessor.RENAMED_STORE)) {
+        for (String store : PlannerState.PER_ROW_STORES) {
             topology.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()), "index-rows");
         }
         // one entry per table, rewritten for every row of it: cached, so that a transaction writes each table's entry to
         // the changelog once at its commit instead of once per row (a snapshot wrote as many status and generation
         // records as rows); reads within the transaction see the cached value, and nothing uncommitted was ever visible
-        for (String store : List.of(IndexingProcessor.GENERATIONS_STORE, IndexingProcessor.STATUS_STORE, IndexingProcessor.COLUMNS_STORE)) {
+        for (String store : PlannerState.PER_TABLE_STORES) {
             topology.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()).withCachingEnabled(), "index-rows");
         }

@@ -256,7 +256,7 @@ class IngestTopologyTest {
     void aReindexEntersRowsIndexedBeforeThePatientIndexExistedSoThatALaterRenameReachesThem() {
         snapshotTwoPatientsAndTheirNotes();
         index.readValuesToList();
-        ingest.forgetStore(IndexingProcessor.CHILDREN_STORE);
+        ingest.forgetStore(org.chartstream.ingest.state.PlannerState.CHILDREN_STORE);
         ingest.requestReindex("ehr", "clinical_notes");
         ingest.lingerPasses();
         ingest.lingerPasses();

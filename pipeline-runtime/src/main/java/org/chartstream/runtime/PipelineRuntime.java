@@ -364,7 +364,7 @@ public final class PipelineRuntime implements AutoCloseable {
 
     /** The key of a table in the count maps: the table name with one source, {@code source:table} with several. */
     private String countKey(SourceRegistration source, String table) {
-        return sources.size() == 1 ? table : source.sourceId() + ":" + table;
+        return sources.size() == 1 ? table : new TableRef(source.sourceId(), table).id();
     }
 
     /** Rows per registered table in the source databases. */
