@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.schemas.IndexPosition;
 import org.chartstream.schemas.ReplicaStatus;
@@ -24,6 +25,19 @@ public record StoreStatus(String instance, long updatedMs, String indexTopic, Ma
         activeGenerations = Map.copyOf(activeGenerations);
         rows = Map.copyOf(rows);
         committedPositions = Map.copyOf(committedPositions);
+    }
+
+    /** What {@code store}'s readers see now of {@code tables}, with the index-log {@code positions} it has committed. */
+    public static StoreStatus now(String instance, List<TableRef> tables, HybridStore store, String indexTopic,
+                                  Map<Integer, Long> positions) {
+        Map<String, Long> active = new TreeMap<>();
+        Map<String, Long> rows = new TreeMap<>();
+        Map<TableRef, Long> generations = store.activeGenerations();
+        for (TableRef table : tables) {
+            active.put(table.id(), generations.getOrDefault(table, 0L));
+            rows.put(table.id(), store.countRows(table));
+        }
+        return new StoreStatus(instance, System.currentTimeMillis(), indexTopic, active, rows, positions);
     }
 
     /** Whether {@code other} shows readers the same generations, rows and index-log positions. */
