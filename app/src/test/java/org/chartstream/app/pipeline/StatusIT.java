@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.chartstream.app.InProcessCli;
 import org.chartstream.connectors.SourceKind;
@@ -58,9 +59,7 @@ class StatusIT {
 
     @AfterAll
     static void stop() {
-        if (runtime != null) {
-            runtime.close();
-        }
+        Optional.ofNullable(runtime).ifPresent(PipelineRuntime::close);
     }
 
     @Test
