@@ -25,7 +25,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.chartstream.app.ops.Operations;
 import org.chartstream.client.KafkaClientProperties;
 import org.chartstream.client.QueryClient;
-import org.chartstream.ingest.IngestSettings;
 import org.chartstream.ingest.IngestTopology;
 import org.chartstream.replica.IndexMaterializer;
 import org.chartstream.runtime.PipelineRuntime;
@@ -96,12 +95,12 @@ class InternalTopicIntegrityIT {
             index.add(send(producer, Topics.INDEX, "k2", "{\"kind\":\"UPSERT_ROW\"}".getBytes(StandardCharsets.UTF_8)));
             index.add(send(producer, Topics.INDEX, "k3", truncated));
             index.add(send(producer, Topics.INDEX, "k4", goodEvent)); // an IndexEvent of 7-dimensional vectors: not for this store
-            status.add(send(producer, IngestSettings.STATUS_TOPIC, "ehr:foreign", replyEvent));
-            status.add(send(producer, IngestSettings.STATUS_TOPIC, "ehr:patients", "{}".getBytes(StandardCharsets.UTF_8)));
+            status.add(send(producer, Topics.INGEST_STATUS, "ehr:foreign", replyEvent));
+            status.add(send(producer, Topics.INGEST_STATUS, "ehr:patients", "{}".getBytes(StandardCharsets.UTF_8)));
             audit.add(send(producer, Topics.AUDIT, "r-foreign", replyEvent));
             audit.add(send(producer, Topics.AUDIT, "r-bad-cite", AvroSerde.of(AnswerAudit.class).serialize(auditCiting("no-such-chunk-id"))));
-            embed.add(send(producer, IngestSettings.EMBED_TOPIC, "k5", replyEvent));
-            embed.add(send(producer, IngestSettings.EMBED_TOPIC, "k6", truncated));
+            embed.add(send(producer, Topics.INGEST_EMBED, "k5", replyEvent));
+            embed.add(send(producer, Topics.INGEST_EMBED, "k6", truncated));
         }
 
         // a row inserted after the bad records is indexed and answered: the materializer went on past them
@@ -150,7 +149,7 @@ class InternalTopicIntegrityIT {
         for (RecordMetadata m : status) {
             assertThat(dead).as("dead letter of status offset %d", m.offset()).anySatisfy(d -> {
                 assertThat(d.getStage()).isEqualTo("ops-ingest-status");
-                assertThat(d.getSourceTopic()).isEqualTo(IngestSettings.STATUS_TOPIC);
+                assertThat(d.getSourceTopic()).isEqualTo(Topics.INGEST_STATUS);
                 assertThat(d.getOffset()).isEqualTo(m.offset());
             });
         }
@@ -158,7 +157,7 @@ class InternalTopicIntegrityIT {
         for (RecordMetadata m : embed) {
             assertThat(dead).as("dead letter of repartition offset %d", m.offset()).anySatisfy(d -> {
                 assertThat(d.getStage()).isEqualTo(IngestTopology.EMBEDDING_CONSUMER_NAME);
-                assertThat(d.getSourceTopic()).isEqualTo(IngestSettings.EMBED_TOPIC);
+                assertThat(d.getSourceTopic()).isEqualTo(Topics.INGEST_EMBED);
                 assertThat(d.getPartition()).isEqualTo(m.partition());
                 assertThat(d.getOffset()).isEqualTo(m.offset());
             });
@@ -177,7 +176,7 @@ class InternalTopicIntegrityIT {
         assertThat(statusRun.code()).as("status exit code; stderr: %s", statusRun.err()).isZero();
         assertThat(statusRun.out()).contains("\"table\"").contains("patients");
         for (RecordMetadata m : status) {
-            assertThat(statusRun.err()).contains("status-reader skipped an unreadable record at " + IngestSettings.STATUS_TOPIC
+            assertThat(statusRun.err()).contains("status-reader skipped an unreadable record at " + Topics.INGEST_STATUS
                     + "-" + m.partition() + " offset " + m.offset());
         }
 

@@ -19,7 +19,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.client.QueryClient;
-import org.chartstream.ingest.reindex.ReindexRequest;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.replica.IndexMaterializer;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.PipelineTopics;
@@ -131,7 +131,7 @@ class TransportSecurityClientsTest {
         awaitConnections();
         status.cancel(true);
         int statusConnections = firstBytes.size();
-        Future<?> reindex = pool.submit(() -> IngestStatusReader.requestReindex(bootstrap, quick, new ReindexRequest("ehr", "patients")));
+        Future<?> reindex = pool.submit(() -> org.chartstream.app.pipeline.IngestControlClient.requestReindex(bootstrap, quick, new TableRef("ehr", "patients")));
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (firstBytes.size() == statusConnections && System.nanoTime() < deadline) {
             Thread.sleep(50);

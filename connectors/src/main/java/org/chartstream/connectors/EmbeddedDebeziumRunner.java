@@ -1,45 +1,27 @@
 package org.chartstream.connectors;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.debezium.embedded.EmbeddedEngineChangeEvent;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
-import io.debezium.engine.Header;
 import io.debezium.engine.format.Json;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.connect.source.SourceRecord;
-import org.chartstream.connectors.limits.FieldCap;
+import org.chartstream.schemas.limits.FieldCap;
 import org.chartstream.schemas.DeadLetter;
-import org.chartstream.schemas.Topics;
-import org.chartstream.schemas.serde.AvroSerde;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * then marks the records processed and the batch finished; the engine writes the offsets after each batch
  * ({@link DebeziumConfigs}). Debezium's offsets therefore only ever cover events that are in Kafka: a crash
  * re-delivers (duplicates), it never loses. An event without a source position does not move them
- * ({@link #movesOffsets}). If a send fails the batch is not committed and the
+ * ({@link KafkaHandOver#movesOffsets}). If a send fails the batch is not committed and the
  * engine stops with the error ({@link #state()} {@code FAILED}, {@link #failure()}).
  *
  * <p>One row never stops capture. Before the first write every text field of a change over the field cap
@@ -73,8 +55,6 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
     public static final String STAGE_WRITE = "cdc.write";
     /** The field cap when none is given: 1 MiB. */
     public static final int DEFAULT_MAX_FIELD_BYTES = 1 << 20;
-    private static final AvroSerde<DeadLetter> DEAD_LETTERS = AvroSerde.of(DeadLetter.class);
-    private static final ObjectMapper KEYS = new ObjectMapper();
 
     /** Life cycle of a runner. */
     public enum State {
@@ -95,13 +75,8 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
     private final Properties producerProperties;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final AtomicLong recordsProduced = new AtomicLong();
-    private final AtomicLong tombstonesProduced = new AtomicLong();
-    private final AtomicLong notificationsProduced = new AtomicLong();
+    private final HandOverCounts counts = new HandOverCounts();
     private final String notificationTopic;
-    private final AtomicLong batchesCommitted = new AtomicLong();
-    private final AtomicLong fieldsTruncated = new AtomicLong();
-    private final AtomicLong changesSkipped = new AtomicLong();
     private final FieldCap fieldCap;
     private final String topicPrefix;
     private final CountDownLatch taskStarted = new CountDownLatch(1);
@@ -111,7 +86,6 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
     private volatile KafkaProducer<String, byte[]> deadLetterProducer;
     private volatile DebeziumEngine<ChangeEvent<String, String>> engine;
     private volatile ExecutorService executor;
-    private volatile String lastAcknowledged = "-";
 
     /**
      * @param engineProperties Debezium embedded-engine properties (see {@link DebeziumConfigs#forSource}); must hold
@@ -181,7 +155,7 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
                     .using(engineProperties)
                     .using(new Callbacks())
                     .using(this::completed)
-                    .notifying(new KafkaHandOver())
+                    .notifying(new KafkaHandOver(name, fieldCap, topicPrefix, notificationTopic, producer, deadLetterProducer, counts))
                     .build();
             executor = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "chartstream-cdc-" + name);
@@ -227,37 +201,37 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
 
     /** Change records (including tombstones) acknowledged by Kafka and committed to Debezium. */
     public long recordsProduced() {
-        return recordsProduced.get();
+        return counts.recordsProduced.get();
     }
 
     /** Debezium notifications (snapshot progress) acknowledged by Kafka; not counted in {@link #recordsProduced()}. */
     public long notificationsProduced() {
-        return notificationsProduced.get();
+        return counts.notificationsProduced.get();
     }
 
     /** Tombstones among {@link #recordsProduced()}. */
     public long tombstonesProduced() {
-        return tombstonesProduced.get();
+        return counts.tombstonesProduced.get();
     }
 
     /** Fields truncated to the field cap (each named in a dead letter). */
     public long fieldsTruncated() {
-        return fieldsTruncated.get();
+        return counts.fieldsTruncated.get();
     }
 
     /** Changes Kafka refused as too large: dead-lettered instead of written, and passed by the offsets. */
     public long changesSkipped() {
-        return changesSkipped.get();
+        return counts.changesSkipped.get();
     }
 
     /** Batches acknowledged by Kafka and marked finished. */
     public long batchesCommitted() {
-        return batchesCommitted.get();
+        return counts.batchesCommitted.get();
     }
 
     /** {@code topic-partition@offset} of the last record Kafka acknowledged, or {@code -}. */
     public String lastAcknowledged() {
-        return lastAcknowledged;
+        return counts.lastAcknowledged;
     }
 
     /** The engine name ({@code name} property). */
@@ -301,7 +275,7 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
             state.set(State.STOPPED);
         }
         LOG.info("CDC runner {} closed: {} records in {} batches, last acknowledged {}", name,
-                recordsProduced.get(), batchesCommitted.get(), lastAcknowledged);
+                counts.recordsProduced.get(), counts.batchesCommitted.get(), counts.lastAcknowledged);
     }
 
     private void closeQuietly() {
@@ -346,11 +320,11 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
             failure.compareAndSet(null, t);
             state.set(State.FAILED);
             // message and error come from Debezium/Kafka, not from row content
-            LOG.error("CDC runner {} failed after {} records: {}", name, recordsProduced.get(), t.toString());
+            LOG.error("CDC runner {} failed after {} records: {}", name, counts.recordsProduced.get(), t.toString());
         } else {
             state.compareAndSet(State.RUNNING, State.STOPPED);
             state.compareAndSet(State.STARTING, State.STOPPED);
-            LOG.info("CDC runner {} engine stopped after {} records", name, recordsProduced.get());
+            LOG.info("CDC runner {} engine stopped after {} records", name, counts.recordsProduced.get());
         }
         finished.countDown();
     }
@@ -366,152 +340,6 @@ public final class EmbeddedDebeziumRunner implements AutoCloseable {
         @Override
         public void taskStopped() {
             LOG.info("CDC runner {}: connector task stopped", name);
-        }
-    }
-
-    /** Produce, flush, wait for every acknowledgement, then commit: offsets only cover what Kafka holds. */
-    private final class KafkaHandOver implements DebeziumEngine.ChangeConsumer<ChangeEvent<String, String>> {
-
-        @Override
-        public void handleBatch(List<ChangeEvent<String, String>> records,
-                                DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer)
-                throws InterruptedException {
-            if (records.isEmpty()) {
-                committer.markBatchFinished();
-                return;
-            }
-            KafkaProducer<String, String> p = producer;
-            List<Future<RecordMetadata>> acks = new ArrayList<>(records.size());
-            List<DeadLetter> deadLetters = new ArrayList<>();
-            long tombstones = 0;
-            long notifications = 0;
-            for (ChangeEvent<String, String> r : records) {
-                FieldCap.Result capped = fieldCap.apply(r.value());
-                for (FieldCap.Truncated t : capped.truncated()) {
-                    deadLetters.add(deadLetter(r, STAGE_FIELD_CAP, fieldCap.reason(tableOf(r.destination()), rowKey(r.key()), t)));
-                    LOG.warn("CDC runner {}: field '{}' of table {} truncated to {} bytes (dead letter written)", name,
-                            t.field(), tableOf(r.destination()), fieldCap.maxBytes());
-                }
-                ProducerRecord<String, String> pr =
-                        new ProducerRecord<>(r.destination(), r.partition(), r.key(), capped.value());
-                for (Header<Object> h : r.<Object>headers()) {
-                    if (h.getKey() != null && h.getValue() != null) {
-                        pr.headers().add(h.getKey(), String.valueOf(h.getValue()).getBytes(StandardCharsets.UTF_8));
-                    }
-                }
-                if (r.value() == null) {
-                    tombstones++;
-                } else if (r.destination().equals(notificationTopic)) {
-                    notifications++;
-                }
-                acks.add(p.send(pr));
-            }
-            p.flush();
-            RecordMetadata last = null;
-            long skipped = 0;
-            for (int i = 0; i < acks.size(); i++) {
-                try {
-                    last = acks.get(i).get();
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof RecordTooLargeException)) {
-                        // nothing of this batch is committed: Debezium re-delivers it after a restart
-                        throw new IllegalStateException("CDC runner " + name + ": Kafka did not acknowledge a record of a "
-                                + records.size() + "-record batch: " + e.getCause(), e.getCause());
-                    }
-                    ChangeEvent<String, String> r = records.get(i);
-                    deadLetters.add(deadLetter(r, STAGE_WRITE, "table " + tableOf(r.destination()) + " row " + rowKey(r.key())
-                            + ": Kafka refused the change as too large (" + e.getCause().getMessage() + "), also after"
-                            + " ingest.max-field-bytes (" + fieldCap.maxBytes() + "); it was not written and capture went on"));
-                    LOG.error("CDC runner {}: a change of table {} is too large for Kafka; dead-lettered and skipped", name,
-                            tableOf(r.destination()));
-                    skipped++;
-                }
-            }
-            writeDeadLetters(deadLetters);
-            for (ChangeEvent<String, String> r : records) {
-                if (movesOffsets(((EmbeddedEngineChangeEvent<?, ?, ?>) r).sourceRecord())) {
-                    committer.markProcessed(r);
-                }
-            }
-            committer.markBatchFinished();
-            long total = recordsProduced.addAndGet(records.size() - notifications - skipped);
-            changesSkipped.addAndGet(skipped);
-            tombstonesProduced.addAndGet(tombstones);
-            notificationsProduced.addAndGet(notifications);
-            batchesCommitted.incrementAndGet();
-            if (last != null) {
-                lastAcknowledged = last.topic() + "-" + last.partition() + "@" + last.offset();
-            }
-            if (LOG.isDebugEnabled()) {
-                LOG.debug("CDC runner {}: batch of {} records acknowledged ({} in total), last at {}", name,
-                        records.size(), total, lastAcknowledged);
-            }
-        }
-
-        /** Writes the batch's dead letters and waits for them: the batch commits only once they are in Kafka. */
-        private void writeDeadLetters(List<DeadLetter> deadLetters) throws InterruptedException {
-            if (deadLetters.isEmpty()) {
-                return;
-            }
-            List<Future<RecordMetadata>> written = new ArrayList<>(deadLetters.size());
-            for (DeadLetter d : deadLetters) {
-                String key = d.getKey() == null ? null : StandardCharsets.UTF_8.decode(d.getKey().duplicate()).toString();
-                written.add(deadLetterProducer.send(new ProducerRecord<>(Topics.DEAD_LETTER, key, DEAD_LETTERS.serialize(d))));
-            }
-            deadLetterProducer.flush();
-            for (Future<RecordMetadata> f : written) {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException("CDC runner " + name + ": a dead letter was not acknowledged: " + e.getCause(), e.getCause());
-                }
-            }
-            fieldsTruncated.addAndGet(deadLetters.stream().filter(d -> STAGE_FIELD_CAP.equals(d.getStage())).count());
-        }
-
-        @Override
-        public boolean supportsTombstoneEvents() {
-            return true;
-        }
-    }
-
-    /**
-     * Whether handing {@code record} over moves Debezium's offsets to the record's position. Not when it has none:
-     * Debezium's notice that a snapshot started is sent before the connector has a position and carries an empty
-     * offset. Written as the source's offset (a kill -9 before the next batch), it reads on restart as a connector
-     * past its snapshot: PostgreSQL streams on without ever reading the tables, MariaDB refuses to start ("Source
-     * offset 'file' parameter is missing"). Without it the restart snapshots again, as it must.
-     */
-    static boolean movesOffsets(SourceRecord record) {
-        Map<String, ?> offset = record.sourceOffset();
-        return offset != null && !offset.isEmpty();
-    }
-
-    /** A dead letter for a change: its topic and key (the primary key), the stage and the reason, no value. */
-    private static DeadLetter deadLetter(ChangeEvent<String, String> r, String stage, String reason) {
-        return DeadLetter.newBuilder().setSourceTopic(r.destination()).setPartition(-1).setOffset(-1)
-                .setKey(r.key() == null ? null : ByteBuffer.wrap(r.key().getBytes(StandardCharsets.UTF_8)))
-                .setValue(null).setStage(stage).setReason(reason).setTsMs(System.currentTimeMillis()).build();
-    }
-
-    /** {@code <schema>.<table>} of a change topic {@code <prefix>.<schema>.<table>}. */
-    private String tableOf(String topic) {
-        return !topicPrefix.isEmpty() && topic.startsWith(topicPrefix + ".") ? topic.substring(topicPrefix.length() + 1) : topic;
-    }
-
-    /** The primary-key values of a Debezium JSON key joined by {@code |}, as the ingest side names rows. */
-    static String rowKey(String keyJson) {
-        if (keyJson == null) {
-            return "(no key)";
-        }
-        try {
-            JsonNode key = KEYS.readTree(keyJson);
-            JsonNode payload = key.has("payload") && key.has("schema") ? key.get("payload") : key;
-            List<String> parts = new ArrayList<>();
-            payload.fields().forEachRemaining(e -> parts.add(e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
-            return String.join("|", parts);
-        } catch (JsonProcessingException | RuntimeException e) {
-            return "(unreadable key)";
         }
     }
 

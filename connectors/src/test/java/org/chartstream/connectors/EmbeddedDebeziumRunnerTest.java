@@ -12,11 +12,11 @@ class EmbeddedDebeziumRunnerTest {
 
     @Test
     void aDeadLetterNamesTheRowByItsPrimaryKeyValuesAsTheIngestSideDoes() {
-        assertThat(EmbeddedDebeziumRunner.rowKey("{\"note_id\":17}")).isEqualTo("17");
-        assertThat(EmbeddedDebeziumRunner.rowKey("{\"site\":\"a\",\"seq\":3}")).isEqualTo("a|3");
-        assertThat(EmbeddedDebeziumRunner.rowKey("{\"schema\":{},\"payload\":{\"id\":\"p-1\"}}")).isEqualTo("p-1");
-        assertThat(EmbeddedDebeziumRunner.rowKey(null)).isEqualTo("(no key)");
-        assertThat(EmbeddedDebeziumRunner.rowKey("{oops")).isEqualTo("(unreadable key)");
+        assertThat(KafkaHandOver.rowKey("{\"note_id\":17}")).isEqualTo("17");
+        assertThat(KafkaHandOver.rowKey("{\"site\":\"a\",\"seq\":3}")).isEqualTo("a|3");
+        assertThat(KafkaHandOver.rowKey("{\"schema\":{},\"payload\":{\"id\":\"p-1\"}}")).isEqualTo("p-1");
+        assertThat(KafkaHandOver.rowKey(null)).isEqualTo("(no key)");
+        assertThat(KafkaHandOver.rowKey("{oops")).isEqualTo("(unreadable key)");
     }
 
     @Test
@@ -31,11 +31,11 @@ class EmbeddedDebeziumRunnerTest {
     void anEventWithoutASourcePositionLeavesTheOffsetsWhereTheyWere() {
         Map<String, String> partition = Map.of("server", "ehr");
         // Debezium's notice that a snapshot started, sent before the connector has a position
-        assertThat(EmbeddedDebeziumRunner.movesOffsets(new SourceRecord(partition, Map.of(), "ehr.debezium-notifications", null, "{}")))
+        assertThat(KafkaHandOver.movesOffsets(new SourceRecord(partition, Map.of(), "ehr.debezium-notifications", null, "{}")))
                 .isFalse();
-        assertThat(EmbeddedDebeziumRunner.movesOffsets(new SourceRecord(partition, null, "ehr.debezium-notifications", null, "{}")))
+        assertThat(KafkaHandOver.movesOffsets(new SourceRecord(partition, null, "ehr.debezium-notifications", null, "{}")))
                 .isFalse();
-        assertThat(EmbeddedDebeziumRunner.movesOffsets(new SourceRecord(partition, Map.of("lsn", 22033240L, "txId", 742L),
+        assertThat(KafkaHandOver.movesOffsets(new SourceRecord(partition, Map.of("lsn", 22033240L, "txId", 742L),
                 "ehr.public.patients", null, "{}"))).isTrue();
     }
 }

@@ -148,7 +148,7 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
         EmbedProgress next = (kept == null ? EmbedProgress.none(partition) : EmbedProgress.decode(kept))
                 .plus(counts[0], counts[1], instance, now);
         progress.put(key, next.encode());
-        context.forward(new Record<String, Object>(key, next.encode(), now), PROGRESS_CHILD);
+        context.forward(new Record<String, Object>(key, next.toRecord(), now), PROGRESS_CHILD);
         context.commit();
     }
 }

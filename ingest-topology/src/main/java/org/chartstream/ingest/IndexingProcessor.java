@@ -2,18 +2,16 @@ package org.chartstream.ingest;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.core.model.TextChunker;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.chunk.RowChunker;
 import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.embed.FlushRule;
@@ -30,9 +28,12 @@ import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.ingest.publish.GenerationPlanner;
 import org.chartstream.ingest.publish.IndexEvents;
 import org.chartstream.ingest.publish.IndexRecordSize;
+import org.chartstream.ingest.publish.RowEvents;
 import org.chartstream.ingest.publish.TableGenerations;
 import org.chartstream.ingest.reindex.ReindexDriver;
 import org.chartstream.ingest.reindex.ReindexRequest;
+import org.chartstream.ingest.state.PlannerState;
+import org.chartstream.ingest.state.RowId;
 import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.ingest.status.TableStatuses;
 import org.chartstream.schemas.DeadLetter;
@@ -62,15 +63,6 @@ import org.slf4j.LoggerFactory;
  * truncate publishes an empty generation at once.
  */
 final class IndexingProcessor implements Processor<String, Object, String, Object> {
-    static final String PATIENTS_STORE = "patient-identities";
-    static final String GENERATIONS_STORE = "table-generations";
-    static final String ROWS_STORE = "row-images";
-    static final String STATUS_STORE = "table-status";
-    static final String REINDEX_STORE = "reindex-cursors";
-    static final String COLUMNS_STORE = "table-columns";
-    static final String AWAITING_PATIENT_STORE = "rows-awaiting-patient";
-    static final String CHILDREN_STORE = "patient-children";
-    static final String RENAMED_STORE = "renamed-patients";
     static final String DEAD_LETTER_CHILD = "dead-letters";
     static final String STAGE_NEW_COLUMN = "ingest.project.new-column";
     static final String STAGE_WRITE = "ingest.write";
@@ -90,12 +82,10 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private WorkPunctuation background;
 
     private ProcessorContext<String, Object> context;
-    private KeyValueStore<String, String> generations;
-    private KeyValueStore<String, String> rows;
-    private KeyValueStore<String, String> columns;
+    private PlannerState state;
     private PatientIdentities patients;
     private TableStatuses statuses;
-    private RowChunker chunker;
+    private RowEvents rowEvents;
     private ReindexDriver reindex;
 
     IndexingProcessor(Map<String, SourceRegistration> sources, TextChunker chunker, PassageEmbedder embedder,
@@ -111,15 +101,11 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.generations = context.getStateStore(GENERATIONS_STORE);
-        this.rows = context.getStateStore(ROWS_STORE);
-        this.columns = context.getStateStore(COLUMNS_STORE);
-        this.patients = new PatientIdentities(context.getStateStore(PATIENTS_STORE), context.getStateStore(AWAITING_PATIENT_STORE),
-                context.getStateStore(CHILDREN_STORE), context.getStateStore(RENAMED_STORE));
-        this.statuses = new TableStatuses(context.getStateStore(STATUS_STORE));
-        this.chunker = new RowChunker(textChunker, patients);
-        this.reindex = new ReindexDriver(sources, context.getStateStore(REINDEX_STORE), generations, rows, statuses,
-                chunker, patients, this::emit, flushRule.batchChunks(), events);
+        this.state = PlannerState.of(context);
+        this.patients = state.patients();
+        this.statuses = state.statuses();
+        this.rowEvents = new RowEvents(new RowChunker(textChunker, patients), events, this::emit);
+        this.reindex = new ReindexDriver(sources, state, rowEvents, flushRule.batchChunks());
         commits = new WorkPunctuation(context, flushRule.quiet(), () -> {
             if (uncommitted && context.currentSystemTimeMs() - lastForwardMs >= flushRule.quiet().toMillis()) {
                 commit();
@@ -158,33 +144,32 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         SourceRegistration source = sources.get(change.getSourceId());
         TableProjection projection = source.table(change.getTableName()).orElseThrow();
         PatientIdentityColumns idColumns = source.patientIdentity();
-        String tableKey = change.getSourceId() + ":" + change.getTableName();
-        String rowStoreKey = tableKey + ":" + change.getRowKey();
+        RowId row = new RowId(change.getSourceId(), change.getTableName(), change.getRowKey());
+        TableRef table = row.tableRef();
 
         // a deleted patient's children keep the identity they were indexed with until they change
         List<String> awaitedPatient = List.of();
         if (idColumns != null && change.getTableName().equals(idColumns.table()) && change.getOp() != RowOp.DELETE) {
             awaitedPatient = patients.remember(change.getSourceId(), idColumns.identityOf(change.getAfter()));
         }
-        TableGenerations state = TableGenerations.decode(generations.get(tableKey));
-        GenerationPlanner.Plan plan = GenerationPlanner.plan(state, change.getOp(), change.getSnapshot());
-        generations.put(tableKey, plan.next().encode());
+        TableGenerations generations = state.generations().of(table);
+        GenerationPlanner.Plan plan = GenerationPlanner.plan(generations, change.getOp(), change.getSnapshot());
+        state.generations().put(table, plan.next());
 
-        TableStatus status = statuses.of(tableKey, change.getSourceId(), change.getTableName())
+        TableStatus status = statuses.of(table.id(), table.sourceId(), table.table())
                 .withChange(change.getSourcePosition(), change.getCommitTsMs(), embedder.modelId());
-        String previousEncoded = rows.get(rowStoreKey);
-        RowImage previous = previousEncoded == null ? null : RowImage.decode(previousEncoded);
+        RowImage previous = state.rows().get(row);
         if (change.getOp() == RowOp.DELETE) {
-            status = removeRow(change, rowStoreKey, previous, status);
+            status = removeRow(row, previous, status);
         } else {
-            status = indexRow(change, projection, plan, previous, status);
+            status = indexRow(change, row, projection, plan, previous, status);
         }
         if (plan.publish() > 0) {
-            status = publishStaged(tableKey, change.getSourceId(), change.getTableName(), plan.publish(),
-                    change.getOp() == RowOp.SNAPSHOT, GenerationPlanner.stagedRowsWith(state, change.getSnapshot()), timestamp, status);
+            status = publishStaged(table, plan.publish(), change.getOp() == RowOp.SNAPSHOT,
+                    GenerationPlanner.stagedRowsWith(generations, change.getSnapshot()), timestamp, status);
         }
-        statuses.put(tableKey, status);
-        awaitedPatient.forEach(this::chunkAgainUnderItsPatient);
+        statuses.put(table.id(), status);
+        awaitedPatient.forEach(rowStoreKey -> chunkAgainUnderItsPatient(RowId.parse(rowStoreKey)));
     }
 
     /**
@@ -204,7 +189,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             if (next.isEmpty()) {
                 break;
             }
-            chunkAgainUnderItsPatient(next.get().rowStoreKey());
+            chunkAgainUnderItsPatient(RowId.parse(next.get().rowStoreKey()));
             rowsChunked++;
         }
         if (rowsChunked > 0) {
@@ -221,28 +206,25 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
      * written to (an older one it may also be in is superseded when that one publishes); a row deleted or emptied
      * since is skipped.
      */
-    private void chunkAgainUnderItsPatient(String rowStoreKey) {
-        String encoded = rows.get(rowStoreKey);
-        String[] parts = rowStoreKey.split(":", 3);
-        SourceRegistration source = sources.get(parts[0]);
-        if (encoded == null || parts.length < 3 || source == null || source.table(parts[1]).isEmpty()) {
+    private void chunkAgainUnderItsPatient(RowId row) {
+        RowImage image = state.rows().get(row);
+        SourceRegistration source = sources.get(row.sourceId());
+        if (image == null || source == null || source.table(row.table()).isEmpty()) {
             return;
         }
-        TableProjection projection = source.table(parts[1]).orElseThrow();
-        RowImage image = RowImage.decode(encoded);
+        TableProjection projection = source.table(row.table()).orElseThrow();
         String body = RowProjector.body(projection, image.row());
         if (body.isEmpty()) {
             return;
         }
-        RowChunks chunks = chunker.chunk(parts[0], parts[1], parts[2], projection, image, body);
-        if (IndexRecordSize.upperBound(parts[2], chunks.pieces(), embedder.dimension()) > maxRecordBytes) {
+        RowChunks chunks = rowEvents.chunk(row, projection, image, body);
+        if (IndexRecordSize.upperBound(row.rowKey(), chunks.pieces(), embedder.dimension()) > maxRecordBytes) {
             return; // the row as indexed stays: a longer header must not turn a written row into a dead letter
         }
-        emit(events.upsert(chunks, image.generation()));
-        rows.put(rowStoreKey, image.writtenTo(chunks.count(), image.generation()).encode());
-        String tableKey = parts[0] + ":" + parts[1];
-        TableStatus status = statuses.of(tableKey, parts[0], parts[1]);
-        statuses.put(tableKey, status.withCounts(status.rows(), status.chunks() + chunks.count() - image.chunks()));
+        rowEvents.upsert(chunks, image.generation());
+        state.rows().put(row, image.writtenTo(chunks.count(), image.generation()));
+        TableStatus status = statuses.of(row.tableRef().id(), row.sourceId(), row.table());
+        statuses.put(row.tableRef().id(), status.withCounts(status.rows(), status.chunks() + chunks.count() - image.chunks()));
     }
 
     /**
@@ -250,67 +232,55 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
      * instead; a row too large for one index record is not written (dead letter): that would abort the transaction
      * on every retry. The index then keeps the row's previous version.
      */
-    private TableStatus indexRow(RowChange change, TableProjection projection, GenerationPlanner.Plan plan, RowImage previous,
-                                 TableStatus status) {
-        String tableKey = change.getSourceId() + ":" + change.getTableName();
-        String rowStoreKey = tableKey + ":" + change.getRowKey();
-        ColumnPolicy.Admitted admitted = admittedColumns(tableKey, projection, change.getAfter());
+    private TableStatus indexRow(RowChange change, RowId row, TableProjection projection, GenerationPlanner.Plan plan,
+                                 RowImage previous, TableStatus status) {
+        ColumnPolicy.Admitted admitted = state.columns().admit(row.tableRef(), projection, change.getAfter());
         TableStatus noticed = noticeNewColumns(status, change, projection, admitted.newColumns());
         RowImage image = RowImage.of(0, 0, change.getSourcePosition(), change.getCommitTsMs(), admitted.row(), projection);
         String body = RowProjector.body(projection, image.row());
         if (body.isEmpty()) {
             // every allowed field is NULL: nothing to cite, so the row is not indexed (and leaves if it was)
-            return (previous == null ? noticed : removeRow(change, rowStoreKey, previous, noticed)).withSkippedEmptyRow();
+            return (previous == null ? noticed : removeRow(row, previous, noticed)).withSkippedEmptyRow();
         }
-        RowChunks chunks = chunker.chunk(change.getSourceId(), change.getTableName(), change.getRowKey(), projection, image, body);
+        RowChunks chunks = rowEvents.chunk(row, projection, image, body);
         long size = IndexRecordSize.upperBound(change.getRowKey(), chunks.pieces(), embedder.dimension());
         if (size > maxRecordBytes) {
-            deadLetter(tableKey, STAGE_WRITE, "table " + change.getSchemaName() + "." + change.getTableName() + " of source "
+            deadLetter(row.tableRef().id(), STAGE_WRITE, "table " + change.getSchemaName() + "." + change.getTableName() + " of source "
                     + change.getSourceId() + " row " + change.getRowKey() + ": " + chunks.count() + " chunks make an index record of up to "
                     + size + " bytes, more than kafka.max-record-bytes (" + maxRecordBytes + "); this version of the row is not indexed");
-            LOG.error("table {}: a row too large for one index record was not indexed (dead letter written)", tableKey);
+            LOG.error("table {}: a row too large for one index record was not indexed (dead letter written)", row.tableRef());
             return noticed;
         }
         for (long generation : plan.targets()) {
-            emit(events.upsert(chunks, generation));
+            rowEvents.upsert(chunks, generation);
         }
         long newest = plan.targets().stream().mapToLong(Long::longValue).max().orElse(0);
-        rows.put(rowStoreKey, image.writtenTo(chunks.count(), newest).encode());
-        patients.childMoved(change.getSourceId(), rowStoreKey, childPatientOf(change.getSourceId(), projection, previous),
-                childPatientOf(change.getSourceId(), projection, image));
+        state.rows().put(row, image.writtenTo(chunks.count(), newest));
+        patients.childMoved(row.sourceId(), row.id(), childPatientOf(row.sourceId(), projection, previous),
+                childPatientOf(row.sourceId(), projection, image));
         String patientId = projection.patientColumn() == null ? null : image.row().get(projection.patientColumn());
         SourceRegistration source = sources.get(change.getSourceId());
         if (patientId != null && source.patientIdentity() != null && !patients.known(change.getSourceId(), patientId)) {
-            patients.awaitPatient(change.getSourceId(), patientId, rowStoreKey);
+            patients.awaitPatient(change.getSourceId(), patientId, row.id());
         }
         return noticed.withCounts(noticed.rows() + (previous == null ? 1 : 0),
                 noticed.chunks() + chunks.count() - (previous == null ? 0 : previous.chunks()));
     }
 
     /** Removes a row from every generation and from the kept images (a delete, or a row with nothing to index). */
-    private TableStatus removeRow(RowChange change, String rowStoreKey, RowImage previous, TableStatus status) {
-        emit(IndexEvents.deleteRow(change.getSourceId(), change.getTableName(), change.getRowKey()));
+    private TableStatus removeRow(RowId row, RowImage previous, TableStatus status) {
+        rowEvents.delete(row);
         if (previous == null) {
             return status;
         }
-        rows.delete(rowStoreKey);
-        TableProjection projection = sources.get(change.getSourceId()).table(change.getTableName()).orElseThrow();
-        patients.childMoved(change.getSourceId(), rowStoreKey, childPatientOf(change.getSourceId(), projection, previous), null);
+        state.rows().delete(row);
+        TableProjection projection = sources.get(row.sourceId()).table(row.table()).orElseThrow();
+        patients.childMoved(row.sourceId(), row.id(), childPatientOf(row.sourceId(), projection, previous), null);
         return status.withCounts(status.rows() - 1, status.chunks() - previous.chunks());
     }
 
     private String childPatientOf(String sourceId, TableProjection projection, RowImage image) {
         return PatientIdentities.childPatientOf(sources.get(sourceId).patientIdentity(), projection, image);
-    }
-
-    /** The columns of {@code after} that may be indexed; records the table's columns the first time. */
-    private ColumnPolicy.Admitted admittedColumns(String tableKey, TableProjection projection, Map<String, String> after) {
-        Set<String> known = ColumnPolicy.decode(columns.get(tableKey));
-        ColumnPolicy.Admitted admitted = ColumnPolicy.admit(projection, known, after);
-        if (!admitted.known().equals(known)) {
-            columns.put(tableKey, ColumnPolicy.encode(admitted.known()));
-        }
-        return admitted;
     }
 
     /** Names each held-back column once, in a dead letter and in the status; a field list clears the notice. */
@@ -322,7 +292,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         for (String column : held) {
             if (!unreviewed.contains(column)) {
                 unreviewed.add(column);
-                deadLetter(change.getSourceId() + ":" + change.getTableName(), STAGE_NEW_COLUMN, "table "
+                deadLetter(new TableRef(change.getSourceId(), change.getTableName()).id(), STAGE_NEW_COLUMN, "table "
                         + change.getSchemaName() + "." + change.getTableName() + " of source " + change.getSourceId()
                         + ": column '" + column + "' was added after the table was first indexed and is not indexed until"
                         + " it is allow-listed (source.fields." + change.getTableName() + ")");
@@ -343,39 +313,39 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
 
     /** A TRUNCATE: every row leaves the index at once, as an empty generation published in one step. */
     private void truncate(TableTruncated truncated, long timestamp) {
-        String tableKey = truncated.tableKey();
-        TableGenerations state = TableGenerations.decode(generations.get(tableKey));
-        GenerationPlanner.Plan plan = GenerationPlanner.truncated(state);
-        generations.put(tableKey, plan.next().encode());
-        reindex.abandon(tableKey);
-        TableStatus status = statuses.of(tableKey, truncated.sourceId(), truncated.table())
+        TableRef table = new TableRef(truncated.sourceId(), truncated.table());
+        GenerationPlanner.Plan plan = GenerationPlanner.truncated(state.generations().of(table));
+        state.generations().put(table, plan.next());
+        reindex.abandon(table);
+        TableStatus status = statuses.of(table.id(), table.sourceId(), table.table())
                 .withChange(truncated.position(), truncated.commitTsMs(), embedder.modelId());
-        status = dropRowsNotIn(tableKey, plan.publish(), status);
-        emit(events.published(truncated.sourceId(), truncated.table(), plan.publish(), 0, timestamp));
-        statuses.put(tableKey, status);
-        LOG.info("table {} truncated: publishing empty generation {}", tableKey, plan.publish());
+        status = dropRowsNotIn(table, plan.publish(), status);
+        rowEvents.published(table, plan.publish(), 0, timestamp);
+        statuses.put(table.id(), status);
+        LOG.info("table {} truncated: publishing empty generation {}", table, plan.publish());
     }
 
     private void scanCompleted(TableScanCompleted scan, long timestamp) {
-        if (reindex.rebuilding(scan.tableKey())) {
+        TableRef table = new TableRef(scan.sourceId(), scan.table());
+        if (reindex.rebuilding(table)) {
             return; // the staged generation is a re-index's: it is complete when its cursor reaches the end
         }
-        TableGenerations state = TableGenerations.decode(generations.get(scan.tableKey()));
-        GenerationPlanner.Plan plan = GenerationPlanner.scanCompleted(state, scan.rows());
-        generations.put(scan.tableKey(), plan.next().encode());
+        TableGenerations generations = state.generations().of(table);
+        GenerationPlanner.Plan plan = GenerationPlanner.scanCompleted(generations, scan.rows());
+        state.generations().put(table, plan.next());
         if (plan.publish() > 0) {
-            TableStatus status = publishStaged(scan.tableKey(), scan.sourceId(), scan.table(), plan.publish(), true,
-                    state.stagedRows(), timestamp, statuses.of(scan.tableKey(), scan.sourceId(), scan.table()));
-            statuses.put(scan.tableKey(), status);
+            TableStatus status = publishStaged(table, plan.publish(), true, generations.stagedRows(), timestamp,
+                    statuses.of(table.id(), table.sourceId(), table.table()));
+            statuses.put(table.id(), status);
         }
     }
 
     /** Appends the publish marker of a complete generation; a snapshot's also retires the rows it did not see. */
-    private TableStatus publishStaged(String tableKey, String sourceId, String table, long generation, boolean snapshot,
-                                      long rowCount, long timestamp, TableStatus status) {
-        TableStatus after = snapshot ? dropRowsNotIn(tableKey, generation, status) : status;
-        emit(events.published(sourceId, table, generation, rowCount, timestamp));
-        LOG.info("table {} generation {} complete, publishing", tableKey, generation);
+    private TableStatus publishStaged(TableRef table, long generation, boolean snapshot, long rowCount, long timestamp,
+                                      TableStatus status) {
+        TableStatus after = snapshot ? dropRowsNotIn(table, generation, status) : status;
+        rowEvents.published(table, generation, rowCount, timestamp);
+        LOG.info("table {} generation {} complete, publishing", table, generation);
         return after;
     }
 
@@ -383,26 +353,20 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
      * A snapshot sees every row the source holds; rows kept from before that the snapshot did not see were deleted
      * while no change stream was read. Their chunks go with the superseded generation; their images go here.
      */
-    private TableStatus dropRowsNotIn(String tableKey, long generation, TableStatus status) {
-        List<KeyValue<String, RowImage>> gone = new ArrayList<>();
-        long chunks = 0;
-        try (KeyValueIterator<String, String> it = rows.range(tableKey + ":", tableKey + ";")) {
-            while (it.hasNext()) {
-                KeyValue<String, String> kv = it.next();
-                RowImage image = RowImage.decode(kv.value);
-                if (image.generation() < generation) {
-                    gone.add(KeyValue.pair(kv.key, image));
-                    chunks += image.chunks();
-                }
+    private TableStatus dropRowsNotIn(TableRef table, long generation, TableStatus status) {
+        Map<RowId, RowImage> gone = new LinkedHashMap<>();
+        state.rows().scan(table, null, (row, image) -> {
+            if (image.generation() < generation) {
+                gone.put(row, image);
             }
-        }
-        int colon = tableKey.indexOf(':');
-        String sourceId = tableKey.substring(0, colon);
-        TableProjection projection = sources.get(sourceId).table(tableKey.substring(colon + 1)).orElseThrow();
-        for (KeyValue<String, RowImage> row : gone) {
-            rows.delete(row.key);
-            patients.childMoved(sourceId, row.key, childPatientOf(sourceId, projection, row.value), null);
-        }
+            return true;
+        });
+        TableProjection projection = sources.get(table.sourceId()).table(table.table()).orElseThrow();
+        gone.forEach((row, image) -> {
+            state.rows().delete(row);
+            patients.childMoved(table.sourceId(), row.id(), childPatientOf(table.sourceId(), projection, image), null);
+        });
+        long chunks = gone.values().stream().mapToLong(RowImage::chunks).sum();
         return status.withCounts(status.rows() - gone.size(), status.chunks() - chunks);
     }
 
@@ -426,7 +390,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
 
     /** @return whether any status was announced */
     private boolean announceStatuses(long now) {
-        return statuses.announce(now, tableKey -> TableGenerations.decode(generations.get(tableKey)),
-                (tableKey, status) -> context.forward(new Record<String, Object>(tableKey, status.encode(), now), STATUS_CHILD));
+        return statuses.announce(now, tableKey -> state.generations().of(TableRef.parse(tableKey)),
+                (tableKey, status) -> context.forward(new Record<String, Object>(tableKey, status.toRecord(), now), STATUS_CHILD));
     }
 }

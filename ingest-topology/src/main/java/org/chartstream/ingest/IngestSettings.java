@@ -33,10 +33,6 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
     public static final int DEFAULT_MAX_FIELD_BYTES = 1 << 20;
     /** The default {@code kafka.max-record-bytes}: 16 MiB. */
     public static final int DEFAULT_MAX_RECORD_BYTES = 16 << 20;
-    public static final String CONTROL_TOPIC = "chartstream.ingest.control";
-    public static final String STATUS_TOPIC = "chartstream.ingest.status";
-    public static final String EMBED_TOPIC = "chartstream.ingest.embed";
-    public static final String PROGRESS_TOPIC = "chartstream.ingest.progress";
     /** The default {@code ingest.quiet-ms}. */
     public static final Duration DEFAULT_QUIET = Duration.ofMillis(10);
 
@@ -54,7 +50,7 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
     public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
                           String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic) {
         this(sources, batchChunks, linger, DEFAULT_QUIET, indexTopic, deadLetterTopic, controlTopic, statusTopic,
-                DEFAULT_MAX_FIELD_BYTES, DEFAULT_MAX_RECORD_BYTES, EMBED_TOPIC, 1, PROGRESS_TOPIC, "local");
+                DEFAULT_MAX_FIELD_BYTES, DEFAULT_MAX_RECORD_BYTES, Topics.INGEST_EMBED, 1, Topics.INGEST_PROGRESS, "local");
     }
 
     /** The same settings with another field cap and record limit. */
@@ -82,7 +78,7 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
 
     public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
                           String indexTopic, String deadLetterTopic) {
-        this(sources, batchChunks, linger, indexTopic, deadLetterTopic, CONTROL_TOPIC, STATUS_TOPIC);
+        this(sources, batchChunks, linger, indexTopic, deadLetterTopic, Topics.INGEST_CONTROL, Topics.INGEST_STATUS);
     }
 
     public static IngestSettings defaults(List<SourceRegistration> sources) {

@@ -1,6 +1,5 @@
 package org.chartstream.ingest;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -12,7 +11,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
-import org.chartstream.connectors.limits.FieldCap;
+import org.chartstream.schemas.limits.FieldCap;
 import org.chartstream.core.model.TextChunker;
 import org.chartstream.ingest.embed.EmbeddingBuffer;
 import org.chartstream.ingest.embed.EmbeddingPace;
@@ -22,7 +21,10 @@ import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.publish.IndexEventPartitioner;
 import org.chartstream.ingest.publish.OwnPartition;
 import org.chartstream.ingest.reindex.ControlRequestParser;
+import org.chartstream.ingest.state.PlannerState;
 import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.EmbeddingProgress;
+import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.serde.AvroSerde;
 import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
@@ -62,7 +64,7 @@ public final class IngestTopology {
 
         Topology topology = new Topology();
         topology.addSource("debezium-changes", new StringDeserializer(), new StringDeserializer(), topics);
-        topology.addSource("ingest-control", new StringDeserializer(), new StringDeserializer(), settings.controlTopic());
+        topology.addSource("ingest-control", new StringDeserializer(), new ByteArrayDeserializer(), settings.controlTopic());
         topology.addProcessor("normalize",
                 () -> new ChangeNormalizer(settings.sources(), "index-rows", IndexingProcessor.DEAD_LETTER_CHILD,
                         new FieldCap(settings.maxFieldBytes())), "debezium-changes");
@@ -70,21 +72,21 @@ public final class IngestTopology {
         topology.addProcessor("index-rows",
                 () -> new IndexingProcessor(sources, chunker, embedder, settings.flushRule(), settings.maxRecordBytes()),
                 "normalize", "control-requests");
-        for (String store : List.of(IndexingProcessor.PATIENTS_STORE, IndexingProcessor.ROWS_STORE, IndexingProcessor.REINDEX_STORE,
-                IndexingProcessor.AWAITING_PATIENT_STORE, IndexingProcessor.CHILDREN_STORE, IndexingProcessor.RENAMED_STORE)) {
+        for (String store : PlannerState.PER_ROW_STORES) {
             topology.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()), "index-rows");
         }
         // one entry per table, rewritten for every row of it: cached, so that a transaction writes each table's entry to
         // the changelog once at its commit instead of once per row (a snapshot wrote as many status and generation
         // records as rows); reads within the transaction see the cached value, and nothing uncommitted was ever visible
-        for (String store : List.of(IndexingProcessor.GENERATIONS_STORE, IndexingProcessor.STATUS_STORE, IndexingProcessor.COLUMNS_STORE)) {
+        for (String store : PlannerState.PER_TABLE_STORES) {
             topology.addStateStore(Stores.keyValueStoreBuilder(
                     Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.String()).withCachingEnabled(), "index-rows");
         }
         topology.addSink(IndexingProcessor.EMBED_CHILD, settings.embedTopic(), new StringSerializer(), AvroSerde.of(IndexEvent.class),
                 new IndexEventPartitioner(), "index-rows");
-        topology.addSink(IndexingProcessor.STATUS_CHILD, settings.statusTopic(), new StringSerializer(), new StringSerializer(), "index-rows");
+        topology.addSink(IndexingProcessor.STATUS_CHILD, settings.statusTopic(), new StringSerializer(),
+                AvroSerde.of(IngestTableStatus.class), "index-rows");
         topology.addSink(IndexingProcessor.DEAD_LETTER_CHILD, settings.deadLetterTopic(), new StringSerializer(),
                 AvroSerde.of(DeadLetter.class), "normalize", "index-rows");
 
@@ -101,7 +103,8 @@ public final class IngestTopology {
             topology.addSink(EmbeddingProcessor.indexChild(p), settings.indexTopic(), new StringSerializer(),
                     AvroSerde.of(IndexEvent.class), new OwnPartition(p, settings.partitions()), "embed");
         }
-        topology.addSink(EmbeddingProcessor.PROGRESS_CHILD, settings.progressTopic(), new StringSerializer(), new StringSerializer(), "embed");
+        topology.addSink(EmbeddingProcessor.PROGRESS_CHILD, settings.progressTopic(), new StringSerializer(),
+                AvroSerde.of(EmbeddingProgress.class), "embed");
         // a sink of its own: one shared with the planner's processors would join both into one sub-topology
         topology.addSink(EmbeddingProcessor.DEAD_LETTER_CHILD, settings.deadLetterTopic(), new StringSerializer(),
                 AvroSerde.of(DeadLetter.class), "embed");

@@ -23,6 +23,7 @@ import org.chartstream.ingest.embed.LengthEmbedder;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.publish.IndexEvents;
 import org.chartstream.ingest.status.EmbedProgress;
+import org.chartstream.schemas.EmbeddingProgress;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.IndexEventKind;
 import org.chartstream.schemas.serde.AvroSerde;
@@ -167,10 +168,10 @@ class EmbeddingProcessorTest {
         punctuate();
         punctuate();
 
-        List<EmbedProgress> progress = context.forwarded().stream()
+        List<EmbeddingProgress> progress = context.forwarded().stream()
                 .filter(f -> f.childName().orElseThrow().equals(EmbeddingProcessor.PROGRESS_CHILD))
-                .map(f -> EmbedProgress.decode((String) f.record().value())).toList();
-        assertThat(progress).extracting(EmbedProgress::partition, EmbedProgress::instance, EmbedProgress::chunks)
+                .map(f -> (EmbeddingProgress) f.record().value()).toList();
+        assertThat(progress).extracting(EmbeddingProgress::getPartition, EmbeddingProgress::getInstance, EmbeddingProgress::getChunks)
                 .containsExactly(org.assertj.core.api.Assertions.tuple(PARTITION, "instance-a", 3L),
                         org.assertj.core.api.Assertions.tuple(PARTITION, "instance-a", 6L));
         List<String> keys = context.forwarded().stream().filter(f -> f.childName().orElseThrow().equals(EmbeddingProcessor.PROGRESS_CHILD))

@@ -16,14 +16,17 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.chartstream.core.model.TextChunker;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.ingest.embed.PassageEmbedder;
-import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.replica.IndexLogApplier;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.IngestCommand;
+import org.chartstream.schemas.IngestControl;
+import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.serde.AvroSerde;
 
 /**
- * The ingest topology on a {@link TopologyTestDriver}, exactly once, as Confluent's kafka-streams-examples test a
+ * The ingest topology on a {@link TopologyTestDriver} with its production Streams settings (exactly once; no idle
+ * wait), as Confluent's kafka-streams-examples test a
  * topology: configure it with {@link IngestSettings}, produce Debezium change events, notifications and control
  * requests, verify the index log, the dead letters and the status it writes.
  */
@@ -36,21 +39,24 @@ final class IngestTopologyFixture implements AutoCloseable {
     private final TestOutputTopic<String, IndexEvent> index;
     private final TestOutputTopic<String, IndexEvent> toEmbedding;
     private final TestOutputTopic<String, DeadLetter> deadLetters;
-    private final TestOutputTopic<String, String> status;
-    private final TestInputTopic<String, String> control;
+    private final TestOutputTopic<String, IngestTableStatus> status;
+    private final TestInputTopic<String, byte[]> control;
 
     IngestTopologyFixture(Path stateDir, IngestSettings settings, TextChunker chunker, PassageEmbedder embedder) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.putAll(new IngestStreamsSettings(100, IngestSettings.DEFAULT_QUIET.toMillis(), 1).properties()); // as in production
+        // but the driver pipes each record in the test's order: the idle wait for a partition a producer may still be
+        // writing has nothing to wait for here, and would hold every record until the test moves the clock
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0");
         driver = new TopologyTestDriver(IngestTopology.build(settings, chunker, embedder), props);
         index = driver.createOutputTopic(settings.indexTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));
         toEmbedding = driver.createOutputTopic(settings.embedTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));
         deadLetters = driver.createOutputTopic(settings.deadLetterTopic(), new StringDeserializer(), AvroSerde.of(DeadLetter.class));
-        status = driver.createOutputTopic(settings.statusTopic(), new StringDeserializer(), new StringDeserializer());
-        control = input(settings.controlTopic());
+        status = driver.createOutputTopic(settings.statusTopic(), new StringDeserializer(), AvroSerde.of(IngestTableStatus.class));
+        control = driver.createInputTopic(settings.controlTopic(), new StringSerializer(), new ByteArraySerializer());
     }
 
     /** A topic the topology reads: a table's change topic ({@code ehr.public.notes}), a source's notifications. */
@@ -63,8 +69,16 @@ final class IngestTopologyFixture implements AutoCloseable {
         return driver.createInputTopic(topic, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    TestInputTopic<String, String> control() {
+    /** The control topic as anyone with broker access could write it: values as raw bytes. */
+    TestInputTopic<String, byte[]> control() {
         return control;
+    }
+
+    /** Asks for a re-index of {@code source:table} as {@code chartstream reindex} does. */
+    void requestReindex(String sourceId, String table) {
+        IngestControl request = IngestControl.newBuilder().setCommand(IngestCommand.REINDEX).setSourceId(sourceId)
+                .setTableName(table).setRequestedMs(1).build();
+        control.pipeInput(sourceId + ":" + table, AvroSerde.of(IngestControl.class).serialize(request));
     }
 
     TestOutputTopic<String, IndexEvent> index() {
@@ -107,8 +121,8 @@ final class IngestTopologyFixture implements AutoCloseable {
     }
 
     /** The newest status announced for {@code source:table} (reads the status topic). */
-    TableStatus latestStatus(String tableKey) {
-        return TableStatus.decode(status.readKeyValuesToMap().get(tableKey));
+    IngestTableStatus latestStatus(String tableKey) {
+        return status.readKeyValuesToMap().get(tableKey);
     }
 
     /** Applies index events to a store, as the replica does with a one-partition log, and commits. */

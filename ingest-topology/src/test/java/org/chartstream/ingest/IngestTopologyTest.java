@@ -29,13 +29,13 @@ import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.PatientIdentityStores;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.ingest.publish.IndexRecordSize;
-import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.schemas.ChunkRecord;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.IndexEventKind;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
@@ -269,8 +269,8 @@ class IngestTopologyTest {
     void aReindexEntersRowsIndexedBeforeThePatientIndexExistedSoThatALaterRenameReachesThem() {
         snapshotTwoPatientsAndTheirNotes();
         index.readValuesToList();
-        ingest.forgetStore(IndexingProcessor.CHILDREN_STORE);
-        ingest.control().pipeInput("ehr:clinical_notes", "reindex");
+        ingest.forgetStore(org.chartstream.ingest.state.PlannerState.CHILDREN_STORE);
+        ingest.requestReindex("ehr", "clinical_notes");
         ingest.lingerPasses();
         ingest.lingerPasses();
         assertThat(index.readValuesToList()).filteredOn(e -> e.getKind() == IndexEventKind.MARKER)
@@ -346,7 +346,7 @@ class IngestTopologyTest {
         patientChanges("p1", "MRN-1", "Martha", "Reed", "Salem", 61);
 
         assertThat(indexedAfterTwoLingers()).extracting(IndexEvent::getTableName).containsExactly("patients");
-        assertThat(ingest.latestStatus("ehr:clinical_notes").chunks()).isZero();
+        assertThat(ingest.latestStatus("ehr:clinical_notes").getChunks()).isZero();
         assertThat(childRowsByPatient()).isEmpty();
     }
 
@@ -483,7 +483,7 @@ class IngestTopologyTest {
 
     @Test
     void recordsWrittenIntoTheEmbedTopicByOthersAreDeadLetteredAndTheEmbeddingTaskKeepsEmbedding() {
-        TestInputTopic<byte[], byte[]> embedTopic = ingest.rawEmbedTopic(IngestSettings.EMBED_TOPIC);
+        TestInputTopic<byte[], byte[]> embedTopic = ingest.rawEmbedTopic(Topics.INGEST_EMBED);
         embedTopic.pipeInput("k".getBytes(StandardCharsets.UTF_8), "garbage, not an index event".getBytes(StandardCharsets.UTF_8));
         IndexEvent withoutRowKey = IndexEvent.newBuilder().setKind(IndexEventKind.DELETE_ROW).setSourceId("ehr").setTableName("patients")
                 .setRowKey("").setGeneration(1).setChunks(List.of()).setMarker(null).build();
@@ -496,7 +496,7 @@ class IngestTopologyTest {
         List<DeadLetter> dead = deadLetters.readValuesToList();
         assertThat(dead).extracting(DeadLetter::getStage).containsExactly("ingest-embed", "ingest-embed");
         assertThat(dead.get(0).getReason()).startsWith("not an IndexEvent (Avro single-object encoding)");
-        assertThat(dead.get(0).getSourceTopic()).isEqualTo(IngestSettings.EMBED_TOPIC);
+        assertThat(dead.get(0).getSourceTopic()).isEqualTo(Topics.INGEST_EMBED);
         assertThat(StandardCharsets.UTF_8.decode(dead.get(0).getValue()).toString()).isEqualTo("garbage, not an index event");
         assertThat(dead.get(1).getReason()).isEqualTo("DELETE_ROW event without a row_key");
         List<IndexEvent> events = index.readValuesToList();
@@ -569,7 +569,7 @@ class IngestTopologyTest {
             assertThat(d.getSourceTopic()).isEqualTo("ehr.public.clinical_notes");
             assertThat(d.getValue()).isNull();
         });
-        assertThat(ingest.latestStatus("ehr:clinical_notes").unreviewedColumns()).containsExactly("triage_level");
+        assertThat(ingest.latestStatus("ehr:clinical_notes").getUnreviewedColumns()).containsExactly("triage_level");
     }
 
     @Test
@@ -585,10 +585,10 @@ class IngestTopologyTest {
         assertThat(marker.getGeneration()).isEqualTo(2);
         assertThat(marker.getMarker().getRows()).isZero();
         assertThat(ingest.latestStatus("ehr:clinical_notes")).satisfies(s -> {
-            assertThat(s.rows()).isZero();
-            assertThat(s.chunks()).isZero();
-            assertThat(s.active()).isEqualTo(2);
-            assertThat(s.position()).isEqualTo("lsn:60");
+            assertThat(s.getRows()).isZero();
+            assertThat(s.getChunks()).isZero();
+            assertThat(s.getActiveGeneration()).isEqualTo(2);
+            assertThat(s.getSourcePosition()).isEqualTo("lsn:60");
         });
 
         notes.pipeInput("{\"note_id\":5}", change("c", "false",
@@ -623,8 +623,8 @@ class IngestTopologyTest {
         assertThat(events).extracting(IndexEvent::getKind, IndexEvent::getRowKey)
                 .containsExactly(tuple(IndexEventKind.DELETE_ROW, "2"));
         assertThat(ingest.latestStatus("ehr:clinical_notes")).satisfies(s -> {
-            assertThat(s.rowsSkippedEmpty()).isEqualTo(2);
-            assertThat(s.rows()).isEqualTo(1);
+            assertThat(s.getRowsSkippedEmpty()).isEqualTo(2);
+            assertThat(s.getRows()).isEqualTo(1);
         });
     }
 
@@ -655,7 +655,7 @@ class IngestTopologyTest {
     void aReindexBuildsTheNextGenerationFromTheKeptRowsWhileChangesGoToBothAndThenPublishesIt() {
         snapshotTwoPatientsAndTheirNotes();
         index.readValuesToList();
-        ingest.control().pipeInput("ehr:clinical_notes", "reindex");
+        ingest.requestReindex("ehr", "clinical_notes");
         notes.pipeInput("{\"note_id\":3}", change("c", "false",
                 "{\"note_id\":3,\"patient_id\":\"p1\",\"chief_complaint\":\"cough\",\"note_text\":\"Dry cough for a week.\"}", 50));
         ingest.lingerPasses();
@@ -670,20 +670,20 @@ class IngestTopologyTest {
         assertThat(marker.getGeneration()).isEqualTo(2);
         assertThat(marker.getMarker().getRows()).isEqualTo(3);
 
-        TableStatus notesStatus = ingest.latestStatus("ehr:clinical_notes");
-        assertThat(notesStatus.active()).isEqualTo(2);
-        assertThat(notesStatus.staged()).isZero();
-        assertThat(notesStatus.rows()).isEqualTo(3);
-        assertThat(notesStatus.chunks()).isEqualTo(3);
-        assertThat(notesStatus.position()).isEqualTo("lsn:50");
-        assertThat(notesStatus.modelId()).isEqualTo(model.modelId());
+        IngestTableStatus notesStatus = ingest.latestStatus("ehr:clinical_notes");
+        assertThat(notesStatus.getActiveGeneration()).isEqualTo(2);
+        assertThat(notesStatus.getStagedGeneration()).isZero();
+        assertThat(notesStatus.getRows()).isEqualTo(3);
+        assertThat(notesStatus.getChunks()).isEqualTo(3);
+        assertThat(notesStatus.getSourcePosition()).isEqualTo("lsn:50");
+        assertThat(notesStatus.getModelId()).isEqualTo(model.modelId());
     }
 
     @Test
-    void aReindexOfATableWithNothingPublishedOrAMalformedRequestChangesNothing() {
-        ingest.control().pipeInput("ehr:clinical_notes", "reindex");
-        ingest.control().pipeInput("clinical_notes", "reindex");
-        ingest.control().pipeInput("ehr:billing", "reindex");
+    void aReindexOfATableWithNothingPublishedOrAControlRecordOfTheOldTextFormChangesNothing() {
+        ingest.requestReindex("ehr", "clinical_notes");
+        ingest.control().pipeInput("ehr:clinical_notes", "reindex".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        ingest.requestReindex("ehr", "billing");
         ingest.lingerPasses();
         assertThat(index.readValuesToList()).isEmpty();
     }
@@ -709,6 +709,6 @@ class IngestTopologyTest {
             assertThat(d.getReason()).startsWith("table public.clinical_notes of source ehr row 1: ")
                     .endsWith("bytes, more than kafka.max-record-bytes (20000); this version of the row is not indexed");
         });
-        assertThat(ingest.latestStatus("ehr:clinical_notes").rows()).isEqualTo(1);
+        assertThat(ingest.latestStatus("ehr:clinical_notes").getRows()).isEqualTo(1);
     }
 }

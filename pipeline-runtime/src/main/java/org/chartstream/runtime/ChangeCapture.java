@@ -13,7 +13,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.chartstream.connectors.DebeziumConfigs;
 import org.chartstream.connectors.EmbeddedDebeziumRunner;
 import org.chartstream.connectors.SourceConnection;
-import org.chartstream.connectors.limits.FieldCap;
+import org.chartstream.schemas.limits.FieldCap;
 import org.chartstream.ingest.normalize.SourceRegistration;
 
 /**

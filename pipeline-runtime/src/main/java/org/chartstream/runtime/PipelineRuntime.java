@@ -1,31 +1,17 @@
 package org.chartstream.runtime;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.Topology;
-import org.chartstream.connectors.DebeziumConfigs;
-import org.chartstream.connectors.SourceConnection;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.embedded.EmbeddedPostgresSource;
@@ -48,8 +34,8 @@ import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
  * The pipeline of one process, against any broker: its topics, embedded Debezium per source, the ingest and query
  * topologies, the index materializer and the store. The broker and source databases are the configured ones, or an
  * in-process KRaft broker and an embedded PostgreSQL this process starts for what is not configured (see
- * {@link EmbeddedInfrastructure}). Started in dependency order and stopped in reverse (the broker last). While running
- * it writes {@code store-status.json} (see {@link StoreStatus}) into its directory every second.
+ * {@link EmbeddedInfrastructure}). Started in dependency order and stopped in reverse (the broker last). A process
+ * that answers publishes what its store serves ({@link StoreStatus}) on {@code chartstream.store.status}.
  */
 public final class PipelineRuntime implements AutoCloseable {
     /** Loads the source database the first time it is created; returns row counts per table. */
@@ -96,6 +82,7 @@ public final class PipelineRuntime implements AutoCloseable {
     private KafkaStreams query;
     private QueryWiring queryWiring;
     private List<SourceRegistration> sources;
+    private StreamsClients streams;
     private final CaptureStartGate captureStartGate = new CaptureStartGate(System::nanoTime);
 
     private PipelineRuntime(ChartstreamConfig config, Path dir, Consumer<String> progress, Role role) {
@@ -134,7 +121,9 @@ public final class PipelineRuntime implements AutoCloseable {
         Files.createDirectories(dir);
         sources = SourceRegistrations.all(config);
         infrastructure = started.add(EmbeddedInfrastructure.start(config, dir, sources, role, loader, progress));
-        createTopics();
+        new RuntimeTopics(config, role, sources, infrastructure.connections(), bootstrapServers(), kafkaClientProperties(),
+                maxRecordBytes()).ensure();
+        streams = new StreamsClients(bootstrapServers(), kafkaClientProperties(), dir.resolve("streams"), maxRecordBytes(), started, progress);
         unreadable = started.add(new DeadLetterSink(bootstrapServers(), kafkaClientProperties(), Topics.DEAD_LETTER, new UnreadableRecordCounts()));
 
         long t = System.nanoTime();
@@ -160,14 +149,14 @@ public final class PipelineRuntime implements AutoCloseable {
                     .withEmbedding(config.ingestPartitions(), instanceName());
             unreadable.counts().register(ingestSettings.embedTopic(), IngestTopology.EMBEDDING_CONSUMER_NAME);
             PassageEmbedder ingestModel = ModelThread.lowered(PassageEmbedder.of(model), (int) config.integer("ingest.model-nice"), started);
-            ingest = streams(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, ingestModel,
+            ingest = streams.start(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, ingestModel,
                     unreadable.counts()),
-                    ingestStreamsSettings(config), captureStartGate);
+                    StreamsClients.ingestStreamsSettings(config).properties(), captureStartGate);
         }
         if (role.answers()) {
             queryWiring = QueryWiring.create(config, model, store, indexCatchUp);
-            query = streams(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config));
-            startStatusWriter();
+            query = streams.start(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config));
+            startStatusPublisher();
         }
 
         capture = started.add(new ChangeCapture(dir.resolve("debezium"), bootstrapServers(), kafkaClientProperties(),
@@ -178,58 +167,6 @@ public final class PipelineRuntime implements AutoCloseable {
         for (SourceRegistration source : role.captures(config) ? sources : List.<SourceRegistration>of()) {
             capture.start(source, infrastructure.connections().get(source.sourceId()),
                     Long.parseLong(config.sourceValue(source.sourceId(), "poll-interval-ms")));
-        }
-    }
-
-    private void createTopics() {
-        List<PipelineTopics.Spec> specs = new ArrayList<>();
-        for (String topic : List.of(Topics.REPLIES, Topics.AUDIT, Topics.DEAD_LETTER, IngestSettings.CONTROL_TOPIC)) {
-            specs.add(new PipelineTopics.Spec(topic, 1, false));
-        }
-        if (role.answers()) {
-            // created by a query process only: its count is the query side's setting (an ingest process never reads it)
-            specs.add(new PipelineTopics.Spec(Topics.REQUESTS, (int) config.integer("query.partitions"), false));
-        }
-        specs.add(new PipelineTopics.Spec(Topics.INDEX, (int) config.integer("index.partitions"), false));
-        specs.add(new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true));
-        specs.add(new PipelineTopics.Spec(IngestSettings.EMBED_TOPIC, config.ingestPartitions(), false));
-        specs.add(new PipelineTopics.Spec(IngestSettings.PROGRESS_TOPIC, 1, true));
-        List<String> singlePartition = new ArrayList<>(List.of(IngestSettings.CONTROL_TOPIC));
-        for (SourceRegistration source : sources) {
-            if (!infrastructure.connections().containsKey(source.sourceId())) {
-                continue; // an embedded source seen from a query process: its ingest process creates the topics
-            }
-            for (String topic : DebeziumConfigs.topicsFor(infrastructure.connections().get(source.sourceId()), source.topicPrefix())) {
-                specs.add(new PipelineTopics.Spec(topic, 1, false));
-                singlePartition.add(topic);
-            }
-            // Debezium's snapshot notices: the ingest side publishes a single-row first table on them. One partition,
-            // like the change topics, so the notices reach the task that holds the tables' generation state.
-            specs.add(new PipelineTopics.Spec(source.notificationTopic(), 1, false));
-            singlePartition.add(source.notificationTopic());
-        }
-        PipelineTopics.ensure(bootstrapServers(), kafkaClientProperties(), specs, singlePartition, maxRecordBytes());
-        if (role.answers()) {
-            requireRequestPartitions(PipelineTopics.partitionCount(bootstrapServers(), kafkaClientProperties(), Topics.REQUESTS));
-        }
-        if (role.ingests()) {
-            requireEmbeddingPartitions();
-        }
-    }
-
-    /**
-     * The embedding task of repartition partition p writes index-log partition p only (so that a generation's
-     * marker follows that partition's rows on every index-log partition): both topics must have the configured
-     * count. Checked, never changed: another count would send a row's events to another task than its earlier ones.
-     */
-    private void requireEmbeddingPartitions() {
-        for (String topic : List.of(IngestSettings.EMBED_TOPIC, Topics.INDEX)) {
-            int actual = PipelineTopics.partitionCount(bootstrapServers(), kafkaClientProperties(), topic);
-            if (actual != config.ingestPartitions()) {
-                throw config.invalid("ingest.partitions", topic + " exists with " + actual + " partition(s), not "
-                        + config.ingestPartitions() + "; the ingest repartition topic and the index log must both have"
-                        + " ingest.partitions = index.partitions partitions: set " + actual + ", or start on a new broker or topic set");
-            }
         }
     }
 
@@ -244,54 +181,18 @@ public final class PipelineRuntime implements AutoCloseable {
         return host + ":" + dir.toAbsolutePath();
     }
 
-    /**
-     * A conversation's memory, request ids and turn order live with the task of its request partition (the topic is
-     * keyed by conversation id): another partition count maps conversations to other tasks, which know nothing of
-     * them. So the count is checked, never changed.
-     */
-    private void requireRequestPartitions(int actual) {
-        long configured = config.integer("query.partitions");
-        if (actual != configured) {
-            throw config.invalid("query.partitions", Topics.REQUESTS + " exists with " + actual + " partition(s); the count of an"
-                    + " existing request topic cannot change (conversations would move away from their memory): set " + actual
-                    + ", or start on a new broker or topic set");
-        }
-    }
-
     /** {@code kafka.max-record-bytes}: producers' {@code max.request.size}; topics accept it plus batch overhead. */
     private int maxRecordBytes() {
         return (int) config.integer("kafka.max-record-bytes");
     }
 
-    private void startStatusWriter() {
-        ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "store-status");
-            thread.setDaemon(true);
-            return thread;
-        });
-        writer.scheduleWithFixedDelay(() -> {
-            try {
-                storeStatus().write(dir);
-            } catch (IOException | RuntimeException e) {
-                progress.accept("could not write the store status: " + e.getMessage());
-            }
-        }, 0, 1, TimeUnit.SECONDS);
-        started.add(writer::shutdownNow);
+    private void startStatusPublisher() {
+        started.add(new StoreStatusPublisher(bootstrapServers(), kafkaClientProperties(), this::storeStatus, progress).start());
     }
 
     /** What the store's readers see now, per registered table, and how far the store has read the index log. */
     public StoreStatus storeStatus() {
-        Map<String, Long> active = new TreeMap<>();
-        Map<String, Long> rows = new TreeMap<>();
-        Map<TableRef, Long> generations = store.activeGenerations();
-        for (SourceRegistration source : sources) {
-            for (String table : source.tables().keySet()) {
-                TableRef ref = new TableRef(source.sourceId(), table);
-                active.put(source.sourceId() + ":" + table, generations.getOrDefault(ref, 0L));
-                rows.put(source.sourceId() + ":" + table, store.countRows(ref));
-            }
-        }
-        return new StoreStatus(System.currentTimeMillis(), Topics.INDEX, active, rows, materializer.committedPositions());
+        return StoreStatus.now(instanceName(), registeredTables(), store, Topics.INDEX, materializer.committedPositions());
     }
 
     /**
@@ -301,7 +202,7 @@ public final class PipelineRuntime implements AutoCloseable {
      */
     private void awaitIngestGroupBeforeCapture() throws InterruptedException {
         long t = System.nanoTime();
-        Duration settle = Duration.ofMillis(2L * CONSUMER_HEARTBEAT_MS);
+        Duration settle = Duration.ofMillis(2L * StreamsClients.CONSUMER_HEARTBEAT_MS);
         try (IngestGroupMembers members = new IngestGroupMembers(bootstrapServers(), kafkaClientProperties(), INGEST_APPLICATION_ID)) {
             CaptureStartGate.Reason reason = captureStartGate.await(settle, Duration.ofSeconds(CAPTURE_GATE_BOUND_SECONDS),
                     Duration.ofMillis(100), () -> members.othersThan(ingest));
@@ -317,103 +218,17 @@ public final class PipelineRuntime implements AutoCloseable {
     /** Bound of the wait for the ingest group before capture starts (capture is correct without it). */
     static final int CAPTURE_GATE_BOUND_SECONDS = 60;
 
-    /** A started Kafka Streams client whose state changes nothing here listens to. */
-    private KafkaStreams streams(String applicationId, Topology topology, Map<String, String> overrides) throws IOException {
-        return streams(applicationId, topology, overrides, null);
-    }
-
-    /**
-     * @param overrides     the topology's own Streams settings, over the shared {@link #streamsProperties}
-     * @param stateListener told of every state change, from before the client starts; null for none
-     */
-    private KafkaStreams streams(String applicationId, Topology topology, Map<String, String> overrides,
-                                 KafkaStreams.StateListener stateListener) throws IOException {
-        Properties p = streamsProperties(applicationId, bootstrapServers(), kafkaClientProperties(), Files.createDirectories(dir.resolve("streams")));
-        p.putAll(overrides);
-        // a row image or an index event of a row near the field cap is larger than Kafka's 1 MB defaults
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(maxRecordBytes()));
-        p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(PipelineTopics.maxMessageBytes(maxRecordBytes())));
-        KafkaStreams streams = new KafkaStreams(topology, p);
-        streams.setUncaughtExceptionHandler(e -> {
-            progress.accept(applicationId + " stopped on an error: " + e.getClass().getSimpleName() + ": " + e.getMessage());
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
-        if (stateListener != null) {
-            streams.setStateListener(stateListener);
-        }
-        streams.start();
-        started.add(() -> streams.close(Duration.ofSeconds(10)));
-        return streams;
-    }
-
     /**
      * The settings of the runtime's Kafka Streams instances; {@code security} (the transport security of an external
      * broker) reaches their consumers, producers and admin clients alike.
      */
     public static Properties streamsProperties(String applicationId, String bootstrapServers, Map<String, String> security, Path stateDir) {
-        Properties p = new Properties();
-        p.putAll(security);
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
-        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
-        p.put(StreamsConfig.consumerPrefix("metadata.max.age.ms"), "1000");
-        // a process that died without leaving the group holds its tasks until its session expires
-        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), "10000");
-        p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), Integer.toString(CONSUMER_HEARTBEAT_MS));
-        return p;
-    }
-
-    /** The Streams consumers' heartbeat interval, a fifth of their session timeout (Kafka's own ratio is a third). */
-    static final int CONSUMER_HEARTBEAT_MS = 2000;
-
-    /** Longest wait for a change topic that just drained (a bound on a fetch's stale lag, not tuned on data). */
-    static final long INGEST_MAX_TASK_IDLE_MS = 200;
-
-    /**
-     * The ingest topology's own Kafka Streams settings: its commit interval ({@code ingest.commit-interval-ms}), and a
-     * poll timeout of {@code ingest.quiet-ms}, so that an idle stream thread wakes up to check the embedding buffer
-     * (a wall-clock punctuation runs only between polls; Kafka Streams' default poll.ms is 100), and its stream threads
-     * ({@code ingest.stream-threads}): with one, the planner task and the process's embedding tasks share a thread, so
-     * the planner, which feeds every ingest process, stops for each of its process's embedding calls. And
-     * {@value #INGEST_MAX_TASK_IDLE_MS} ms of {@code max.task.idle.ms}: the planner reads every change topic in one
-     * task, in timestamp order while each partition has records fetched; with Kafka Streams' default (0) it does not
-     * wait for a producer still writing a partition that was caught up at its last fetch, the likely way a snapshot's
-     * encounters were read before their patients (bench scaleout, 2026-12-01: 88 of 499 encounters indexed without
-     * their patient's name in one run, all named in the next). The wait applies only while a partition has just
-     * drained.
-     */
-    static Map<String, String> ingestStreamsSettings(ChartstreamConfig config) {
-        return Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(config.integer("ingest.commit-interval-ms")),
-                StreamsConfig.POLL_MS_CONFIG, Long.toString(config.integer("ingest.quiet-ms")),
-                StreamsConfig.NUM_STREAM_THREADS_CONFIG, Long.toString(config.integer("ingest.stream-threads")),
-                StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, Long.toString(INGEST_MAX_TASK_IDLE_MS));
-    }
-
-    /** The key of a table in the count maps: the table name with one source, {@code source:table} with several. */
-    private String countKey(SourceRegistration source, String table) {
-        return sources.size() == 1 ? table : source.sourceId() + ":" + table;
+        return StreamsClients.streamsProperties(applicationId, bootstrapServers, security, stateDir);
     }
 
     /** Rows per registered table in the source databases. */
     public Map<String, Long> sourceRowCounts() {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        for (SourceRegistration source : sources) {
-            SourceConnection connection = infrastructure.connections().get(source.sourceId());
-            try (Connection c = connection(source.sourceId()); Statement s = c.createStatement()) {
-                for (String table : config.sourceList(source.sourceId(), "tables")) {
-                    try (ResultSet rs = s.executeQuery("select count(*) from " + SourceDatabases.qualifiedTable(connection, table))) {
-                        rs.next();
-                        counts.put(countKey(source, table), rs.getLong(1));
-                    }
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException("cannot count source rows of " + source.sourceId() + ": " + e.getMessage(), e);
-            }
-        }
-        return counts;
+        return indexedRows().sourceRowCounts();
     }
 
     /** A new JDBC connection to a registered source (the embedded PostgreSQL as its superuser). */
@@ -423,58 +238,21 @@ public final class PipelineRuntime implements AutoCloseable {
 
     /** Rows per registered table visible in the index's active generations. */
     public Map<String, Long> indexedRowCounts() {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        for (SourceRegistration source : sources) {
-            for (String table : config.sourceList(source.sourceId(), "tables")) {
-                counts.put(countKey(source, table), store.countRows(new TableRef(source.sourceId(), table)));
-            }
-        }
-        return counts;
+        return indexedRows().indexedRowCounts();
     }
 
     /** Blocks until the store has a published generation to search (a query process that has no source to count). */
     public void awaitStoreReady(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long lastReport = System.nanoTime();
-        while (!store.ready()) {
-            checkHealthy();
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no published index generation within " + timeout.toSeconds() + " s: is the ingest process running?");
-            }
-            if (System.nanoTime() - lastReport > 5_000_000_000L) {
-                lastReport = System.nanoTime();
-                progress.accept("waiting for the first published generation on " + Topics.INDEX);
-            }
-            sleep(250);
-        }
-        progress.accept("store ready: " + store.chunkCount() + " chunks searchable");
+        indexedRows().awaitStoreReady(timeout);
     }
 
     /** Blocks until every registered table's active generation holds as many rows as the source. */
     public void awaitSearchable(Duration timeout) {
-        long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
-        long lastReport = 0;
-        while (true) {
-            checkHealthy();
-            Map<String, Long> expected = sourceRowCounts();
-            Map<String, Long> indexed = indexedRowCounts();
-            if (indexed.equals(expected)) {
-                progress.accept(String.format("searchable: %s rows indexed (%.1f s)", total(indexed), secondsSince(start)));
-                return;
-            }
-            if (System.nanoTime() - lastReport > 2_000_000_000L) {
-                lastReport = System.nanoTime();
-                StringBuilder line = new StringBuilder(String.format("indexing (%.0f s):", secondsSince(start)));
-                expected.forEach((table, n) -> line.append(' ').append(table).append(' ').append(indexed.get(table)).append('/').append(n));
-                progress.accept(line.toString());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("index did not catch up with the source within " + timeout.toSeconds()
-                        + " s: source " + expected + ", indexed " + indexed);
-            }
-            sleep(250);
-        }
+        indexedRows().awaitSearchable(timeout);
+    }
+
+    private IndexedRows indexedRows() {
+        return new IndexedRows(config, sources, infrastructure, store, this::checkHealthy, progress);
     }
 
     /** Throws if a part of the pipeline has stopped on an error. */
@@ -558,6 +336,11 @@ public final class PipelineRuntime implements AutoCloseable {
         return sources;
     }
 
+    /** Every registered table, source by source in configuration order. */
+    public List<TableRef> registeredTables() {
+        return sources.stream().flatMap(s -> s.tables().keySet().stream().map(t -> new TableRef(s.sourceId(), t))).toList();
+    }
+
     public IndexMaterializer materializer() {
         return materializer;
     }
@@ -597,21 +380,8 @@ public final class PipelineRuntime implements AutoCloseable {
         return sources.get(0).sourceId();
     }
 
-    private static long total(Map<String, Long> counts) {
-        return counts.values().stream().mapToLong(Long::longValue).sum();
-    }
-
     static double secondsSince(long nanos) {
         return (System.nanoTime() - nanos) / 1e9;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 
     @Override

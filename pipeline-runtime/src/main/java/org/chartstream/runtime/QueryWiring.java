@@ -9,8 +9,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.chartstream.core.llm.ChatModel;
 import org.chartstream.core.model.Reranker;
@@ -22,6 +20,7 @@ import org.chartstream.models.rerank.BiEncoderReranker;
 import org.chartstream.models.rerank.CrossEncoderDescriptor;
 import org.chartstream.models.rerank.OnnxCrossEncoder;
 import org.chartstream.query.QueryServing;
+import org.chartstream.query.QueryStreamsSettings;
 import org.chartstream.query.QueryTopology;
 import org.chartstream.query.QueryTransportSettings;
 import org.chartstream.query.admission.AdmissionControl;
@@ -46,8 +45,6 @@ import org.chartstream.runtime.config.QueryKeys;
  * cached query embedder, worker threads, admission and the topology.
  */
 public final class QueryWiring implements AutoCloseable {
-    /** Kafka Streams' own transaction timeout under exactly-once. */
-    private static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000;
     private final ExecutorService searchExecutor;
     private final Reranker reranker;
     private final QueryServing serving;
@@ -96,12 +93,7 @@ public final class QueryWiring implements AutoCloseable {
      * ({@code query.poll-ms}).
      */
     public static Map<String, String> streamsSettings(ChartstreamConfig config) {
-        long commitMs = config.integer("query.commit-interval-ms");
-        // Kafka Streams refuses a commit interval longer than the transaction timeout (10 s by default)
-        long transactionTimeoutMs = Math.max(DEFAULT_TRANSACTION_TIMEOUT_MS, 2 * commitMs);
-        return Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitMs),
-                StreamsConfig.POLL_MS_CONFIG, Long.toString(config.integer("query.poll-ms")),
-                StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), Long.toString(transactionTimeoutMs));
+        return new QueryStreamsSettings(config.integer("query.commit-interval-ms"), config.integer("query.poll-ms")).properties();
     }
 
     /**

@@ -7,8 +7,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.chartstream.connectors.DebeziumConfigs;
 import org.chartstream.connectors.SourceConnection;
 import org.chartstream.connectors.SourceKind;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.TableProjection;
@@ -89,5 +91,23 @@ public final class SourceRegistrations {
         String schema = config.sourceValue(id, "schema");
         return Optional.of(SourceConnection.of(id, kind, host, port == 0 ? kind.defaultPort() : port, database, user,
                 password.isEmpty() ? null : password, schema.isEmpty() ? null : schema, config.sourceList(id, "tables")));
+    }
+
+    /**
+     * The change topic of every registered table, keyed {@code source:table}, in configuration order (a postgres
+     * source without a host is the embedded PostgreSQL with its default connection).
+     */
+    public static Map<String, String> changeTopics(ChartstreamConfig config) {
+        Map<String, String> topics = new LinkedHashMap<>();
+        for (SourceRegistration source : all(config)) {
+            List<String> names = config.sourceList(source.sourceId(), "tables");
+            SourceConnection connection = connection(config, source.sourceId()).orElse(
+                    SourceConnection.of(source.sourceId(), SourceKind.POSTGRES, "127.0.0.1", 5432, "postgres", "postgres",
+                            null, null, names));
+            for (String table : names) {
+                topics.put(new TableRef(source.sourceId(), table).id(), DebeziumConfigs.topicFor(connection, source.topicPrefix(), table));
+            }
+        }
+        return topics;
     }
 }

@@ -16,23 +16,16 @@ class IngestStreamsSettingsTest {
         ChartstreamConfig config = ChartstreamConfig.load(null, Map.of("CHARTSTREAM_INGEST_QUIET_MS", "20",
                 "CHARTSTREAM_INGEST_COMMIT_INTERVAL_MS", "250"));
 
-        assertThat(PipelineRuntime.ingestStreamsSettings(config))
+        assertThat(StreamsClients.ingestStreamsSettings(config).properties())
                 .containsEntry(StreamsConfig.POLL_MS_CONFIG, "20")
                 .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "250");
     }
 
     @Test
     void theIngestRunsTwoStreamThreadsUnlessConfiguredOtherwise() {
-        assertThat(PipelineRuntime.ingestStreamsSettings(ChartstreamConfig.load(null, Map.of())))
-                .containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "2");
-        assertThat(PipelineRuntime.ingestStreamsSettings(ChartstreamConfig.load(null, Map.of("CHARTSTREAM_INGEST_STREAM_THREADS", "1"))))
-                .containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
-    }
-
-    @Test
-    void theIngestWaitsForAChangeTopicThatJustDrainedBeforeReadingTheOthersOutOfTimestampOrder() {
-        assertThat(PipelineRuntime.ingestStreamsSettings(ChartstreamConfig.load(null, Map.of())))
-                .containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "200");
+        assertThat(StreamsClients.ingestStreamsSettings(ChartstreamConfig.load(null, Map.of())).streamThreads()).isEqualTo(2);
+        assertThat(StreamsClients.ingestStreamsSettings(ChartstreamConfig.load(null, Map.of("CHARTSTREAM_INGEST_STREAM_THREADS", "1")))
+                .streamThreads()).isEqualTo(1);
     }
 
     @Test

@@ -150,6 +150,7 @@ final class QueryTopologyFixture implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
+        props.putAll(new QueryStreamsSettings(1000, 5).properties()); // the defaults of query.commit-interval-ms and query.poll-ms
         replies.clear();
         QueryServing serving = new QueryServing(pipeline, QueryTransportSettings.defaults(), () -> store.activeGenerations().keySet(),
                 workers, admission, RequestIntegrity.defaults(), IndexCatchUp.NONE);

@@ -51,7 +51,7 @@ public final class IndexLogApplier {
                 if (e.getMarker() == null || e.getMarker().getState() != GenerationState.PUBLISHED) {
                     return;
                 }
-                String id = e.getSourceId() + ":" + e.getTableName() + ":" + e.getGeneration();
+                String id = new TableRef(e.getSourceId(), e.getTableName()).id() + ":" + e.getGeneration(); // a checkpoint key: form kept
                 Set<Integer> seen = pendingMarkers.computeIfAbsent(id, k -> new TreeSet<>());
                 seen.add(partition);
                 if (seen.size() >= partitionCount) {

@@ -5,12 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.chartstream.app.Main;
+import org.chartstream.app.pipeline.IngestControlClient;
 import org.chartstream.app.pipeline.IngestStatusReader;
-import org.chartstream.ingest.reindex.ReindexRequest;
-import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
 import org.chartstream.runtime.config.TransportSecurity;
+import org.chartstream.schemas.IngestTableStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -51,22 +52,22 @@ public final class ReindexCommand implements Callable<Integer> {
             throw new ConfigException("table " + table + " is not registered for source " + sourceId);
         }
         String servers = bootstrap != null ? bootstrap : RunCommand.readBootstrap(config.dataDir());
-        ReindexRequest request = new ReindexRequest(sourceId, table);
+        TableRef request = new TableRef(sourceId, table);
         Map<String, String> security = TransportSecurity.kafkaClientProperties(config);
         try (IngestStatusReader reader = new IngestStatusReader(servers, security)) {
-            TableStatus before = reader.latestTableStatus(Duration.ofSeconds(10)).get(request.tableKey());
-            long activeBefore = before == null ? 0 : before.active();
-            IngestStatusReader.requestReindex(servers, security, request);
-            System.err.println("[chartstream] re-index of " + request.tableKey() + " requested (active generation " + activeBefore + ")");
+            IngestTableStatus before = reader.latestTableStatus(Duration.ofSeconds(10)).get(request.id());
+            long activeBefore = before == null ? 0 : before.getActiveGeneration();
+            IngestControlClient.requestReindex(servers, security, request);
+            System.err.println("[chartstream] re-index of " + request.id() + " requested (active generation " + activeBefore + ")");
             if (!await) {
                 return 0;
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
             while (System.nanoTime() < deadline) {
-                TableStatus now = reader.latestTableStatus(Duration.ofSeconds(10)).get(request.tableKey());
-                if (now != null && now.active() > activeBefore && now.staged() == 0) {
-                    System.out.println(request.tableKey() + ": generation " + now.active() + " published (" + now.rows()
-                            + " rows, " + now.chunks() + " chunks); generation " + activeBefore + " superseded");
+                IngestTableStatus now = reader.latestTableStatus(Duration.ofSeconds(10)).get(request.id());
+                if (now != null && now.getActiveGeneration() > activeBefore && now.getStagedGeneration() == 0) {
+                    System.out.println(request.id() + ": generation " + now.getActiveGeneration() + " published (" + now.getRows()
+                            + " rows, " + now.getChunks() + " chunks); generation " + activeBefore + " superseded");
                     return 0;
                 }
                 Thread.sleep(500);

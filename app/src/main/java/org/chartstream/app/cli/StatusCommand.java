@@ -1,30 +1,24 @@
 package org.chartstream.app.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.chartstream.app.Main;
-import org.chartstream.runtime.config.ChartstreamConfig;
-import org.chartstream.runtime.config.TransportSecurity;
-import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.app.pipeline.EmbeddingReport;
+import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.app.pipeline.StatusReport;
-import org.chartstream.ingest.IngestSettings;
-import org.chartstream.ingest.status.EmbedProgress;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.chartstream.ingest.status.TableStatus;
-import org.chartstream.runtime.StoreStatus;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.SourceRegistrations;
-import org.chartstream.connectors.DebeziumConfigs;
-import org.chartstream.connectors.SourceConnection;
-import org.chartstream.connectors.SourceKind;
-import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.runtime.StoreStatus;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.runtime.config.TransportSecurity;
+import org.chartstream.schemas.EmbeddingProgress;
+import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.Topics;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -49,16 +43,16 @@ public final class StatusCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ChartstreamConfig config = main.config();
         String servers = RunCommand.reachableBootstrap(config, bootstrap, null);
-        StoreStatus store = StoreStatus.read(config.dataDir().resolve("run")).orElse(null);
-        List<String> tables = new ArrayList<>();
-        Map<String, String> topics = changeTopics(config, tables);
+        Map<String, String> topics = SourceRegistrations.changeTopics(config);
+        List<String> tables = new ArrayList<>(topics.keySet());
         try (IngestStatusReader reader = new IngestStatusReader(servers, TransportSecurity.kafkaClientProperties(config))) {
+            StoreStatus store = StatusReport.freshest(reader.latestStoreStatus(Duration.ofSeconds(10))).orElse(null);
             Map<String, Long> lag = reader.ingestLag(PipelineRuntime.INGEST_APPLICATION_ID, new HashSet<>(topics.values()));
-            long indexLag = store == null ? -1 : StatusReport.indexLag(reader.endOffsets(Topics.INDEX), store.committedPositions());
-            Map<String, TableStatus> ingest = reader.latestTableStatus(Duration.ofSeconds(10));
+            Long indexLag = store == null ? null : StatusReport.indexLag(reader.endOffsets(Topics.INDEX), store.committedPositions());
+            Map<String, IngestTableStatus> ingest = reader.latestTableStatus(Duration.ofSeconds(10));
             List<StatusReport.Line> lines = StatusReport.lines(tables, topics, store, ingest, lag);
-            Map<Integer, EmbedProgress> embedded = reader.latestEmbedProgress(Duration.ofSeconds(10));
-            Map<Integer, Long> pending = reader.partitionLag(PipelineRuntime.INGEST_APPLICATION_ID, IngestSettings.EMBED_TOPIC);
+            Map<Integer, EmbeddingProgress> embedded = reader.latestEmbedProgress(Duration.ofSeconds(10));
+            Map<Integer, Long> pending = reader.partitionLag(PipelineRuntime.INGEST_APPLICATION_ID, Topics.INGEST_EMBED);
             if (json) {
                 ObjectNode root = (ObjectNode) JSON.readTree(StatusReport.json(lines, indexLag, tables, ingest));
                 root.set("embedding", EmbeddingReport.json(embedded, pending));
@@ -69,22 +63,5 @@ public final class StatusCommand implements Callable<Integer> {
             }
         }
         return 0;
-    }
-
-    /** {@code source:table} → its change topic, for every registered table; fills {@code tables} in order. */
-    static Map<String, String> changeTopics(ChartstreamConfig config, List<String> tables) {
-        Map<String, String> topics = new LinkedHashMap<>();
-        for (SourceRegistration source : SourceRegistrations.all(config)) {
-            List<String> names = config.sourceList(source.sourceId(), "tables");
-            SourceConnection connection = SourceRegistrations.connection(config, source.sourceId()).orElse(
-                    SourceConnection.of(source.sourceId(), SourceKind.POSTGRES, "127.0.0.1", 5432, "postgres", "postgres",
-                            null, null, names));
-            for (String table : names) {
-                String key = source.sourceId() + ":" + table;
-                tables.add(key);
-                topics.put(key, DebeziumConfigs.topicFor(connection, source.topicPrefix(), table));
-            }
-        }
-        return topics;
     }
 }

@@ -8,49 +8,50 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.chartstream.client.KafkaClientProperties;
-import org.chartstream.ingest.IngestSettings;
-import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.schemas.IngestTableStatus;
+import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.unreadable.UnreadableRecord;
 import org.chartstream.schemas.unreadable.UnreadableRecords;
 
 /**
- * Follows the compacted ingest status topic from its beginning and keeps each table's latest {@link TableStatus}
+ * Follows the compacted ingest status topic from its beginning and keeps each table's latest {@link IngestTableStatus}
  * (the staged generation lives only there), so that a scrape reads memory instead of the topic. A record that is not
  * a table status is reported to its {@link UnreadableRecords} (dead letter, count) and skipped; being compacted, the
  * topic may hold it for good, so each process start reports it once.
  */
 final class IngestStatusFollower implements AutoCloseable {
     static final String CONSUMER_NAME = "ops-ingest-status";
-    private final KafkaConsumer<String, String> consumer;
+    private final KafkaConsumer<String, byte[]> consumer;
     private final UnreadableRecords unreadable;
-    private final Map<String, TableStatus> latest = new ConcurrentHashMap<>();
+    private final Map<String, IngestTableStatus> latest = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
 
     IngestStatusFollower(String bootstrapServers, Map<String, String> clientOverrides, UnreadableRecords unreadable) {
         this.unreadable = unreadable;
         consumer = new KafkaConsumer<>(KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides,
-                "chartstream-ops-status"), new StringDeserializer(), new StringDeserializer());
+                "chartstream-ops-status"), new StringDeserializer(), new ByteArrayDeserializer());
         thread = new Thread(this::run, "ops-ingest-status");
         thread.setDaemon(true);
         thread.start();
     }
 
     /** The latest status per {@code source:table} seen so far. */
-    Map<String, TableStatus> latest() {
+    Map<String, IngestTableStatus> latest() {
         return latest;
     }
 
     private void run() {
         try {
-            List<TopicPartition> partitions = consumer.partitionsFor(IngestSettings.STATUS_TOPIC, Duration.ofSeconds(30)).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.INGEST_STATUS, Duration.ofSeconds(30)).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (running) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     follow(r);
                 }
             }
@@ -61,7 +62,7 @@ final class IngestStatusFollower implements AutoCloseable {
         }
     }
 
-    private void follow(ConsumerRecord<String, String> r) {
+    private void follow(ConsumerRecord<String, byte[]> r) {
         IngestStatusRecords.Read read = IngestStatusRecords.read(r.key(), r.value());
         if (!read.readable()) {
             unreadable.skipped(unreadableRecord(r, CONSUMER_NAME, read.problem()));
@@ -70,11 +71,10 @@ final class IngestStatusFollower implements AutoCloseable {
         }
     }
 
-    /** The skipped status record with its original bytes (the topic's serializers are strings). */
-    static UnreadableRecord unreadableRecord(ConsumerRecord<String, String> r, String consumer, String problem) {
+    /** The skipped status record with its original bytes (the key's serializer is a string one). */
+    static UnreadableRecord unreadableRecord(ConsumerRecord<String, byte[]> r, String consumer, String problem) {
         return new UnreadableRecord(r.topic(), r.partition(), r.offset(),
-                r.key() == null ? null : r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                r.value() == null ? null : r.value().getBytes(java.nio.charset.StandardCharsets.UTF_8), consumer, problem);
+                r.key() == null ? null : r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8), r.value(), consumer, problem);
     }
 
     @Override

@@ -1,15 +1,20 @@
 package org.chartstream.app.ops;
 
-import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.core.store.TableRef;
+import org.chartstream.schemas.IngestTableStatus;
+import org.chartstream.schemas.serde.AvroSerde;
 
 /**
- * Reads one record of the compacted ingest status topic: a {@link TableStatus} keyed by its own
- * {@code source:table}, or why it is not one. The topic keeps the last record of every key for good, so a reader
- * that stopped on a bad one would stay broken; readers skip and report it instead.
+ * Reads one record of the compacted ingest status topic: an {@link IngestTableStatus} keyed by its own
+ * {@code source:table}, or why it is not one (the JSON that versions before the Avro payload wrote is not). The topic
+ * keeps the last record of every key for good, so a reader that stopped on a bad one would stay broken; readers skip
+ * and report it instead.
  */
 public final class IngestStatusRecords {
+    private static final AvroSerde<IngestTableStatus> SERDE = AvroSerde.of(IngestTableStatus.class);
+
     /** Exactly one of {@code status} and {@code problem} is set, except for a tombstone (both null). */
-    public record Read(String key, TableStatus status, String problem) {
+    public record Read(String key, IngestTableStatus status, String problem) {
         public boolean readable() {
             return problem == null;
         }
@@ -18,23 +23,21 @@ public final class IngestStatusRecords {
     private IngestStatusRecords() {
     }
 
-    public static Read read(String key, String value) {
+    public static Read read(String key, byte[] value) {
         if (value == null) {
             return new Read(key, null, null);
         }
         if (key == null || key.isEmpty()) {
             return new Read(key, null, "a table status without a key");
         }
-        TableStatus status;
-        try {
-            status = TableStatus.decode(value);
-        } catch (RuntimeException e) {
-            return new Read(key, null, "not a table status (JSON object expected)");
+        IngestTableStatus status = SERDE.tryDeserialize(value);
+        if (status == null) {
+            return new Read(key, null, "not a table status (Avro IngestTableStatus expected)");
         }
-        if (status.sourceId().isEmpty() || status.table().isEmpty()) {
-            return new Read(key, null, "a table status without 'source' or 'table'");
+        if (status.getSourceId().isEmpty() || status.getTableName().isEmpty()) {
+            return new Read(key, null, "a table status without a source or table");
         }
-        if (!key.equals(status.sourceId() + ":" + status.table())) {
+        if (!key.equals(new TableRef(status.getSourceId(), status.getTableName()).id())) {
             return new Read(key, null, "a table status whose key is not its own source:table");
         }
         return new Read(key, status, null);

@@ -14,11 +14,10 @@ import java.util.List;
 import java.util.Map;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.TableRef;
-import org.chartstream.ingest.normalize.SourceRegistration;
-import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
 
@@ -55,12 +54,12 @@ final class PipelineMetrics implements AutoCloseable {
         lag = new ConsumerLag(registry, runtime.bootstrapServers(), runtime.kafkaClientProperties(), groups, Topics.INDEX,
                 () -> runtime.materializer() == null ? Map.of() : runtime.materializer().committedPositions());
         bound.add(lag);
-        runtime.unreadableRecords().counts().register(org.chartstream.ingest.IngestSettings.STATUS_TOPIC, IngestStatusFollower.CONSUMER_NAME);
+        runtime.unreadableRecords().counts().register(Topics.INGEST_STATUS, IngestStatusFollower.CONSUMER_NAME);
         unreadable = runtime.unreadableRecords().counts();
         IngestStatusFollower status = new IngestStatusFollower(runtime.bootstrapServers(), runtime.kafkaClientProperties(),
                 runtime.unreadableRecords());
         bound.add(status);
-        bindGenerations(runtime.store(), runtime.sources(), status::latest);
+        bindGenerations(runtime.store(), runtime.registeredTables(), status::latest);
     }
 
     /**
@@ -123,25 +122,21 @@ final class PipelineMetrics implements AutoCloseable {
     }
 
     /** @param ingestStatus the ingest side's latest status per {@code source:table} (where the staged generation lives) */
-    void bindGenerations(HybridStore store, List<SourceRegistration> sources, java.util.function.Supplier<Map<String, TableStatus>> ingestStatus) {
+    void bindGenerations(HybridStore store, List<TableRef> tables, java.util.function.Supplier<Map<String, IngestTableStatus>> ingestStatus) {
         // an ingest-only process holds no store: it reports the staged generations only
-        for (SourceRegistration source : sources) {
-            for (String table : source.tables().keySet()) {
-                TableRef ref = new TableRef(source.sourceId(), table);
-                String key = source.sourceId() + ":" + table;
-                Tags tags = Tags.of("source", source.sourceId(), "table", table);
-                if (store != null) {
-                    Gauge.builder("chartstream.generation.active", store, s -> s.activeGenerations().getOrDefault(ref, 0L))
-                            .description("generation readers see (0: none published yet)").tags(tags).register(registry);
-                    Gauge.builder("chartstream.index.rows", store, s -> s.countRows(ref))
-                            .description("rows of the table in its active generation").tags(tags).register(registry);
-                }
-                Gauge.builder("chartstream.generation.staged", ingestStatus, s -> {
-                    TableStatus t = s.get().get(key);
-                    return t == null ? 0 : t.staged();
-                }).description("generation being built by a snapshot or re-index (0: none)").tags(tags)
-                        .strongReference(true).register(registry); // the supplier is held by nothing else
+        for (TableRef ref : tables) {
+            Tags tags = Tags.of("source", ref.sourceId(), "table", ref.table());
+            if (store != null) {
+                Gauge.builder("chartstream.generation.active", store, s -> s.activeGenerations().getOrDefault(ref, 0L))
+                        .description("generation readers see (0: none published yet)").tags(tags).register(registry);
+                Gauge.builder("chartstream.index.rows", store, s -> s.countRows(ref))
+                        .description("rows of the table in its active generation").tags(tags).register(registry);
             }
+            Gauge.builder("chartstream.generation.staged", ingestStatus, s -> {
+                IngestTableStatus t = s.get().get(ref.id());
+                return t == null ? 0 : t.getStagedGeneration();
+            }).description("generation being built by a snapshot or re-index (0: none)").tags(tags)
+                    .strongReference(true).register(registry); // the supplier is held by nothing else
         }
     }
 

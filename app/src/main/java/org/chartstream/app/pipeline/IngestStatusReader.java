@@ -1,6 +1,7 @@
 package org.chartstream.app.pipeline;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -15,34 +17,35 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.chartstream.app.ops.IngestStatusRecords;
 import org.chartstream.client.KafkaClientProperties;
-import org.chartstream.ingest.IngestSettings;
-import org.chartstream.ingest.reindex.ReindexRequest;
-import org.chartstream.ingest.status.EmbedProgress;
-import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.runtime.StoreStatus;
+import org.chartstream.schemas.EmbeddingProgress;
+import org.chartstream.schemas.IngestTableStatus;
+import org.chartstream.schemas.ReplicaStatus;
+import org.chartstream.schemas.Topics;
+import org.chartstream.schemas.serde.AvroSerde;
 import org.chartstream.schemas.unreadable.UnreadableRecord;
 import org.chartstream.schemas.unreadable.UnreadableRecords;
 
 /**
- * Talks to a running pipeline through Kafka: its ingest status topic, consumer lag, and re-index requests. A status
- * record it cannot read is skipped and reported once per reader (by default on stderr, offset and reason only: a
- * read-only command does not dead-letter what the compacted topic will show it again next time).
+ * Reads a running pipeline's state through Kafka: the ingest status and progress topics, the store status topic and
+ * consumer lag. A record it cannot read is skipped and reported once per reader (by default on stderr, offset and
+ * reason only: a read-only command does not dead-letter what the compacted topic will show it again next time).
  */
 public final class IngestStatusReader implements AutoCloseable {
     /** The name it reports skipped status records under. */
     public static final String CONSUMER_NAME = "status-reader";
+    private static final AvroSerde<EmbeddingProgress> PROGRESS = AvroSerde.of(EmbeddingProgress.class);
+    private static final AvroSerde<ReplicaStatus> REPLICA = AvroSerde.of(ReplicaStatus.class);
     private final String bootstrapServers;
     private final Map<String, ?> clientOverrides;
     private final Admin admin;
     private final UnreadableRecords unreadable;
-    private final Set<String> reported = new java.util.HashSet<>();
+    private final Set<String> reported = new HashSet<>();
 
     public IngestStatusReader(String bootstrapServers) {
         this(bootstrapServers, Map.of());
@@ -66,9 +69,9 @@ public final class IngestStatusReader implements AutoCloseable {
     }
 
     /** The latest status of every table, read from the compacted status topic up to its end. */
-    public Map<String, TableStatus> latestTableStatus(Duration timeout) {
-        Map<String, TableStatus> latest = new TreeMap<>();
-        readToEnd(IngestSettings.STATUS_TOPIC, timeout, r -> {
+    public Map<String, IngestTableStatus> latestTableStatus(Duration timeout) {
+        Map<String, IngestTableStatus> latest = new TreeMap<>();
+        readToEnd(Topics.INGEST_STATUS, timeout, r -> {
             IngestStatusRecords.Read read = IngestStatusRecords.read(r.key(), r.value());
             if (!read.readable()) {
                 report(r, read.problem());
@@ -80,29 +83,47 @@ public final class IngestStatusReader implements AutoCloseable {
     }
 
     /** The latest progress of every embedding task (repartition partition), from the compacted progress topic. */
-    public Map<Integer, EmbedProgress> latestEmbedProgress(Duration timeout) {
-        Map<Integer, EmbedProgress> latest = new TreeMap<>();
-        readToEnd(IngestSettings.PROGRESS_TOPIC, timeout, r -> {
+    public Map<Integer, EmbeddingProgress> latestEmbedProgress(Duration timeout) {
+        Map<Integer, EmbeddingProgress> latest = new TreeMap<>();
+        readToEnd(Topics.INGEST_PROGRESS, timeout, r -> {
             if (r.value() == null) {
                 return;
             }
-            try {
-                EmbedProgress progress = EmbedProgress.decode(r.value());
-                if (!EmbedProgress.key(progress.partition()).equals(r.key())) {
-                    report(r, "an embedding progress record whose key is not its own partition's");
-                } else {
-                    latest.put(progress.partition(), progress);
-                }
-            } catch (IllegalArgumentException e) {
-                report(r, "not an embedding progress record (JSON object expected)");
+            EmbeddingProgress progress = PROGRESS.tryDeserialize(r.value());
+            if (progress == null) {
+                report(r, "not an embedding progress record (Avro EmbeddingProgress expected)");
+            } else if (!Topics.ingestProgressKey(progress.getPartition()).equals(r.key())) {
+                report(r, "an embedding progress record whose key is not its own partition's");
+            } else {
+                latest.put(progress.getPartition(), progress);
             }
         });
         return latest;
     }
 
-    private void readToEnd(String topic, Duration timeout, java.util.function.Consumer<ConsumerRecord<String, String>> each) {
+    /** What each query process last published about its store, by process, from the compacted store status topic. */
+    public Map<String, StoreStatus> latestStoreStatus(Duration timeout) {
+        Map<String, StoreStatus> latest = new TreeMap<>();
+        readToEnd(Topics.STORE_STATUS, timeout, r -> {
+            if (r.value() == null) {
+                latest.remove(r.key());
+                return;
+            }
+            ReplicaStatus status = REPLICA.tryDeserialize(r.value());
+            if (status == null) {
+                report(r, "not a store status (Avro ReplicaStatus expected)");
+            } else if (!status.getInstance().equals(r.key())) {
+                report(r, "a store status whose key is not its own instance");
+            } else {
+                latest.put(status.getInstance(), StoreStatus.of(status));
+            }
+        });
+        return latest;
+    }
+
+    private void readToEnd(String topic, Duration timeout, Consumer<ConsumerRecord<String, byte[]>> each) {
         Properties p = KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides, "chartstream-status-reader");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> tps = consumer.partitionsFor(topic, timeout).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             consumer.assign(tps);
@@ -115,8 +136,8 @@ public final class IngestStatusReader implements AutoCloseable {
         }
     }
 
-    private void report(ConsumerRecord<String, String> r, String problem) {
-        if (reported.add(r.partition() + "@" + r.offset())) {
+    private void report(ConsumerRecord<String, byte[]> r, String problem) {
+        if (reported.add(r.topic() + "-" + r.partition() + "@" + r.offset())) {
             unreadable.skipped(new UnreadableRecord(r.topic(), r.partition(), r.offset(), null, null, CONSUMER_NAME, problem));
         }
     }
@@ -175,27 +196,6 @@ public final class IngestStatusReader implements AutoCloseable {
             return out;
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot read end offsets of " + topic + ": " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    /** Asks the running ingest topology to rebuild one table as a new generation. */
-    public static void requestReindex(String bootstrapServers, ReindexRequest request) {
-        requestReindex(bootstrapServers, Map.of(), request);
-    }
-
-    /** The same through a broker that needs further client settings (transport security). */
-    public static void requestReindex(String bootstrapServers, Map<String, ?> clientOverrides, ReindexRequest request) {
-        Properties p = new Properties();
-        p.putAll(clientOverrides);
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(IngestSettings.CONTROL_TOPIC, request.tableKey(), ReindexRequest.COMMAND)).get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot send the re-index request: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

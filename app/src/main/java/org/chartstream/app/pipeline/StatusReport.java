@@ -6,21 +6,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.chartstream.ingest.status.TableStatus;
+import java.util.Optional;
 import org.chartstream.runtime.StoreStatus;
+import org.chartstream.schemas.IngestTableStatus;
 
-/** Per table, what `chartstream status` prints: the store's view joined with the ingest side's. */
+/**
+ * Per table, what `chartstream status` prints: the store's view (as a query process published it on
+ * {@code chartstream.store.status}) joined with the ingest side's. Without a published store view the store's columns
+ * are unknown, not zero.
+ */
 public final class StatusReport {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * @param active       the generation readers see (from the store)
-     * @param rows         rows readers see in it
+     * @param active       the generation readers see (from the store), null if no store view is known
+     * @param rows         rows readers see in it, null if no store view is known
      * @param chunks       chunks of the table's rows as ingested
      * @param staged       a generation being built (snapshot or re-index), 0 if none
      * @param ingestLag    change events of the table not yet read by the ingest topology
      */
-    public record Line(String table, long active, long rows, long chunks, long staged, String model,
+    public record Line(String table, Long active, Long rows, long chunks, long staged, String model,
                        String position, long commitTsMs, long ingestLag) {
     }
 
@@ -30,21 +35,29 @@ public final class StatusReport {
     /**
      * @param tables       {@code source:table} of every registered table, in order
      * @param changeTopics the change topic of each of those tables
-     * @param indexLag     index-log records the store has not applied yet (whole log)
+     * @param store        what a query process's readers see; null if none has published it
      */
     public static List<Line> lines(List<String> tables, Map<String, String> changeTopics, StoreStatus store,
-                                   Map<String, TableStatus> ingest, Map<String, Long> topicLag) {
+                                   Map<String, IngestTableStatus> ingest, Map<String, Long> topicLag) {
         List<Line> out = new ArrayList<>();
         for (String table : tables) {
-            TableStatus s = ingest.get(table);
+            IngestTableStatus s = ingest.get(table);
             out.add(new Line(table,
-                    store == null ? 0 : store.activeGenerations().getOrDefault(table, 0L),
-                    store == null ? 0 : store.rows().getOrDefault(table, 0L),
-                    s == null ? 0 : s.chunks(), s == null ? 0 : s.staged(),
-                    s == null ? "" : s.modelId(), s == null ? "" : s.position(), s == null ? 0 : s.commitTsMs(),
+                    store == null ? null : store.activeGenerations().getOrDefault(table, 0L),
+                    store == null ? null : store.rows().getOrDefault(table, 0L),
+                    s == null ? 0 : s.getChunks(), s == null ? 0 : s.getStagedGeneration(),
+                    s == null ? "" : s.getModelId(), s == null ? "" : s.getSourcePosition(), s == null ? 0 : s.getCommitTsMs(),
                     topicLag.getOrDefault(changeTopics.get(table), 0L)));
         }
         return out;
+    }
+
+    /**
+     * The store view to report among those the query processes published: the most recently updated one (with one
+     * query process, its own; a stopped process's view is older than a running one's).
+     */
+    public static Optional<StoreStatus> freshest(Map<String, StoreStatus> byInstance) {
+        return byInstance.values().stream().max(java.util.Comparator.comparingLong(StoreStatus::updatedMs));
     }
 
     /** Records of the index log the store has not applied: end offsets minus the store's committed positions. */
@@ -56,35 +69,42 @@ public final class StatusReport {
         return lag;
     }
 
-    public static String text(List<Line> lines, long indexLag, long nowMs) {
+    /** @param indexLag index-log records the store has not applied yet (whole log), null if no store view is known */
+    public static String text(List<Line> lines, Long indexLag, long nowMs) {
         StringBuilder out = new StringBuilder(String.format("%-32s %6s %8s %8s %6s %-20s %-28s %8s %9s%n",
                 "table", "active", "rows", "chunks", "staged", "model", "last source position", "cdc lag", "age"));
         for (Line l : lines) {
-            out.append(String.format("%-32s %6d %8d %8d %6s %-20s %-28s %8d %9s%n", l.table(), l.active(), l.rows(),
+            out.append(String.format("%-32s %6s %8s %8d %6s %-20s %-28s %8d %9s%n", l.table(), orDash(l.active()), orDash(l.rows()),
                     l.chunks(), l.staged() == 0 ? "-" : Long.toString(l.staged()), l.model(), l.position(),
                     l.ingestLag(), l.commitTsMs() == 0 ? "-" : ((nowMs - l.commitTsMs()) / 1000) + " s"));
         }
-        out.append("index log records not yet in the store: ").append(indexLag).append('\n');
+        out.append("index log records not yet in the store: ").append(indexLag == null
+                ? "unknown (no query process has published its store status on " + org.chartstream.schemas.Topics.STORE_STATUS + ")"
+                : indexLag).append('\n');
         return out.toString();
+    }
+
+    private static String orDash(Long value) {
+        return value == null ? "-" : value.toString();
     }
 
     /**
      * What an operator should know per table beyond the counts: row changes not indexed because every allowed field
      * was NULL, and columns added since the table was first indexed that stay out of the index until allow-listed.
      */
-    public static List<String> notices(List<String> tables, Map<String, TableStatus> ingest) {
+    public static List<String> notices(List<String> tables, Map<String, IngestTableStatus> ingest) {
         List<String> out = new ArrayList<>();
         for (String table : tables) {
-            TableStatus s = ingest.get(table);
+            IngestTableStatus s = ingest.get(table);
             if (s == null) {
                 continue;
             }
-            if (s.rowsSkippedEmpty() > 0) {
-                out.add(table + ": " + s.rowsSkippedEmpty() + " row change(s) not indexed, every allowed field NULL (rows_skipped_empty)");
+            if (s.getRowsSkippedEmpty() > 0) {
+                out.add(table + ": " + s.getRowsSkippedEmpty() + " row change(s) not indexed, every allowed field NULL (rows_skipped_empty)");
             }
-            if (!s.unreviewedColumns().isEmpty()) {
-                out.add(table + ": new column(s) not indexed until allow-listed in source.fields." + s.table() + ": "
-                        + String.join(", ", s.unreviewedColumns()));
+            if (!s.getUnreviewedColumns().isEmpty()) {
+                out.add(table + ": new column(s) not indexed until allow-listed in source.fields." + s.getTableName() + ": "
+                        + String.join(", ", s.getUnreviewedColumns()));
             }
         }
         return out;
@@ -95,27 +115,27 @@ public final class StatusReport {
         return notices.stream().map(n -> "notice: " + n + "\n").reduce("", String::concat);
     }
 
-    /** {@link #json(List, long)} with the notices and each table's counters. */
-    public static String json(List<Line> lines, long indexLag, List<String> tables, Map<String, TableStatus> ingest) {
+    /** {@link #json(List, Long)} with the notices and each table's counters. */
+    public static String json(List<Line> lines, Long indexLag, List<String> tables, Map<String, IngestTableStatus> ingest) {
         ObjectNode root = jsonTree(lines, indexLag);
         ArrayNode rows = (ArrayNode) root.get("tables");
         for (int i = 0; i < rows.size() && i < tables.size(); i++) {
-            TableStatus s = ingest.get(tables.get(i));
+            IngestTableStatus s = ingest.get(tables.get(i));
             ObjectNode row = (ObjectNode) rows.get(i);
-            row.put("rows_skipped_empty", s == null ? 0 : s.rowsSkippedEmpty());
+            row.put("rows_skipped_empty", s == null ? 0 : s.getRowsSkippedEmpty());
             ArrayNode columns = row.putArray("unreviewed_columns");
-            (s == null ? List.<String>of() : s.unreviewedColumns()).forEach(columns::add);
+            (s == null ? List.<String>of() : s.getUnreviewedColumns()).forEach(columns::add);
         }
         ArrayNode notes = root.putArray("notices");
         notices(tables, ingest).forEach(notes::add);
         return root.toString();
     }
 
-    public static String json(List<Line> lines, long indexLag) {
+    public static String json(List<Line> lines, Long indexLag) {
         return jsonTree(lines, indexLag).toString();
     }
 
-    private static ObjectNode jsonTree(List<Line> lines, long indexLag) {
+    private static ObjectNode jsonTree(List<Line> lines, Long indexLag) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode tables = root.putArray("tables");
         for (Line l : lines) {

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.chartstream.connectors.SourceKind;
 import org.chartstream.embedded.EmbeddedKafkaBroker;
-import org.chartstream.ingest.IngestSettings;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.PipelineTopics;
@@ -62,7 +61,7 @@ abstract class AbruptStopConvergence {
                 NotesTable.insert(c, 1, SNAPSHOT_ROWS);
             }
             PipelineTopics.ensure(kafka.bootstrapServers(), List.of(new PipelineTopics.Spec(Topics.INDEX, 3, false),
-                    new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true)), List.of());
+                    new PipelineTopics.Spec(org.chartstream.schemas.Topics.INGEST_STATUS, 1, true)), List.of());
             Path configFile = PipelineConfigFile.write(work, kafka.bootstrapServers(), SOURCE, db.configuration());
             log(t0, "broker, database with " + SNAPSHOT_ROWS + " rows");
 

@@ -3,14 +3,19 @@ package org.chartstream.app.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import org.chartstream.ingest.status.EmbedProgress;
+import org.chartstream.schemas.EmbeddingProgress;
 import org.junit.jupiter.api.Test;
 
 class EmbeddingReportTest {
-    private final Map<Integer, EmbedProgress> progress = Map.of(
-            0, new EmbedProgress(0, "h:/data/ingest-1/run", 812, 705, 1_000),
-            1, new EmbedProgress(1, "h:/data/ingest-2/run", 790, 690, 1_000),
-            2, new EmbedProgress(2, "h:/data/ingest-1/run", 10, 12, 1_000));
+    private final Map<Integer, EmbeddingProgress> progress = Map.of(
+            0, progress(0, "h:/data/ingest-1/run", 812, 705),
+            1, progress(1, "h:/data/ingest-2/run", 790, 690),
+            2, progress(2, "h:/data/ingest-1/run", 10, 12));
+
+    private static EmbeddingProgress progress(int partition, String instance, long chunks, long events) {
+        return EmbeddingProgress.newBuilder().setPartition(partition).setInstance(instance).setChunks(chunks).setEvents(events)
+                .setUpdatedMs(1_000).build();
+    }
 
     @Test
     void chunksAreSummedPerInstanceOverThePartitionsItEmbeddedLast() {

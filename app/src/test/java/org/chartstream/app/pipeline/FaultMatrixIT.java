@@ -20,8 +20,6 @@ import org.chartstream.connectors.SourceKind;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.embedded.EmbeddedPostgresSource;
-import org.chartstream.ingest.IngestSettings;
-import org.chartstream.ingest.reindex.ReindexRequest;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.PipelineTopics;
@@ -77,7 +75,7 @@ class FaultMatrixIT {
             NotesTable.insert(c, 1, ROWS);
         }
         PipelineTopics.ensure(kafka.bootstrapServers(), List.of(new PipelineTopics.Spec(Topics.INDEX, 3, false),
-                new PipelineTopics.Spec(IngestSettings.STATUS_TOPIC, 1, true), new PipelineTopics.Spec(REPLIES, 1, false)), List.of());
+                new PipelineTopics.Spec(org.chartstream.schemas.Topics.INGEST_STATUS, 1, true), new PipelineTopics.Spec(REPLIES, 1, false)), List.of());
         configFile = PipelineConfigFile.write(work, kafka.bootstrapServers(), SOURCE, PostgresAbruptStopIT.sourceConfiguration(pg));
         index = new IndexLogWatcher(kafka.bootstrapServers());
         log("broker, database with " + ROWS + " rows");
@@ -114,7 +112,7 @@ class FaultMatrixIT {
             Map<Integer, Long> published = index.positions();
             index.await(() -> CrashedStoreCheck.committedUpTo(run.resolve("index"), published), child, Duration.ofSeconds(60));
             reindexWriter = new ChangeWriter(FaultMatrixIT::source, 1, 10_000, 100).start();
-            IngestStatusReader.requestReindex(kafka.bootstrapServers(), new ReindexRequest(SOURCE, NotesTable.TABLE));
+            IngestControlClient.requestReindex(kafka.bootstrapServers(), new org.chartstream.core.store.TableRef(SOURCE, NotesTable.TABLE));
             index.await(() -> index.upserts(2) >= ROWS / 10, child, Duration.ofSeconds(120));
             long markersAtKill = index.markers(2);
             child.kill();

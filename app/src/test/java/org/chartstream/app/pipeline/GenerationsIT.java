@@ -8,11 +8,10 @@ import java.time.Duration;
 import java.util.Map;
 import org.chartstream.connectors.SourceKind;
 import org.chartstream.core.store.TableRef;
-import org.chartstream.ingest.reindex.ReindexRequest;
-import org.chartstream.ingest.status.TableStatus;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
+import org.chartstream.schemas.IngestTableStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -87,7 +86,7 @@ class GenerationsIT {
                 runtime.model().embedQuery("knee pain"), rows -> rows > 0).start()) {
             Thread.sleep(1000);
             requested = System.currentTimeMillis();
-            IngestStatusReader.requestReindex(runtime.bootstrapServers(), new ReindexRequest(SOURCE, NotesTable.TABLE));
+            IngestControlClient.requestReindex(runtime.bootstrapServers(), NOTES);
             awaitActiveGeneration(2, Duration.ofSeconds(240));
             cutover = System.currentTimeMillis();
             log("re-index published after " + (cutover - requested) + " ms");
@@ -110,12 +109,12 @@ class GenerationsIT {
 
         try (IngestStatusReader status = new IngestStatusReader(runtime.bootstrapServers());
              var source = runtime.connection(SOURCE)) {
-            TableStatus notes = status.latestTableStatus(Duration.ofSeconds(10)).get(SOURCE + ":" + NotesTable.TABLE);
-            assertThat(notes.active()).isEqualTo(2);
-            assertThat(notes.staged()).isZero();
-            assertThat(notes.rows()).isEqualTo(NotesTable.rows(source).size());
-            assertThat(notes.chunks()).isEqualTo(runtime.store().chunkCount());
-            assertThat(notes.position()).startsWith("lsn:");
+            IngestTableStatus notes = status.latestTableStatus(Duration.ofSeconds(10)).get(NOTES.id());
+            assertThat(notes.getActiveGeneration()).isEqualTo(2);
+            assertThat(notes.getStagedGeneration()).isZero();
+            assertThat(notes.getRows()).isEqualTo(NotesTable.rows(source).size());
+            assertThat(notes.getChunks()).isEqualTo(runtime.store().chunkCount());
+            assertThat(notes.getSourcePosition()).startsWith("lsn:");
         }
     }
 

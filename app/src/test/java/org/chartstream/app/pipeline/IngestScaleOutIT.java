@@ -13,8 +13,7 @@ import java.util.stream.Collectors;
 import org.chartstream.app.pipeline.AbruptStopConvergence.SourceDatabase;
 import org.chartstream.connectors.SourceKind;
 import org.chartstream.embedded.EmbeddedKafkaBroker;
-import org.chartstream.ingest.IngestSettings;
-import org.chartstream.ingest.status.EmbedProgress;
+import org.chartstream.schemas.EmbeddingProgress;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.PipelineTopics;
@@ -52,7 +51,7 @@ class IngestScaleOutIT {
                 NotesTable.insert(c, 1, SNAPSHOT_ROWS);
             }
             PipelineTopics.ensure(kafka.bootstrapServers(), List.of(new PipelineTopics.Spec(Topics.INDEX, 3, false),
-                    new PipelineTopics.Spec(IngestSettings.PROGRESS_TOPIC, 1, true)), List.of());
+                    new PipelineTopics.Spec(org.chartstream.schemas.Topics.INGEST_PROGRESS, 1, true)), List.of());
             Path configFile = PipelineConfigFile.write(work, kafka.bootstrapServers(), SOURCE, db.configuration());
             List<String> capturing = List.of("ingest", "embedding.threads=1");
             List<String> embeddingOnly = List.of("ingest", "embedding.threads=1", "ingest.capture=false");
@@ -65,7 +64,7 @@ class IngestScaleOutIT {
                 index.await(() -> index.upserts() >= SNAPSHOT_ROWS / 5 && embeddingInstances(progress).size() == 2, a,
                         Duration.ofSeconds(240));
                 assertThat(b.isAlive()).as("the second ingest process is running (see child.log)").isTrue();
-                Map<Integer, EmbedProgress> beforeKill = progress.latestEmbedProgress(Duration.ofSeconds(10));
+                Map<Integer, EmbeddingProgress> beforeKill = progress.latestEmbedProgress(Duration.ofSeconds(10));
                 long markersAtKill = index.markers();
                 b.kill();
                 assertThat(markersAtKill).as("killed before the snapshot was published").isZero();
@@ -76,7 +75,7 @@ class IngestScaleOutIT {
                 index.poll();
                 assertThat(index.markers(1)).as("generation 1's marker, once on each of the 3 partitions").isEqualTo(3);
                 assertThat(index.markers()).as("no other generation published").isEqualTo(3);
-                assertThat(progress.latestEmbedProgress(Duration.ofSeconds(10)).values()).extracting(EmbedProgress::instance)
+                assertThat(progress.latestEmbedProgress(Duration.ofSeconds(10)).values()).extracting(EmbeddingProgress::getInstance)
                         .as("the survivor took every embedding task over").allMatch(i -> i.endsWith("/ingest-a"));
 
                 ChildPipeline again = ChildPipeline.start(configFile, work.resolve("ingest-b"), log, embeddingOnly);
@@ -105,7 +104,7 @@ class IngestScaleOutIT {
 
     /** The instances that embedded the latest batch of some partition. */
     private static Set<String> embeddingInstances(IngestStatusReader progress) {
-        return progress.latestEmbedProgress(Duration.ofSeconds(5)).values().stream().map(EmbedProgress::instance)
+        return progress.latestEmbedProgress(Duration.ofSeconds(5)).values().stream().map(EmbeddingProgress::getInstance)
                 .collect(Collectors.toSet());
     }
 

@@ -16,7 +16,7 @@ import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.datasets.ClinicalDatasetLoader;
-import org.chartstream.ingest.status.TableStatus;
+import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
@@ -169,7 +169,7 @@ class SourceIntegrityIT {
         ServingProbe.await("the scan after the empty one is indexed", () -> runtime.store().rowChunks(new RowRef("ehr", "scans", "3")).size() == 1);
         assertThat(runtime.store().rowChunks(new RowRef("ehr", "scans", "2"))).as("the all-NULL scan").isEmpty();
         assertThat(indexed("scans")).isEqualTo(2);
-        ServingProbe.await("rows_skipped_empty of scans", () -> ingestStatus("scans").rowsSkippedEmpty() == 1);
+        ServingProbe.await("rows_skipped_empty of scans", () -> ingestStatus("scans") != null && ingestStatus("scans").getRowsSkippedEmpty() == 1);
         stillServing("an all-NULL row");
     }
 
@@ -189,7 +189,8 @@ class SourceIntegrityIT {
         assertThat(runtime.store().rowChunks(new RowRef("ehr", "patients", second))).allSatisfy(c ->
                 assertThat(c.text()).contains("Tomas Greer").doesNotContain("078-05-1120").doesNotContain("ssn"));
         assertThat(runtime.store().lexicalSearch("078-05-1120", 5, org.chartstream.core.store.RetrievalFilter.NONE)).isEmpty();
-        ServingProbe.await("the status names the held-back column", () -> ingestStatus("patients").unreviewedColumns().equals(List.of("ssn")));
+        ServingProbe.await("the status names the held-back column", () -> ingestStatus("patients") != null
+                && ingestStatus("patients").getUnreviewedColumns().equals(List.of("ssn")));
         probe.answersCiting("Which patient is Tomas Greer from Eugene?", "patients", second);
         stillServing("a new column");
     }
@@ -206,10 +207,10 @@ class SourceIntegrityIT {
         assertThat(runtime.captureProblem()).isNull();
     }
 
-    private static TableStatus ingestStatus(String table) {
+    /** The table's ingest status; null until one is published. */
+    private static IngestTableStatus ingestStatus(String table) {
         try (IngestStatusReader reader = new IngestStatusReader(runtime.bootstrapServers())) {
-            TableStatus s = reader.latestTableStatus(Duration.ofSeconds(10)).get("ehr:" + table);
-            return s == null ? TableStatus.empty("ehr", table) : s;
+            return reader.latestTableStatus(Duration.ofSeconds(10)).get("ehr:" + table);
         }
     }
 }

@@ -26,7 +26,20 @@ public record RowRef(String sourceId, String table, String rowKey) {
 
   /** {@code source:table:rowKey}: the row's id in citations and dedupe. */
   public String id() {
+    return id(sourceId, table, rowKey);
+  }
+
+  /**
+   * {@link #id()}'s form for any parts, an empty row key included: a source table may hold an empty primary key,
+   * which a RowRef refuses and the ingest still carries (the replica dead-letters such a row).
+   */
+  public static String id(String sourceId, String table, String rowKey) {
     return sourceId + ":" + table + ":" + rowKey;
+  }
+
+  /** {@code source:table:rowKey:chunkIndex:generation}: the id of a row's chunk {@code chunkIndex} in {@code generation}. */
+  public static String chunkId(String sourceId, String table, String rowKey, int chunkIndex, long generation) {
+    return id(sourceId, table, rowKey) + ":" + chunkIndex + ":" + generation;
   }
 
   /** The table this row belongs to. */

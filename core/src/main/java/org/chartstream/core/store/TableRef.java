@@ -23,6 +23,15 @@ public record TableRef(String sourceId, String table) {
     return sourceId + ":" + table;
   }
 
+  /** The table whose {@link #id()} is {@code id}: split at the first colon (a source id has none). */
+  public static TableRef parse(String id) {
+    int colon = id.indexOf(':');
+    if (colon < 0) {
+      throw new IllegalArgumentException("not source:table: " + id);
+    }
+    return new TableRef(id.substring(0, colon), id.substring(colon + 1));
+  }
+
   @Override
   public String toString() {
     return id();

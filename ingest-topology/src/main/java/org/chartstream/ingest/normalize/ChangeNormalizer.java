@@ -8,7 +8,8 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.chartstream.connectors.limits.FieldCap;
+import org.chartstream.schemas.limits.FieldCap;
+import org.chartstream.core.store.RowRef;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.RowChange;
@@ -84,7 +85,7 @@ public final class ChangeNormalizer implements Processor<String, String, String,
                 deadLetter(record, topic, "ingest.normalize.field-cap", fieldCap.reason(change.getSchemaName() + "."
                         + change.getTableName() + " of source " + source.sourceId(), change.getRowKey(), t), true);
             }
-            String key = change.getSourceId() + ":" + change.getTableName() + ":" + change.getRowKey();
+            String key = RowRef.id(change.getSourceId(), change.getTableName(), change.getRowKey());
             context.forward(new Record<String, Object>(key, change, record.timestamp()), rowsChild);
         } catch (MalformedChangeException | IllegalArgumentException e) {
             deadLetter(record, topic, "ingest.normalize", e.getMessage(), false);

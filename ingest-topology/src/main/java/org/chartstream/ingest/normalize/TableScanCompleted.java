@@ -1,5 +1,7 @@
 package org.chartstream.ingest.normalize;
 
+import org.chartstream.core.store.TableRef;
+
 /**
  * Debezium finished reading one table in its initial snapshot and sent this many rows. The row markers say the same
  * for every table but one: the first table of a snapshot when it has a single row (that row is marked {@code first},
@@ -12,6 +14,6 @@ package org.chartstream.ingest.normalize;
 public record TableScanCompleted(String sourceId, String table, long rows) {
 
     public String tableKey() {
-        return sourceId + ":" + table;
+        return new TableRef(sourceId, table).id();
     }
 }

@@ -1,5 +1,7 @@
 package org.chartstream.ingest.normalize;
 
+import org.chartstream.core.store.TableRef;
+
 /**
  * A {@code TRUNCATE} of a registered table (Debezium {@code op=t}: no key, no row images): every row of the table
  * leaves the index at once, as an empty generation published in one step.
@@ -10,6 +12,6 @@ package org.chartstream.ingest.normalize;
 public record TableTruncated(String sourceId, String schema, String table, String position, long commitTsMs) {
     /** {@code source:table}, the key of the table's generation state. */
     public String tableKey() {
-        return sourceId + ":" + table;
+        return new TableRef(sourceId, table).id();
     }
 }

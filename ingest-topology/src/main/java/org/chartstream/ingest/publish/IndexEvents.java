@@ -2,6 +2,8 @@ package org.chartstream.ingest.publish;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.schemas.ChunkRecord;
@@ -20,14 +22,14 @@ public final class IndexEvents {
 
     /**
      * A row's chunks written to one generation, their vectors still empty (the embedding batch fills them). Chunk
-     * ids have {@code StoredChunk.chunkId}'s form; they are not built through {@code RowRef}, which refuses the
-     * empty primary key a source table may hold (the replica dead-letters such a row instead of stopping ingest).
+     * ids are {@link RowRef#chunkId}'s, built from the parts: a RowRef refuses the empty primary key a source table
+     * may hold (the replica dead-letters such a row instead of stopping ingest).
      */
     public IndexEvent upsert(RowChunks row, long generation) {
         List<ChunkRecord> chunks = new ArrayList<>(row.count());
         for (int i = 0; i < row.count(); i++) {
             chunks.add(ChunkRecord.newBuilder()
-                    .setChunkId(row.sourceId() + ":" + row.table() + ":" + row.rowKey() + ":" + i + ":" + generation)
+                    .setChunkId(RowRef.chunkId(row.sourceId(), row.table(), row.rowKey(), i, generation))
                     .setSourceId(row.sourceId()).setTableName(row.table()).setRowKey(row.rowKey())
                     .setChunkIndex(i).setChunkCount(row.count()).setGeneration(generation).setText(row.pieces().get(i))
                     .setVector(new ArrayList<>()).setPatientKey(row.patientKey())
@@ -60,7 +62,7 @@ public final class IndexEvents {
     /** The index-log key: {@code source:table} for a marker, {@code source:table:rowKey} for a row. */
     public static String key(IndexEvent event) {
         return event.getKind() == IndexEventKind.MARKER
-                ? event.getSourceId() + ":" + event.getTableName()
-                : event.getSourceId() + ":" + event.getTableName() + ":" + event.getRowKey();
+                ? new TableRef(event.getSourceId(), event.getTableName()).id()
+                : RowRef.id(event.getSourceId(), event.getTableName(), event.getRowKey());
     }
 }

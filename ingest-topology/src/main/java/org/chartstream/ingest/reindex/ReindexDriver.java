@@ -2,88 +2,72 @@ package org.chartstream.ingest.reindex;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.chartstream.ingest.chunk.RowChunker;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.PatientIdentities;
 import org.chartstream.ingest.project.RowImage;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.ingest.publish.GenerationPlanner;
-import org.chartstream.ingest.publish.IndexEvents;
+import org.chartstream.ingest.publish.RowEvents;
 import org.chartstream.ingest.publish.TableGenerations;
+import org.chartstream.ingest.state.PlannerState;
+import org.chartstream.ingest.state.RowId;
 import org.chartstream.ingest.status.TableStatus;
-import org.chartstream.ingest.status.TableStatuses;
-import org.chartstream.schemas.IndexEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rebuilds a table as a new generation from its kept row images (key {@code source:table:rowKey}), in key order,
- * one embedding batch's worth of chunks at a time, while streaming changes keep flowing to both the active and the staged generation.
- * A {@link ReindexCursor} per table (key {@code source:table}) says how far the rebuild has read, so a restart goes
- * on from there; the generation is published once the last kept row has been written.
+ * Rebuilds a table as a new generation from its kept row images, in key order, one embedding batch's worth of chunks
+ * at a time, while streaming changes keep flowing to both the active and the staged generation. A
+ * {@link ReindexCursor} per table says how far the rebuild has read, so a restart goes on from there; the generation
+ * is published once the last kept row has been written.
  */
 public final class ReindexDriver {
     private static final Logger LOG = LoggerFactory.getLogger(ReindexDriver.class);
 
     private final Map<String, SourceRegistration> sources;
-    private final KeyValueStore<String, String> cursors;
-    private final KeyValueStore<String, String> generations;
-    private final KeyValueStore<String, String> rows;
-    private final TableStatuses statuses;
-    private final RowChunker chunker;
-    private final PatientIdentities patients;
-    private final Consumer<IndexEvent> emit;
+    private final PlannerState state;
+    private final RowEvents rowEvents;
     private final int batchChunks;
-    private final IndexEvents events;
 
-    public ReindexDriver(Map<String, SourceRegistration> sources, KeyValueStore<String, String> cursors,
-                         KeyValueStore<String, String> generations, KeyValueStore<String, String> rows,
-                         TableStatuses statuses, RowChunker chunker, PatientIdentities patients, Consumer<IndexEvent> emit,
-                         int batchChunks, IndexEvents events) {
+    /** @param batchChunks chunks a rebuild writes before it looks at the clock again */
+    public ReindexDriver(Map<String, SourceRegistration> sources, PlannerState state, RowEvents rowEvents, int batchChunks) {
         this.sources = sources;
-        this.cursors = cursors;
-        this.generations = generations;
-        this.rows = rows;
-        this.statuses = statuses;
-        this.chunker = chunker;
-        this.patients = patients;
-        this.emit = emit;
+        this.state = state;
+        this.rowEvents = rowEvents;
         this.batchChunks = batchChunks;
-        this.events = events;
     }
 
     /** Opens the re-index generation of a registered table that has one published and none being built. */
     public void start(ReindexRequest request) {
         SourceRegistration source = sources.get(request.sourceId());
+        TableRef table = new TableRef(request.sourceId(), request.table());
         if (source == null || source.table(request.table()).isEmpty()) {
-            LOG.warn("re-index request for {} ignored: not a registered table", request.tableKey());
+            LOG.warn("re-index request for {} ignored: not a registered table", table);
             return;
         }
-        TableGenerations state = TableGenerations.decode(generations.get(request.tableKey()));
-        GenerationPlanner.startReindex(state).ifPresentOrElse(next -> {
-            generations.put(request.tableKey(), next.encode());
-            cursors.put(request.tableKey(), new ReindexCursor(next.staged(), "").encode());
-            statuses.touch(request.tableKey());
-            LOG.info("re-indexing {} as generation {} (active {})", request.tableKey(), next.staged(), next.active());
+        TableGenerations generations = state.generations().of(table);
+        GenerationPlanner.startReindex(generations).ifPresentOrElse(next -> {
+            state.generations().put(table, next);
+            state.cursors().put(table, new ReindexCursor(next.staged(), ""));
+            state.statuses().touch(table.id());
+            LOG.info("re-indexing {} as generation {} (active {})", table, next.staged(), next.active());
         }, () -> LOG.warn("re-index request for {} ignored: nothing published yet or generation {} still being built",
-                request.tableKey(), state.staged()));
+                table, generations.staged()));
     }
 
     /** True while the table's staged generation is a re-index's (complete when its cursor reaches the end). */
-    public boolean rebuilding(String tableKey) {
-        return cursors.get(tableKey) != null;
+    public boolean rebuilding(TableRef table) {
+        return state.cursors().of(table) != null;
     }
 
     /** Stops the table's re-index: the rows it was built from are gone. */
-    public void abandon(String tableKey) {
-        cursors.delete(tableKey);
+    public void abandon(TableRef table) {
+        state.cursors().delete(table);
     }
 
     /**
@@ -93,72 +77,56 @@ public final class ReindexDriver {
      */
     public boolean advance(Duration budget) {
         long deadline = System.nanoTime() + budget.toNanos();
-        List<KeyValue<String, String>> open = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = cursors.all()) {
-            it.forEachRemaining(open::add);
-        }
-        for (KeyValue<String, String> entry : open) {
-            ReindexCursor cursor = ReindexCursor.decode(entry.value);
+        Map<TableRef, ReindexCursor> open = state.cursors().open();
+        open.forEach((table, first) -> {
+            ReindexCursor cursor = first;
             while (cursor != null && System.nanoTime() < deadline) {
-                cursor = writeBatch(entry.key, cursor);
+                cursor = writeBatch(table, cursor);
             }
-        }
+        });
         return !open.isEmpty();
     }
 
     /** Writes the next batch of row images into the re-index generation; null once the generation is published. */
-    private ReindexCursor writeBatch(String tableKey, ReindexCursor cursor) {
-        TableGenerations state = TableGenerations.decode(generations.get(tableKey));
-        int colon = tableKey.indexOf(':');
-        String sourceId = tableKey.substring(0, colon);
-        String table = tableKey.substring(colon + 1);
-        SourceRegistration source = sources.get(sourceId);
-        if (state.staged() != cursor.generation() || source == null || source.table(table).isEmpty()) {
-            cursors.delete(tableKey); // superseded by a snapshot, or the table is no longer registered
+    private ReindexCursor writeBatch(TableRef table, ReindexCursor cursor) {
+        TableGenerations generations = state.generations().of(table);
+        SourceRegistration source = sources.get(table.sourceId());
+        if (generations.staged() != cursor.generation() || source == null || source.table(table.table()).isEmpty()) {
+            state.cursors().delete(table); // superseded by a snapshot, or the table is no longer registered
             return null;
         }
-        TableProjection projection = source.table(table).get();
-        String from = cursor.lastKey().isEmpty() ? tableKey + ":" : cursor.lastKey();
-        int written = 0;
-        int chunksWritten = 0;
-        String last = cursor.lastKey();
-        List<KeyValue<String, RowImage>> updated = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = rows.range(from, tableKey + ";")) {
-            while (it.hasNext() && chunksWritten < batchChunks) {
-                KeyValue<String, String> kv = it.next();
-                if (kv.key.equals(cursor.lastKey())) {
-                    continue;
-                }
-                RowImage image = RowImage.decode(kv.value);
-                RowChunks chunks = chunker.chunk(sourceId, table, kv.key.substring(tableKey.length() + 1), projection, image);
-                emit.accept(events.upsert(chunks, cursor.generation()));
-                // a row indexed before the patient-children index existed joins it here, so that a rename reaches it
-                String patientId = PatientIdentities.childPatientOf(source.patientIdentity(), projection, image);
-                patients.childMoved(sourceId, kv.key, patientId, patientId);
-                updated.add(KeyValue.pair(kv.key, image.writtenTo(chunks.count(), cursor.generation())));
-                last = kv.key;
-                written++;
-                chunksWritten += chunks.count();
-            }
-        }
-        TableStatus status = statuses.of(tableKey, sourceId, table);
+        TableProjection projection = source.table(table.table()).get();
+        Map<RowId, RowImage> written = new LinkedHashMap<>();
+        int[] chunksWritten = {0};
+        state.rows().scan(table, cursor.lastKey().isEmpty() ? null : RowId.parse(cursor.lastKey()), (row, image) -> {
+            RowChunks chunks = rowEvents.chunk(row, projection, image);
+            rowEvents.upsert(chunks, cursor.generation());
+            // a row indexed before the patient-children index existed joins it here, so that a rename reaches it
+            String patientId = PatientIdentities.childPatientOf(source.patientIdentity(), projection, image);
+            state.patients().childMoved(table.sourceId(), row.id(), patientId, patientId);
+            written.put(row, image.writtenTo(chunks.count(), cursor.generation()));
+            chunksWritten[0] += chunks.count();
+            return chunksWritten[0] < batchChunks;
+        });
+        TableStatus status = state.statuses().of(table.id(), table.sourceId(), table.table());
         long chunkDelta = 0;
-        for (KeyValue<String, RowImage> kv : updated) {
-            chunkDelta += kv.value.chunks() - RowImage.decode(rows.get(kv.key)).chunks();
-            rows.put(kv.key, kv.value.encode());
+        List<RowId> rows = new ArrayList<>(written.keySet());
+        for (RowId row : rows) {
+            chunkDelta += written.get(row).chunks() - state.rows().get(row).chunks();
+            state.rows().put(row, written.get(row));
         }
         status = status.withCounts(status.rows(), status.chunks() + chunkDelta);
-        if (written > 0 && chunksWritten >= batchChunks) {
-            ReindexCursor next = cursor.advancedTo(last);
-            cursors.put(tableKey, next.encode());
-            statuses.put(tableKey, status);
+        if (!rows.isEmpty() && chunksWritten[0] >= batchChunks) {
+            ReindexCursor next = cursor.advancedTo(rows.get(rows.size() - 1).id());
+            state.cursors().put(table, next);
+            state.statuses().put(table.id(), status);
             return next;
         }
-        emit.accept(events.published(sourceId, table, cursor.generation(), status.rows(), System.currentTimeMillis()));
-        generations.put(tableKey, GenerationPlanner.published(state).encode());
-        cursors.delete(tableKey);
-        statuses.put(tableKey, status);
-        LOG.info("re-index of {} complete: publishing generation {}", tableKey, cursor.generation());
+        rowEvents.published(table, cursor.generation(), status.rows(), System.currentTimeMillis());
+        state.generations().put(table, GenerationPlanner.published(generations));
+        state.cursors().delete(table);
+        state.statuses().put(table.id(), status);
+        LOG.info("re-index of {} complete: publishing generation {}", table, cursor.generation());
         return null;
     }
 }

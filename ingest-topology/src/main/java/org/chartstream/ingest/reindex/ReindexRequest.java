@@ -1,27 +1,22 @@
 package org.chartstream.ingest.reindex;
 
 import java.util.Optional;
+import org.chartstream.core.store.TableRef;
+import org.chartstream.schemas.IngestCommand;
+import org.chartstream.schemas.IngestControl;
 
-/**
- * An operator's request to rebuild one table's index as a new generation, read from the ingest control topic:
- * key {@code <source>:<table>}, value {@code reindex}.
- */
+/** An operator's request to rebuild one table's index as a new generation, read from the ingest control topic. */
 public record ReindexRequest(String sourceId, String table) {
-    public static final String COMMAND = "reindex";
 
     public String tableKey() {
-        return sourceId + ":" + table;
+        return new TableRef(sourceId, table).id();
     }
 
-    /** The request a control-topic record carries, or empty if the record is not a well-formed re-index request. */
-    public static Optional<ReindexRequest> parse(String key, String value) {
-        if (key == null || !COMMAND.equals(value == null ? null : value.trim())) {
+    /** The request a control record carries, or empty if it carries another command or names no table. */
+    public static Optional<ReindexRequest> of(IngestControl control) {
+        if (control.getCommand() != IngestCommand.REINDEX || control.getSourceId().isEmpty() || control.getTableName().isEmpty()) {
             return Optional.empty();
         }
-        int colon = key.indexOf(':');
-        if (colon <= 0 || colon == key.length() - 1 || key.indexOf(':', colon + 1) >= 0) {
-            return Optional.empty();
-        }
-        return Optional.of(new ReindexRequest(key.substring(0, colon), key.substring(colon + 1)));
+        return Optional.of(new ReindexRequest(control.getSourceId(), control.getTableName()));
     }
 }

@@ -5,10 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.chartstream.schemas.EmbeddingProgress;
+import org.chartstream.schemas.Topics;
 
 /**
  * What one embedding task (one partition of the ingest repartition topic) has embedded, published on the ingest
- * progress topic (compacted, key {@link #key}) after each of its batches. The counts belong to the partition and
+ * progress topic (compacted, key {@link #key}) after each of its batches as an {@link EmbeddingProgress}
+ * ({@link #toRecord}); the task's changelogged store keeps it as JSON ({@link #encode}). The counts belong to the partition and
  * survive a move to another instance (they are kept in the task's changelogged store); {@code instance} names the
  * process that embedded the latest batch.
  *
@@ -20,7 +23,7 @@ public record EmbedProgress(int partition, String instance, long chunks, long ev
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static String key(int partition) {
-        return "embed-" + partition;
+        return Topics.ingestProgressKey(partition);
     }
 
     public static EmbedProgress none(int partition) {
@@ -30,6 +33,12 @@ public record EmbedProgress(int partition, String instance, long chunks, long ev
     /** After a batch of {@code batchChunks} chunks and {@code batchEvents} events embedded by {@code by} at {@code nowMs}. */
     public EmbedProgress plus(long batchChunks, long batchEvents, String by, long nowMs) {
         return new EmbedProgress(partition, by, chunks + batchChunks, events + batchEvents, nowMs);
+    }
+
+    /** The wire record of the progress topic. */
+    public EmbeddingProgress toRecord() {
+        return EmbeddingProgress.newBuilder().setPartition(partition).setInstance(instance).setChunks(chunks).setEvents(events)
+                .setUpdatedMs(updatedMs).build();
     }
 
     public String encode() {

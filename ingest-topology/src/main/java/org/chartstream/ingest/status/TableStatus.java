@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.chartstream.schemas.IngestTableStatus;
 
 /**
  * One table's state as the ingest side knows it, published on the ingest status topic (key {@code source:table})
- * after every embedding batch that touched the table.
+ * after every embedding batch that touched the table, as an {@link IngestTableStatus} ({@link #toRecord}). The
+ * planner's changelogged store keeps it as JSON ({@link #encode}).
  *
  * @param active     the generation the ingest side has published (readers see it once the store applied it)
  * @param staged     the generation being built by a snapshot or re-index, 0 if none
@@ -72,6 +74,14 @@ public record TableStatus(String sourceId, String table, long active, long stage
     public TableStatus at(long nowMs) {
         return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, nowMs,
                 rowsSkippedEmpty, unreviewedColumns);
+    }
+
+    /** The wire record of the status topic. */
+    public IngestTableStatus toRecord() {
+        return IngestTableStatus.newBuilder().setSourceId(sourceId).setTableName(table).setActiveGeneration(active)
+                .setStagedGeneration(staged).setRows(rows).setChunks(chunks).setModelId(modelId).setSourcePosition(position)
+                .setCommitTsMs(commitTsMs).setUpdatedMs(updatedMs).setRowsSkippedEmpty(rowsSkippedEmpty)
+                .setUnreviewedColumns(unreviewedColumns).build();
     }
 
     public String encode() {

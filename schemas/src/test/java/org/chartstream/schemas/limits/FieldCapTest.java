@@ -1,4 +1,4 @@
-package org.chartstream.connectors.limits;
+package org.chartstream.schemas.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

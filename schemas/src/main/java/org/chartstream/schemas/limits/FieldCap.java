@@ -1,4 +1,4 @@
-package org.chartstream.connectors.limits;
+package org.chartstream.schemas.limits;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
