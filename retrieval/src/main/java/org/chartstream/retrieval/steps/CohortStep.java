@@ -8,24 +8,13 @@ import org.chartstream.retrieval.cohort.CohortStage;
  * A cohort question (every patient or record holding one exact code, drug or condition) is answered by exact term
  * lookup ({@link CohortStage}), its rows cited at once, and nothing else runs; any other question goes on untimed.
  */
-public final class CohortStep implements QueryStep {
-
+public record CohortStep(CohortStage cohort, Settings settings) implements QueryStep {
     /** @param maxPassageChars longest passage quoted in the cohort answer */
     public record Settings(int maxPassageChars) {
     }
 
-    private final CohortStage cohort;
-    private final Settings settings;
-
-    public CohortStep(CohortStage cohort, Settings settings) {
-        this.cohort = cohort;
-        this.settings = settings;
-    }
-
     @Override
-    public String name() {
-        return "cohort";
-    }
+    public String name() { return "cohort"; }
 
     @Override
     public Next run(QueryRun run) {

@@ -6,17 +6,9 @@ import org.chartstream.retrieval.context.ContextPassage;
 import org.chartstream.retrieval.generate.Passage;
 
 /** The kept candidates within the context budget, with parent-row expansion ({@link ContextBuilder}). */
-public final class ContextStep implements QueryStep {
-    private final ContextBuilder context;
-
-    public ContextStep(ContextBuilder context) {
-        this.context = context;
-    }
-
+public record ContextStep(ContextBuilder context) implements QueryStep {
     @Override
-    public String name() {
-        return "context";
-    }
+    public String name() { return "context"; }
 
     @Override
     public Next run(QueryRun run) {

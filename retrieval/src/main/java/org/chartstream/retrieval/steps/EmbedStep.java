@@ -15,8 +15,7 @@ import org.chartstream.retrieval.search.QuestionTermWeights;
  * variant's lexical query with its exact terms, and, unless off, the lexical query's words weighted by the model
  * ({@link QuestionTermWeights}).
  */
-public final class EmbedStep implements QueryStep {
-
+public record EmbedStep(QueryEmbedder embedder, SentenceVectorSearch sentences, Settings settings) implements QueryStep {
     /**
      * @param termWeights        whether the lexical query's words are weighted
      * @param storeWeighsTerms   whether the store applies the weights (else the words are searched as asked)
@@ -24,20 +23,8 @@ public final class EmbedStep implements QueryStep {
     public record Settings(QuestionTermWeights termWeights, boolean storeWeighsTerms) {
     }
 
-    private final QueryEmbedder embedder;
-    private final SentenceVectorSearch sentences;
-    private final Settings settings;
-
-    public EmbedStep(QueryEmbedder embedder, SentenceVectorSearch sentences, Settings settings) {
-        this.embedder = embedder;
-        this.sentences = sentences;
-        this.settings = settings;
-    }
-
     @Override
-    public String name() {
-        return "embed";
-    }
+    public String name() { return "embed"; }
 
     @Override
     public Next run(QueryRun run) {

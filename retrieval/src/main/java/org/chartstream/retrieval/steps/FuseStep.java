@@ -14,9 +14,7 @@ public final class FuseStep implements QueryStep {
     }
 
     @Override
-    public String name() {
-        return "fuse";
-    }
+    public String name() { return "fuse"; }
 
     @Override
     public Next run(QueryRun run) {

@@ -11,17 +11,9 @@ import org.chartstream.retrieval.gate.TailTrim;
  * The reranked top k, its tail trimmed ({@link TailTrim}) and cut to the passages that mention the question's anchors
  * ({@link AnchoredPassages}), then the gate (pointed or broad, {@link ScopedEvidenceGate}); a refusal stops the run.
  */
-public final class GateStep implements QueryStep {
-    private final ScopedEvidenceGate gate;
-
-    public GateStep(ScopedEvidenceGate gate) {
-        this.gate = gate;
-    }
-
+public record GateStep(ScopedEvidenceGate gate) implements QueryStep {
     @Override
-    public String name() {
-        return "gate";
-    }
+    public String name() { return "gate"; }
 
     @Override
     public Next run(QueryRun run) {

@@ -3,17 +3,9 @@ package org.chartstream.retrieval.steps;
 import org.chartstream.retrieval.generate.Generator;
 
 /** The citations sent, then the grounded answer (or the extractive one) generated over the context ({@link Generator}). */
-public final class GenerateStep implements QueryStep {
-    private final Generator generator;
-
-    public GenerateStep(Generator generator) {
-        this.generator = generator;
-    }
-
+public record GenerateStep(Generator generator) implements QueryStep {
     @Override
-    public String name() {
-        return "generate";
-    }
+    public String name() { return "generate"; }
 
     @Override
     public Next run(QueryRun run) {

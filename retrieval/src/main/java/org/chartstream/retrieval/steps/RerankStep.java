@@ -3,17 +3,9 @@ package org.chartstream.retrieval.steps;
 import org.chartstream.retrieval.rerank.RerankStage;
 
 /** The fused candidates' prefix reordered and scored by the rerank stage in use ({@link RerankStage}). */
-public final class RerankStep implements QueryStep {
-    private final RerankStage reranker;
-
-    public RerankStep(RerankStage reranker) {
-        this.reranker = reranker;
-    }
-
+public record RerankStep(RerankStage reranker) implements QueryStep {
     @Override
-    public String name() {
-        return "rerank";
-    }
+    public String name() { return "rerank"; }
 
     @Override
     public Next run(QueryRun run) {

@@ -3,17 +3,9 @@ package org.chartstream.retrieval.steps;
 import org.chartstream.retrieval.rewrite.QueryRewriter;
 
 /** The question rewritten with the conversation's memory and expanded into query variants ({@link QueryRewriter}). */
-public final class RewriteStep implements QueryStep {
-    private final QueryRewriter rewriter;
-
-    public RewriteStep(QueryRewriter rewriter) {
-        this.rewriter = rewriter;
-    }
-
+public record RewriteStep(QueryRewriter rewriter) implements QueryStep {
     @Override
-    public String name() {
-        return "rewrite";
-    }
+    public String name() { return "rewrite"; }
 
     @Override
     public Next run(QueryRun run) {

@@ -11,19 +11,9 @@ import org.chartstream.retrieval.search.SideResults;
  * words when the embed step weighed them; the first variant's vector list then merged with its sentences' lists
  * ({@link SentenceVectorSearch#vectorList}).
  */
-public final class SearchStep implements QueryStep {
-    private final HybridSearcher searcher;
-    private final SentenceVectorSearch sentences;
-
-    public SearchStep(HybridSearcher searcher, SentenceVectorSearch sentences) {
-        this.searcher = searcher;
-        this.sentences = sentences;
-    }
-
+public record SearchStep(HybridSearcher searcher, SentenceVectorSearch sentences) implements QueryStep {
     @Override
-    public String name() {
-        return "search";
-    }
+    public String name() { return "search"; }
 
     @Override
     public Next run(QueryRun run) {
