@@ -10,8 +10,13 @@ EXTERNAL = {  # not project classes: where they come from
     'RecordTooLargeException': 'Kafka clients',
     'IllegalArgumentException': 'JDK',
     'ThreadPriorityPolicy': 'JVM flag -XX:ThreadPriorityPolicy',
+    'TieredStopAtLevel': 'JVM flag -XX:TieredStopAtLevel',
+    'KafkaStreamsMetrics': 'Micrometer',
+    'KafkaClientMetrics': 'Micrometer',
+    'OrtEnvironment': 'ONNX Runtime',
+    'Lucene104HnswScalarQuantizedVectorsFormat': 'Lucene',
 }
-PROSE = {'Sophia', 'Miller', 'Martha', 'Collins'}  # example patient names in the text, not classes
+PROSE = {'Sophia', 'Miller', 'Martha', 'Collins', 'Dockerfile', 'PostgreSQL', 'MariaDB', 'MySQL', 'DocumentDB'}  # example names, a file, products
 root, docs = sys.argv[1], sys.argv[2:]
 java = {}
 for dp, dn, fn in os.walk(root):
@@ -34,14 +39,17 @@ camel = re.compile(r'^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$')
 total = 0
 for doc in docs:
     missing, seen, checked = [], set(), 0
-    for span in re.findall(r'`([^`\n]+)`', open(doc).read()):
-        for tok in re.findall(r'\*?[A-Za-z_][\w.]*', span):
+    text = re.sub(r'^[ \t]*```.*?^[ \t]*```', '', open(doc).read(), flags=re.S | re.M)  # fenced blocks are shell, not names
+    for span in re.findall(r'`([^`]+)`', text):
+        for tok in re.findall(r'(?<![-\w/])\*?[A-Za-z_][\w.]*(?![-\w])', span):
             parts = [p for p in tok.split('.') if p]
             names = [p for p in parts if camel.match(p.lstrip('*')) ]
             if not names or tok in seen:
                 continue
             seen.add(tok)
             top = names[0]
+            if len(names) == 1 and not re.search(r'[a-z0-9][A-Z]', top) and not re.fullmatch(r'[\w.*]+', span.strip()):
+                continue  # one plain capitalised word inside a longer span: prose or a quoted message, not a name
             checked += 1
             if top.startswith('*'):
                 if not any(k.endswith(top[1:]) for k in java):
