@@ -11,9 +11,9 @@ import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.Vectors;
 
 /**
- * Session 19 (docs/EVALUATION.md, "Session 19: an opening vector per long row"): the cosine of every question with
- * every corpus row's opening, embedded alone by the project's model, for eval/row-opening-vectors.py. Ids and scores out,
- * no text.
+ * Session 19 (docs/history/EVALUATION-sessions-1-21.md, "Session 19: an opening vector per long row"): the cosine of
+ * every question with every corpus row's opening, embedded alone by the project's model, for
+ * eval/row-opening-vectors.py. Ids and scores out, no text.
  *
  * <pre>
  * java -cp app/target/chartstream-app.jar eval/LeadVectors.java MODEL CORPUS.jsonl QUERIES.jsonl PREFIX OUT.jsonl N words|sentence

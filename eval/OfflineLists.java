@@ -37,8 +37,8 @@ import org.chartstream.store.lucene.FoldingEnglishAnalyzer;
 import org.chartstream.retrieval.gate.QuestionAnchors;
 
 /**
- * The Java half of eval/offline_fusion.py (session 10, docs/EVALUATION.md): what the offline analysis needs from the
- * project's own code. Ids, scores and term statistics out; no text is printed.
+ * The Java half of eval/offline_fusion.py (session 10, docs/history/EVALUATION-sessions-1-21.md): what the offline
+ * analysis needs from the project's own code. Ids, scores and term statistics out; no text is printed.
  *
  * <pre>
  * java -cp 'app/target/lib/*' eval/OfflineLists.java anchors IN.tsv          key \t question \t text... -> key \t anchored \t mentioned...

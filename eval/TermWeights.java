@@ -12,12 +12,12 @@ import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.Vectors;
 
 /**
- * Session 21 (docs/EVALUATION.md, "Session 21"): how much each word of a question carries of its meaning, by the
- * project's embedding model, for eval/lexical-term-weights.py. For each whitespace-separated word that the store's analyzer
- * keeps as a search term, the question is embedded once without that word; the word's importance is 1 − cosine(the
- * question, the question without it). A second signal, the cosine of the word embedded alone with the question, is
- * written beside it. Texts are embedded one per batch, because an int8 model's vector depends on its batch. Ids,
- * analysed terms and scores out.
+ * Session 21 (docs/history/EVALUATION-sessions-1-21.md, "Session 21"): how much each word of a question carries of its
+ * meaning, by the project's embedding model, for eval/lexical-term-weights.py. For each whitespace-separated word that
+ * the store's analyzer keeps as a search term, the question is embedded once without that word; the word's importance
+ * is 1 − cosine(the question, the question without it). A second signal, the cosine of the word embedded alone with the
+ * question, is written beside it. Texts are embedded one per batch, because an int8 model's vector depends on its
+ * batch. Ids, analysed terms and scores out.
  *
  * <pre>
  * java -cp app/target/chartstream-app.jar eval/TermWeights.java MODEL QUERIES.jsonl OUT.jsonl

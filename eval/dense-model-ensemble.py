@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Session 21 (docs/EVALUATION.md, "Session 21"), offline: a dense side of two embedding models. Two `eval --rankings`
-files of one set, the default model's and a second model's (CHARTSTREAM_EMBEDDING_MODEL), hold the same lexical lists
-and two vector lists per question; each rule makes one vector list of the two and fuses it with the lexical list by
-the shipped adaptive rule (eval/offline_fusion.py shipped_weight), so the "first model" line reproduces the
-pipeline's hybrid and the "second model" line the second model's.
+"""Session 21 (docs/history/EVALUATION-sessions-1-21.md, "Session 21"), offline: a dense side of two embedding models.
+Two `eval --rankings` files of one set, the default model's and a second model's (CHARTSTREAM_EMBEDDING_MODEL), hold the
+same lexical lists and two vector lists per question; each rule makes one vector list of the two and fuses it with the
+lexical list by the shipped adaptive rule (eval/offline_fusion.py shipped_weight), so the "first model" line reproduces
+the pipeline's hybrid and the "second model" line the second model's.
 
 Usage: eval/dense-model-ensemble.py --cp 'app/target/lib/*' NAME=FIRST.jsonl+SECOND.jsonl,BEIR_DIR,PREFIX ...
   PREFIX: "record: beir docs\\ntext: " for a BEIR folder, "-" for eval/clinical (as eval/offline_fusion.py)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Session 20 (docs/EVALUATION.md, "Session 20"), offline: two more fusion rules on the side lists of `eval --rankings`
-files (mode "hybrid"), every rule on every set, beside the shipped adaptive rule (eval/fusion-weight-signals.py):
+"""Session 20 (docs/history/EVALUATION-sessions-1-21.md, "Session 20"), offline: two more fusion rules on the side lists
+of `eval --rankings` files (mode "hybrid"), every rule on every set, beside the shipped adaptive rule
+(eval/fusion-weight-signals.py):
 
 - CombMNZ: the shipped fused score times (1 + beta) for a row that both lists hold (beta 1 is Fox & Shaw's CombMNZ
   on two lists), optionally only when it is in both lists' first `top` rows;

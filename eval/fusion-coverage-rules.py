@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Session 12 (docs/EVALUATION.md, "Session 12: issue 14"): more per-query fusion rules, measured offline on the side
-lists of `eval --rankings` files (mode "hybrid"), every rule on every set. Each rule re-fuses a question's two lists
-as the pipeline does (one hit per row, ties by row id; eval/offline_fusion.py's loader, whose anchor checks run the
-project's QuestionAnchors); questions answered without fusion keep their final order. Row texts (for the idf
-coverage rules) come from each folder's corpus.jsonl, words folded to [a-z0-9]+ with a short stop list. Prints
-nDCG@10, then per set the best fixed weight (0-1 by 0.05) and the per-question oracle. Ids and scores only.
+"""Session 12 (docs/history/EVALUATION-sessions-1-21.md, "Session 12: issue 14"): more per-query fusion rules, measured
+offline on the side lists of `eval --rankings` files (mode "hybrid"), every rule on every set. Each rule re-fuses a
+question's two lists as the pipeline does (one hit per row, ties by row id; eval/offline_fusion.py's loader, whose
+anchor checks run the project's QuestionAnchors); questions answered without fusion keep their final order. Row texts
+(for the idf coverage rules) come from each folder's corpus.jsonl, words folded to [a-z0-9]+ with a short stop list.
+Prints nDCG@10, then per set the best fixed weight (0-1 by 0.05) and the per-question oracle. Ids and scores only.
 
 Usage: eval/fusion-coverage-rules.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
   (as eval/offline_fusion.py)

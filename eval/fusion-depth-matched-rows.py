@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Session 13 (docs/EVALUATION.md, "Session 13: lexical side in rows"), offline: re-fuses the side lists of
-`eval --rankings` files (mode "hybrid"; eval/offline_fusion.py's loader and anchor checks) with the shipped rule and
-with a depth-matched one: both sides normalised and their stand-out taken over the first R rows only, R the shorter
-side's row count for that question (rows below the R-th at 0), so neither side's scale depends on how much deeper it
-was searched than the other (no constant); and session 12b's "floor at row K" for K 20 and 30 (for information: K
-would be a constant read off these sets). Prints nDCG@10 per rule and file.
+"""Session 13 (docs/history/EVALUATION-sessions-1-21.md, "Session 13: lexical side in rows"), offline: re-fuses the side
+lists of `eval --rankings` files (mode "hybrid"; eval/offline_fusion.py's loader and anchor checks) with the shipped
+rule and with a depth-matched one: both sides normalised and their stand-out taken over the first R rows only, R the
+shorter side's row count for that question (rows below the R-th at 0), so neither side's scale depends on how much
+deeper it was searched than the other (no constant); and session 12b's "floor at row K" for K 20 and 30 (for
+information: K would be a constant read off these sets). Prints nDCG@10 per rule and file.
 
 Usage: eval/fusion-depth-matched-rows.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX ...
 """

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Session 16 (docs/EVALUATION.md, "Session 16: depth and score completion"): would fusion gain if a row that one
-side's first CUT chunks miss got that side's real score instead of 0? Reads one `eval --rankings` file taken deep
-enough to hold every row on both sides (e.g. `--per-side 500` on liveqa-med-clean's 446 passages), cuts each side's
-chunk list to its first CUT chunks (what `--per-side CUT` returns; the shipped fusion on it reproduces the pipeline at
-that depth), and re-fuses the union of the cut lists' rows three ways:
+"""Session 16 (docs/history/EVALUATION-sessions-1-21.md, "Session 16: depth and score completion"): would fusion gain if
+a row that one side's first CUT chunks miss got that side's real score instead of 0? Reads one `eval --rankings` file
+taken deep enough to hold every row on both sides (e.g. `--per-side 500` on liveqa-med-clean's 446 passages), cuts each
+side's chunk list to its first CUT chunks (what `--per-side CUT` returns; the shipped fusion on it reproduces the
+pipeline at that depth), and re-fuses the union of the cut lists' rows three ways:
 
 - shipped@cut: the shipped rule (eval/fusion-side-depth.py) on the cut lists;
 - shipped@full: the shipped rule on the whole lists;

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Session 12b (docs/EVALUATION.md, "Session 12b: eval depth"): does the fusion depend on how deep each side is
-searched, and can its normalisation be made independent of the depth? Re-fuses the side lists of `eval --rankings`
-files (mode "hybrid"; eval/offline_fusion.py's loader and anchor checks) with each side's chunk list cut to its first
-DEPTH chunks, as a search with --per-side DEPTH would return it, and prints nDCG@10 per rule, set and depth.
+"""Session 12b (docs/history/EVALUATION-sessions-1-21.md, "Session 12b: eval depth"): does the fusion depend on how deep
+each side is searched, and can its normalisation be made independent of the depth? Re-fuses the side lists of
+`eval --rankings` files (mode "hybrid"; eval/offline_fusion.py's loader and anchor checks) with each side's chunk list
+cut to its first DEPTH chunks, as a search with --per-side DEPTH would return it, and prints nDCG@10 per rule, set and
+depth.
 
 Rules: the shipped one (min-max over the whole list, stand-out over places 2-20 of it), and "floor at row K": each side
 normalised between its first row and its K-th row, rows below the K-th at 0, the stand-out on the same scale, so that

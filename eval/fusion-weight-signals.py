@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Session 10 (docs/EVALUATION.md, "Session 10: issue 14"): per-question weight signals and lexical query
-re-weighting, measured offline on the side lists of `eval --rankings` files (mode "hybrid"), every rule on every set.
+"""Session 10 (docs/history/EVALUATION-sessions-1-21.md, "Session 10: issue 14"): per-question weight signals and
+lexical query re-weighting, measured offline on the side lists of `eval --rankings` files (mode "hybrid"), every rule on
+every set.
 
 Each rule re-fuses a question's two lists as the pipeline does (one hit per row, min-max per side, ties by row id)
 with a vector weight of its own; questions the pipeline answered without fusion (codes, cohorts: empty side lists)

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Session 21 (docs/EVALUATION.md, "Session 21"), offline: the lexical query with each term weighted by how much of the
-question's meaning the embedding model gives it (eval/TermWeights.java), instead of every term at weight 1. The store's
-row-level BM25 is rebuilt in memory (eval/OfflineLists.java bm25, as eval/fusion-weight-signals.py does), each new lexical
-list cut to as many rows as the pipeline's lexical list held, and fused with the pipeline's own vector list by the
-shipped adaptive rule. "as asked" is the same in-memory BM25 with every term at weight 1: the baseline each variant
-is compared with (on the clinical folder the in-memory lists differ from the pipeline's, as in session 10).
+"""Session 21 (docs/history/EVALUATION-sessions-1-21.md, "Session 21"), offline: the lexical query with each term
+weighted by how much of the question's meaning the embedding model gives it (eval/TermWeights.java), instead of every
+term at weight 1. The store's row-level BM25 is rebuilt in memory (eval/OfflineLists.java bm25, as
+eval/fusion-weight-signals.py does), each new lexical list cut to as many rows as the pipeline's lexical list held, and
+fused with the pipeline's own vector list by the shipped adaptive rule. "as asked" is the same in-memory BM25 with every
+term at weight 1: the baseline each variant is compared with (on the clinical folder the in-memory lists differ from the
+pipeline's, as in session 10).
 
 Usage: eval/lexical-term-weights.py --cp 'app/target/lib/*' NAME=RANKINGS.jsonl,FOLDER,PREFIX,TERMWEIGHTS.jsonl ...
 """

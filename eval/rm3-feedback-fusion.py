@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Re-fuses the side lists of one `eval --rankings` file that holds modes hybrid and hybrid+rm3 (session 9,
-docs/EVALUATION.md): the pipeline's final orders, the adaptive weight offline (without the anchor factor), the RM3
-lexical list alone, fixed weights over the RM3 lists, three lists together, and the per-query best fixed weight (an
-oracle). Ids and scores only.
+docs/history/EVALUATION-sessions-1-21.md): the pipeline's final orders, the adaptive weight offline (without the anchor
+factor), the RM3 lexical list alone, fixed weights over the RM3 lists, three lists together, and the per-query best
+fixed weight (an oracle). Ids and scores only.
 
 Usage: eval/rm3-feedback-fusion.py RANKINGS.jsonl
 """

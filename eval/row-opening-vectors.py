@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Session 19 (docs/EVALUATION.md, "Session 19: an opening vector per long row"), offline: each row's vector score
-becomes the larger of its best chunk's (the `eval --rankings` side list) and its opening's (eval/LeadVectors.java),
-the side list is re-ranked to its own length (rows the opening brings in score their opening only, a lower bound),
-and the two sides are fused again with the shipped adaptive rule (eval/fusion-weight-signals.py). Prints nDCG@10 of the
-vector side and of hybrid, before and after.
+"""Session 19 (docs/history/EVALUATION-sessions-1-21.md, "Session 19: an opening vector per long row"), offline: each
+row's vector score becomes the larger of its best chunk's (the `eval --rankings` side list) and its opening's
+(eval/LeadVectors.java), the side list is re-ranked to its own length (rows the opening brings in score their opening
+only, a lower bound), and the two sides are fused again with the shipped adaptive rule (eval/fusion-weight-signals.py).
+Prints nDCG@10 of the vector side and of hybrid, before and after.
 
 Usage: eval/row-opening-vectors.py 'app/target/lib/*' NAME=RANKINGS.jsonl,BEIR_DIR,PREFIX LEADS.jsonl
 """

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Session 13 (docs/EVALUATION.md, "Session 13: lexical side in rows"): how many distinct rows each search side's
-list holds, per mode, from `chartstream eval --rankings` files (ids only, never text): min / median / max over the
-queries whose list is not empty, and the mean chunks per row.
+"""Session 13 (docs/history/EVALUATION-sessions-1-21.md, "Session 13: lexical side in rows"): how many distinct rows
+each search side's list holds, per mode, from `chartstream eval --rankings` files (ids only, never text): min / median /
+max over the queries whose list is not empty, and the mean chunks per row.
 
 usage: eval/side-rows.py RANKINGS.jsonl [MODE]   (MODE default hybrid)
 """

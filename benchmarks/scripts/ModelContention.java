@@ -7,10 +7,10 @@ import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 
 /**
- * Session 20 (docs/PERFORMANCE.md, "Session 20"): the embedding model alone, one ONNX thread, one text per call, over
- * the first 200 passages of a BEIR corpus, timed per round. Run once, then as two processes at once, to see whether
- * two models on two cores slow each other (bench scaleout's ingest ratio assumes they do not). Prints counts and
- * rates only.
+ * Session 20 (docs/history/PERFORMANCE-sessions-1-21.md, "Session 20"): the embedding model alone, one ONNX thread, one
+ * text per call, over the first 200 passages of a BEIR corpus, timed per round. Run once, then as two processes at
+ * once, to see whether two models on two cores slow each other (bench scaleout's ingest ratio assumes they do not).
+ * Prints counts and rates only.
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp app/target/chartstream-app.jar benchmarks/scripts/ModelContention.java MODEL CORPUS.jsonl ROUNDS

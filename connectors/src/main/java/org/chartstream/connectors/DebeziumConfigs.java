@@ -45,10 +45,11 @@ import java.util.stream.Collectors;
  *   <li>{@code poll.interval.ms=}{@value #POLL_INTERVAL_MS}: how long the connector sleeps when it found no new
  *       change, both reading the source (PostgreSQL's replication stream) and handing events to the engine. With
  *       Debezium's 500 ms default a change committed while it sleeps waits for the rest of that sleep, twice: the
- *       largest part of the time from a commit to the change topic (docs/PERFORMANCE.md, freshness). An idle wake-up
- *       costs a non-blocking socket read. Debezium's hand-over spins for up to a millisecond at the end of each
- *       interval; once the source has been quiet for a second the embedded connectors
- *       ({@link SourceKind#embeddedConnectorClass()}) sleep until a change is queued instead ({@link IdleQueueWait}).</li>
+ *       largest part of the time from a commit to the change topic (docs/history/PERFORMANCE-sessions-1-21.md,
+ *       "`bench freshness` hops"). An idle wake-up costs a non-blocking socket read. Debezium's hand-over spins for up
+ *       to a millisecond at the end of each interval; once the source has been quiet for a second the embedded
+ *       connectors ({@link SourceKind#embeddedConnectorClass()}) sleep until a change is queued instead
+ *       ({@link IdleQueueWait}).</li>
  *   <li>Offsets in a file ({@link AtomicFileOffsetBackingStore}: Kafka Connect's file store, each write replacing
  *       the file in one step) under {@code offsetsDir}, written after every batch
  *       Kafka acknowledged ({@code offset.flush.interval.ms=}{@value #OFFSET_FLUSH_INTERVAL_MS}). The engine writes

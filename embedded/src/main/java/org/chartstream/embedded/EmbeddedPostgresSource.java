@@ -234,7 +234,8 @@ public final class EmbeddedPostgresSource implements AutoCloseable {
             serverConfig.put("max_wal_senders", "10");
             serverConfig.put("listen_addresses", HOST);
             // zonky turns it off; PostgreSQL's default (on) flushes the WAL at each commit, which is also when the
-            // walsender passes the change on: off leaves it to the WAL writer's 200 ms rounds (docs/PERFORMANCE.md)
+            // walsender passes the change on: off leaves it to the WAL writer's 200 ms rounds
+            // (docs/history/PERFORMANCE-sessions-1-21.md, "`bench freshness` after cutting the hops")
             serverConfig.put("synchronous_commit", "on");
         }
 

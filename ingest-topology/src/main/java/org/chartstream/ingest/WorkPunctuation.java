@@ -12,8 +12,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  * commit after every punctuation that ran, and under exactly-once a commit is a transaction carrying the task's
  * consumed offsets even when it consumed nothing since the last one. A timer ticking on an idle task therefore costs
  * a transaction per commit interval for as long as the process runs (an idle ingest ran about 9 a second on each
- * stream thread: docs/PERFORMANCE.md, "Session 14"). So the punctuation is armed when work arrives and cancels
- * itself after a tick that leaves no work.
+ * stream thread: docs/history/PERFORMANCE-sessions-1-21.md, "Session 14"). So the punctuation is armed when work
+ * arrives and cancels itself after a tick that leaves no work.
  */
 final class WorkPunctuation {
     private final ProcessorContext<?, ?> context;

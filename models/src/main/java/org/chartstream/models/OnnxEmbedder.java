@@ -34,9 +34,10 @@ public final class OnnxEmbedder implements Embedder {
 
     /**
      * Default sub-batch size: one text per ONNX Runtime run, so that a text's vector depends on nothing else. It is
-     * also not slower on the 2-core build machine (docs/PERFORMANCE.md, "Embedding one text per run"; JMH, 256-token
-     * chunks, 2 threads): all-MiniLM-L6-v2 1.08× the chunks per second of sub-batches of 32 on a quiet machine and more
-     * under load, when a batch's activations (tens of MB) compete for the caches that one text's (about 1.5 MB) fit in.
+     * also not slower on the 2-core build machine (docs/history/PERFORMANCE-sessions-1-21.md, "Embedding one text per
+     * run"; JMH, 256-token chunks, 2 threads): all-MiniLM-L6-v2 1.08× the chunks per second of sub-batches of 32 on a
+     * quiet machine and more under load, when a batch's activations (tens of MB) compete for the caches that one text's
+     * (about 1.5 MB) fit in.
      */
     public static final int DEFAULT_BATCH_SIZE = 1;
 

@@ -15,10 +15,11 @@ import org.slf4j.LoggerFactory;
  * short, latency-bound work that feeds it: the planner's transactions, a co-located broker's request threads,
  * Debezium handing changes over, and on a shared host the source database itself. With two instances' models filling
  * both cores of a machine (bench scaleout), the planner forwarded the snapshot's first rows at a few dozen a second and
- * the embedding tasks waited for input (docs/PERFORMANCE.md, session 17). At a higher nice value the model takes what
- * the other threads leave, which on an otherwise idle core is all of it. The stream threads hand each embedding call
- * over and wait for it, so the calls stay one at a time and in order; with {@code embedding.threads} above 1, ONNX
- * Runtime's own pool threads keep the priority of the thread that loaded the model.
+ * the embedding tasks waited for input (docs/history/PERFORMANCE-sessions-1-21.md, "Session 17"). At a higher nice
+ * value the model takes what the other threads leave, which on an otherwise idle core is all of it. The stream threads
+ * hand each embedding call over and wait for it, so the calls stay one at a time and in order; with
+ * {@code embedding.threads} above 1, ONNX Runtime's own pool threads keep the priority of the thread that loaded the
+ * model.
  */
 final class ModelThread implements AutoCloseable {
     static final String NAME = "ingest-model";

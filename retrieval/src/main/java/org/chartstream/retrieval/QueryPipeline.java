@@ -33,14 +33,14 @@ import org.chartstream.retrieval.steps.ScopeStep;
 import org.chartstream.retrieval.steps.SearchStep;
 
 /**
- * The retrieval stages for one question, free of Kafka (DESIGN.md §5), as an ordered list of {@link QueryStep}s over
- * one {@link QueryRun}: patient scope (the patient the question names or a follow-up inherits, or a clarification
- * asking which) → a cohort question (every patient or record holding one exact code, drug or condition) is answered
- * by exact term lookup and nothing else runs; any other question goes rewrite with memory and expansion → one
- * embedding batch → vector and lexical search per variant, concurrently, with exact terms on the lexical side → row
- * dedupe (one chunk per row) and fusion → adaptive rerank prefix → reranker → tail trim, anchored passages and gate
- * (pointed or broad) → context budget with parent-row expansion → grounded generation (or the extractive answer) with
- * checked citations. One {@link Candidate} per row travels from the dedupe to the context.
+ * The retrieval stages for one question, free of Kafka (docs/ARCHITECTURE.md, "Module boundary"), as an ordered list of
+ * {@link QueryStep}s over one {@link QueryRun}: patient scope (the patient the question names or a follow-up inherits,
+ * or a clarification asking which) → a cohort question (every patient or record holding one exact code, drug or
+ * condition) is answered by exact term lookup and nothing else runs; any other question goes rewrite with memory and
+ * expansion → one embedding batch → vector and lexical search per variant, concurrently, with exact terms on the
+ * lexical side → row dedupe (one chunk per row) and fusion → adaptive rerank prefix → reranker → tail trim, anchored
+ * passages and gate (pointed or broad) → context budget with parent-row expansion → grounded generation (or the
+ * extractive answer) with checked citations. One {@link Candidate} per row travels from the dedupe to the context.
  */
 public final class QueryPipeline {
     private final List<QueryStep> steps;

@@ -10,17 +10,18 @@ import org.chartstream.retrieval.gate.ScopedEvidenceGate;
 import org.chartstream.retrieval.search.QuestionTermWeights;
 
 /**
- * Query-side settings (DESIGN.md §5 defaults), plain values each stage takes its own part of. The limits of a request
- * on the wire (question length, top_k, workers, admission) belong to the query topology, not here.
+ * Query-side settings (defaults: README.md, "Configuration"; docs/ARCHITECTURE.md, "Query-side defaults"), plain values
+ * each stage takes its own part of. The limits of a request on the wire (question length, top_k, workers, admission)
+ * belong to the query topology, not here.
  *
  * @param perSide         candidates per search side and variant
  * @param sentenceVectors a question of several sentences also searched by its sentences' embeddings
  *                        ({@link SentenceVectors}; {@code query.sentence-vectors}); {@link SentenceVectors#CLAUSES} by
- *                        default (docs/EVALUATION.md, session 12), the other rules measured by {@code eval} modes
- *                        {@code hybrid+sentences-*} and {@code hybrid+questions-max} (session 11)
+ *                        default (docs/history/EVALUATION-sessions-1-21.md, "Session 12"), the other rules measured by
+ *                        {@code eval} modes {@code hybrid+sentences-*} and {@code hybrid+questions-max} (session 11)
  * @param termWeights     the lexical query's words weighted by the embedding model ({@link QuestionTermWeights};
  *                        {@code query.term-weights}); {@link QuestionTermWeights#EMBEDDING} by default
- *                        (docs/EVALUATION.md, session 21)
+ *                        (docs/history/EVALUATION-sessions-1-21.md, "Session 21")
  * @param fusion          how the sides' rankings are fused
  * @param gate            the gate's thresholds, one per score scale
  * @param maxPassageChars longest passage quoted in an extractive answer
@@ -29,7 +30,10 @@ import org.chartstream.retrieval.search.QuestionTermWeights;
 public record QuerySettings(int perSide, SentenceVectors sentenceVectors, QuestionTermWeights termWeights,
                             FusionSettings fusion, GateThresholds gate, int maxPassageChars, int cohortCap) {
 
-    /** The documented maximum of a request's top_k: the rerank prefix's ceiling (DESIGN.md §5). */
+    /**
+     * The documented maximum of a request's top_k: the rerank prefix's ceiling (docs/ARCHITECTURE.md, "Query-side
+     * defaults").
+     */
     public static final int MAX_TOP_K = 30;
 
     public QuerySettings {

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The query side's extra searches and model calls beyond one search per side: per sentence, and the lexical query's
  * words weighted by the model. (The dense and lexical feedback experiments, off by default, were removed in session
- * 22; their figures are in git history.)
+ * 22; their figures are in docs/EVALUATION.md, "Rules measured and not taken".)
  */
 class QueryPipelineSearchTest {
     private static final float[] QUESTION = {1, 0, 0};

@@ -1,6 +1,6 @@
 package org.chartstream.schemas;
 
-/** Names of the topics and headers the project owns, every one of them here (DESIGN.md §2, §6). */
+/** Names of the topics and headers the project owns, every one of them here (README.md, "Topics and payloads"). */
 public final class Topics {
     public static final String REQUESTS = "chartstream.requests";
     public static final String REPLIES = "chartstream.replies";

@@ -15,8 +15,9 @@ import java.util.TreeMap;
 import org.chartstream.connectors.DebeziumConfigs;
 
 /**
- * All configuration in one typed place. Every key has a default (DESIGN.md §5); a properties file overrides the
- * defaults and environment variables override the file ({@code embedding.model} ← {@code CHARTSTREAM_EMBEDDING_MODEL}).
+ * All configuration in one typed place. Every key has a default (README.md, "Configuration"); a properties file
+ * overrides the defaults and environment variables override the file ({@code embedding.model} ←
+ * {@code CHARTSTREAM_EMBEDDING_MODEL}).
  */
 public final class ChartstreamConfig {
     /** Every known key with its default and what it means (also printed by {@code --help}). */

@@ -3,7 +3,7 @@ package org.chartstream.retrieval.context;
 /**
  * How much record text goes to the generation model, in model tokens.
  *
- * @param maxPassages     most passages (DESIGN.md §5: 6)
+ * @param maxPassages     most passages (6 by default: docs/ARCHITECTURE.md, "Query-side defaults")
  * @param perRowTokens    most tokens of one row, sibling chunks included
  * @param totalTokens     most tokens of all passages together
  * @param minUsefulTokens a passage is only added while at least this much of the total is left

@@ -35,10 +35,10 @@ import org.chartstream.core.store.SearchHit;
  * </ul>
  *
  * <p>{@link #CLAUSES} is the default ({@code query.sentence-vectors}): chosen against {@link #STANDOUT} (session 11's
- * default) on liveqa-med-clean, eval/aci-patient-words, eval/clinical and eval/aci-visit-summary (docs/EVALUATION.md,
- * "Session 12"); {@link #STANDOUT} among the other rules on liveqa-med-clean and eval/aci-patient-words, the two sets
- * here with questions of several sentences (session 11). Neither adds a constant; {@link QuestionSentences}' two
- * bounds are not tuned.
+ * default) on liveqa-med-clean, eval/aci-patient-words, eval/clinical and eval/aci-visit-summary
+ * (docs/history/EVALUATION-sessions-1-21.md, "Session 12"); {@link #STANDOUT} among the other rules on liveqa-med-clean
+ * and eval/aci-patient-words, the two sets here with questions of several sentences (session 11). Neither adds a
+ * constant; {@link QuestionSentences}' two bounds are not tuned.
  */
 public enum SentenceVectors {
     OFF, MEAN, MAX, BLEND, QUESTIONS, STANDOUT, CLAUSES;

@@ -24,8 +24,8 @@ import org.chartstream.retrieval.gate.QuestionAnchors;
  * applies to every variant.
  *
  * <p>Tuned (DEPTH, SHARPNESS, BLEND, ANCHORED_FACTOR) on the rankings of liveqa-med-clean, eval/clinical,
- * eval/aci-patient-words and eval/aci-visit-summary with all-MiniLM-L6-v2 (docs/EVALUATION.md, "Fusion"); the
- * prior 0.4 is the earlier fixed weight, chosen on liveqa-med-clean and eval/clinical.
+ * eval/aci-patient-words and eval/aci-visit-summary with all-MiniLM-L6-v2 (docs/history/EVALUATION-sessions-1-21.md,
+ * "Fusion: query-adaptive"); the prior 0.4 is the earlier fixed weight, chosen on liveqa-med-clean and eval/clinical.
  */
 public final class AdaptiveFusion {
     static final int DEPTH = 20;

@@ -14,9 +14,9 @@ public record FusionSettings(Rule rule, int rrfK, double vectorWeight) {
 
     /**
      * {@code ADAPTIVE} (the default): min-max normalised scores with the vector side's weight chosen per query from the
-     * two lists ({@link AdaptiveFusion}; docs/EVALUATION.md). {@code SCORE}: the same weighted by the fixed
-     * {@code vectorWeight}; keeps how far ahead an exact lexical match is, which ranks alone lose. {@code RRF}:
-     * reciprocal rank fusion (k = {@code rrfK}), ranks only.
+     * two lists ({@link AdaptiveFusion}; docs/EVALUATION.md, "Tuned constants and the sets they were tuned on").
+     * {@code SCORE}: the same weighted by the fixed {@code vectorWeight}; keeps how far ahead an exact lexical match
+     * is, which ranks alone lose. {@code RRF}: reciprocal rank fusion (k = {@code rrfK}), ranks only.
      */
     public enum Rule { ADAPTIVE, SCORE, RRF }
 

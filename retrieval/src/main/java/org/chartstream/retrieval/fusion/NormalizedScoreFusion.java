@@ -15,8 +15,9 @@ import org.chartstream.retrieval.Candidate;
  * <p>Why not only ranks: reciprocal rank fusion keeps a side's order but drops how far ahead its first hits are. An
  * exact code or name match makes BM25 score one row far above the rest while the embedding scores every row of the
  * same kind alike; RRF then lets the vector side's near-ties outvote the exact match. Measured on the clinical
- * question set and liveqa-med-clean (docs/EVALUATION.md): with w = {@value #DEFAULT_VECTOR_WEIGHT} this fusion is at
- * least as good as the better side on both, where RRF falls below BM25 on the clinical set.
+ * question set and liveqa-med-clean (docs/history/EVALUATION-sessions-1-21.md, "liveqa-med-clean" and "Clinical
+ * question set"): with w = {@value #DEFAULT_VECTOR_WEIGHT} this fusion is at least as good as the better side on both,
+ * where RRF falls below BM25 on the clinical set.
  */
 public final class NormalizedScoreFusion {
     /** Weight of the vector side; the lexical side gets the rest. */

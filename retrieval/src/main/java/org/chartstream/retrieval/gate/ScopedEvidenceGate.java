@@ -5,10 +5,10 @@ import java.util.Objects;
 import org.chartstream.retrieval.Candidate;
 
 /**
- * The pointed-versus-broad gate (DESIGN.md §5): a pointed question is refused when its best passage scores below the
- * threshold; a broad question is refused only when nothing was retrieved. Both refuse with no passage, and both
- * refuse when the question names a code, a drug or condition word in an anchor position, or a full name that no
- * retrieved passage mentions ({@link QuestionAnchors}).
+ * The pointed-versus-broad gate (docs/ARCHITECTURE.md, "The gate"): a pointed question is refused when its best passage
+ * scores below the threshold; a broad question is refused only when nothing was retrieved. Both refuse with no passage,
+ * and both refuse when the question names a code, a drug or condition word in an anchor position, or a full name that
+ * no retrieved passage mentions ({@link QuestionAnchors}).
  *
  * <p>The threshold belongs to the scorer that produced the scores: {@value #DEFAULT_CROSS_ENCODER_THRESHOLD} is the
  * default for a cross-encoder's sigmoid; a bi-encoder's cosine needs its own, calibrated value.

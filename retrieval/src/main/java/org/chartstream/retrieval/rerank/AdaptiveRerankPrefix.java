@@ -15,7 +15,10 @@ import java.util.Locale;
  */
 public record AdaptiveRerankPrefix(int minCandidates, int maxCandidates, double dropRatio) {
 
-    /** DESIGN.md §5: between max(top_k, 8) and 30, cut where a score falls below 0.65 × the previous. */
+    /**
+     * Between max(top_k, 8) and 30, cut where a score falls below 0.65 × the previous (docs/ARCHITECTURE.md,
+     * "Query-side defaults").
+     */
     public static final AdaptiveRerankPrefix DEFAULT = new AdaptiveRerankPrefix(8, 30, 0.65);
 
     /** The prefix length and why it is that long (for the audit). */

@@ -3,7 +3,8 @@ package org.chartstream.retrieval.rewrite;
 import java.time.Duration;
 
 /**
- * Rewrite and expansion settings (DESIGN.md §5 defaults in {@link #defaults()}).
+ * Rewrite and expansion settings (defaults in {@link #defaults()}, listed in docs/ARCHITECTURE.md, "Query-side
+ * defaults").
  *
  * @param maxTurns       most verbatim turns sent to the model (older ones only reach it through the summary)
  * @param totalQueries   queries after expansion, the primary one included

@@ -24,7 +24,7 @@ import org.chartstream.retrieval.rewrite.ExactTerms;
  * <p>A word's weight is (its cosine with the question / the largest such cosine of the question's words) ^ {@link
  * #POWER}, at least {@link #MIN_WEIGHT}; the exact terms that {@link ExactTerms} quotes keep weight 1. {@link #POWER}
  * 0.5 is the middle of the range 0.25–0.75 over which liveqa-med-clean, eval/aci-patient-words, eval/aci-visit-summary
- * and eval/clinical all gave about the same figures offline (docs/EVALUATION.md, "Session 21").
+ * and eval/clinical all gave about the same figures offline (docs/history/EVALUATION-sessions-1-21.md, "Session 21").
  *
  * <p>A question of more than {@link #MAX_WORDS} distinct words is searched as asked: its words' embeddings would cost
  * more than the search.

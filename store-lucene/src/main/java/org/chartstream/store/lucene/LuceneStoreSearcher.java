@@ -50,8 +50,9 @@ final class LuceneStoreSearcher {
 
   /**
    * HNSW candidates (the search beam) of an unfiltered search, before full-precision rescoring keeps the top k.
-   * Measured with {@code bench store} (docs/PERFORMANCE.md): recall@10 1.0 at 100 candidates over 5 segments of
-   * 100k int8 vectors, so 50 (five per hit of a top 10) over one segment.
+   * Measured with {@code bench store} (docs/history/PERFORMANCE-sessions-1-21.md, "Java 25, Lucene 10.6.0, int8 HNSW,
+   * one segment"): recall@10 1.0 at 100 candidates over 5 segments of 100k int8 vectors, so 50 (five per hit of a top
+   * 10) over one segment.
    */
   private static final int MIN_CANDIDATES = 50;
   /**

@@ -227,8 +227,9 @@ final class LuceneStoreWriter {
       Map<String, String> data = commitData(cp);
       writer.setLiveCommitData(data.entrySet(), true);
       // searches move to the new state before the commit's fsyncs (about 120 ms of a one-row commit on this
-      // machine's disk, docs/PERFORMANCE.md): a crash in between loses no data, since the materializer replays the
-      // log from the previous commit's checkpoint, and the searches of this process end with it
+      // machine's disk, docs/history/PERFORMANCE-sessions-1-21.md, "`bench freshness` after cutting the hops"): a crash
+      // in between loses no data, since the materializer replays the log from the previous commit's checkpoint, and the
+      // searches of this process end with it
       snapshots.refreshTo(CommittedState.of(data.entrySet()));
       writer.commit();
       committedCheckpoint = cp;
