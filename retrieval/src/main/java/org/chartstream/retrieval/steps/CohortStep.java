@@ -29,7 +29,7 @@ public final class CohortStep implements QueryStep {
 
     @Override
     public Next run(QueryRun run) {
-        CohortPlan plan = cohort.plan(run.question(), run.filter());
+        CohortPlan plan = cohort.plan(run.question(), run.filter(), run.scope().patientNumbers());
         if (plan instanceof CohortPlan.Ranked) {
             run.cohort(plan, null);
             return Next.CONTINUE_UNTIMED;
