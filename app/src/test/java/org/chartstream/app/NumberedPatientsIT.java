@@ -1,8 +1,11 @@
 package org.chartstream.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -29,32 +32,38 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NumberedPatientsIT {
     private static final String REPLY_TOPIC = "chartstream.replies.numbered";
-
+    private static PipelineRuntime runtime;
     @TempDir
     static Path dir;
-    private static PipelineRuntime runtime;
 
-    @BeforeAll
-    static void start() {
-        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString()).with("ops.http.port", "0")
+    /** MIMIC-IV's shape: the patient's number is its id, and the patient table has no name columns. */
+    private static ChartstreamConfig numberOnlyPatients() {
+        return ChartstreamConfig.defaults().with("data.dir", dir.toString()).with("ops.http.port", "0")
                 .with("source.tables", "patients,prescriptions")
                 .with("source.patient-table", "patients")
                 .with("source.patient-id-column", "subject_id")
                 .with("source.patient-number-column", "subject_id")
                 .with("source.patient-name-columns", "");
-        runtime = PipelineRuntime.start(config, dir.resolve("numbered"), c -> {
-            try (Statement s = c.createStatement()) {
-                s.executeUpdate("create table patients (subject_id integer primary key, gender varchar(1) not null,"
-                        + " anchor_age integer not null)");
-                s.executeUpdate("create table prescriptions (subject_id integer not null, pharmacy_id integer not null,"
-                        + " drug varchar(255) not null, route varchar(50), primary key (subject_id, pharmacy_id))");
-                s.executeUpdate("insert into patients values (10000032, 'F', 52), (10000084, 'M', 72)");
-                s.executeUpdate("insert into prescriptions values (10000032, 1, 'Furosemide', 'PO'),"
-                        + " (10000084, 2, 'Vancomycin', 'IV'), (10000084, 3, 'Furosemide', 'IV')");
-            }
-            return Map.of("patients", 2, "prescriptions", 3);
-        }, line -> System.out.println("[numbered] " + line));
+    }
+
+    private static Map<String, Integer> load(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("create table patients (subject_id integer primary key, gender varchar(1) not null,"
+                    + " anchor_age integer not null)");
+            s.executeUpdate("create table prescriptions (subject_id integer not null, pharmacy_id integer not null,"
+                    + " drug varchar(255) not null, route varchar(50), primary key (subject_id, pharmacy_id))");
+            s.executeUpdate("insert into patients values (10000032, 'F', 52), (10000084, 'M', 72)");
+            s.executeUpdate("insert into prescriptions values (10000032, 1, 'Furosemide', 'PO'),"
+                    + " (10000084, 2, 'Vancomycin', 'IV'), (10000084, 3, 'Furosemide', 'IV')");
+        }
+        return Map.of("patients", 2, "prescriptions", 3);
+    }
+
+    @BeforeAll
+    static void start() {
+        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+        runtime = PipelineRuntime.start(numberOnlyPatients(), dir.resolve("numbered"), NumberedPatientsIT::load,
+                line -> System.out.println("[numbered] " + line));
         runtime.createTopics(Map.of(REPLY_TOPIC, 1));
         runtime.awaitSearchable(Duration.ofMinutes(3));
     }
@@ -73,7 +82,7 @@ class NumberedPatientsIT {
             assertThat(gender.getType()).isEqualTo(ReplyType.ANSWER);
             assertThat(gender.getCitations()).isNotEmpty().allSatisfy(c -> assertThat(c.getText()).contains("patient: 10000084"));
             assertThat(gender.getCitations()).extracting(Citation::getTableName, Citation::getRowKey).contains(
-                    org.assertj.core.groups.Tuple.tuple("patients", "10000084"));
+                    tuple("patients", "10000084"));
             assertThat(gender.getText()).contains("patient 10000084").doesNotContain("without a patient");
 
             ReplyEvent medications = last(client, "What medications was patient 10000032 prescribed?");
