@@ -69,7 +69,7 @@ public final class RetrievalTypes {
             return List.of();
         }
         return scope.candidates().stream().map(c -> PatientCandidate.newBuilder().setPatientKey(c.patientKey())
-                .setName(c.name()).setPatientNumber(c.patientNumber()).setBirthYear(c.birthYear()).build()).toList();
+                .setName(c.display()).setPatientNumber(c.patientNumber()).setBirthYear(c.birthYear()).build()).toList();
     }
 
     /** The stored conversation as the rewrite stage reads it (continuity only, never cited); empty for a first turn. */

@@ -20,6 +20,8 @@ public record PatientScope(Source source, String patientKey, List<PatientCandida
         REQUEST,
         /** The question named exactly one patient. */
         NAMED,
+        /** The question names a patient by a number no indexed patient has: the reply refuses, naming it. */
+        UNKNOWN,
         /** A follow-up with no patient of its own: the previous turn's patient. */
         INHERITED,
         /** Several patients (or, for a follow-up, none) fit: the reply asks which. */
@@ -29,12 +31,20 @@ public record PatientScope(Source source, String patientKey, List<PatientCandida
     /**
      * One patient a question could be about.
      *
+     * @param name      {@code null} for a patient known by number alone (a patient table without name columns)
      * @param birthYear {@code null} when the record has none
      */
     public record PatientCandidate(String patientKey, String name, String patientNumber, Integer birthYear) {
         public PatientCandidate {
             Objects.requireNonNull(patientKey, "patientKey");
-            Objects.requireNonNull(name, "name");
+            if (name == null && patientNumber == null) {
+                throw new IllegalArgumentException("a patient candidate needs a name or a patient number");
+            }
+        }
+
+        /** How a reply names the patient: the name, or {@code patient <number>} for a patient known by number alone. */
+        public String display() {
+            return name != null ? name : "patient " + patientNumber;
         }
     }
 
@@ -49,6 +59,7 @@ public record PatientScope(Source source, String patientKey, List<PatientCandida
     public String describe() {
         return switch (source) {
             case NONE -> "none";
+            case UNKNOWN -> "unknown: the question names a patient number no indexed patient has";
             case AMBIGUOUS -> "ambiguous: " + candidates.size() + " candidate patients";
             default -> source.name().toLowerCase(java.util.Locale.ROOT) + ": patient " + patientKey;
         };

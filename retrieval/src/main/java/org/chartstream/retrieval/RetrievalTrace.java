@@ -6,7 +6,7 @@ import org.chartstream.retrieval.gate.ScopedGateDecision;
 import org.chartstream.retrieval.rerank.RerankOutcome;
 import org.chartstream.retrieval.search.SideResults;
 
-/** How a run found (or did not look for) its evidence, for the audit and the evaluation: one of three paths. */
+/** How a run found (or did not look for) its evidence, for the audit and the evaluation: one of four paths. */
 public sealed interface RetrievalTrace {
 
     /** The gate's decision in words (also what decided the runs the gate did not see). */
@@ -73,6 +73,18 @@ public sealed interface RetrievalTrace {
         @Override
         public String gateDescription() {
             return "not run: clarification asked (" + scope + ")";
+        }
+    }
+
+    /**
+     * Nothing searched: the question names a patient by a number no indexed patient has, and was refused.
+     *
+     * @param question the question as asked
+     */
+    record UnknownPatient(String question) implements RetrievalTrace {
+        @Override
+        public String gateDescription() {
+            return "not run: the question names a patient number no indexed patient has";
         }
     }
 }

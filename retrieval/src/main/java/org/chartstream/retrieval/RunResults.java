@@ -10,7 +10,10 @@ import org.chartstream.retrieval.gate.QuestionAnchors;
 import org.chartstream.retrieval.generate.GenerationResult;
 import org.chartstream.retrieval.steps.QueryRun;
 
-/** A finished {@link QueryRun} as the pipeline's result: a clarification, a cohort's answer or the ranked path's. */
+/**
+ * A finished {@link QueryRun} as the pipeline's result: a clarification, a refusal of a patient the index does not
+ * hold, a cohort's answer or the ranked path's.
+ */
 final class RunResults {
     private RunResults() {
     }
@@ -22,6 +25,11 @@ final class RunResults {
             Answer answer = new Answer(Outcome.CLARIFY, run.scope().clarification(), false, List.of(), generator, List.of(),
                     Optional.empty());
             return new QueryPipeline.Result(answer, new RetrievalTrace.Clarified(run.question(), scope.describe()), scope, stageMs);
+        }
+        if (run.scope().refused()) {
+            Answer answer = new Answer(Outcome.REFUSED, refusal(run.scope().clarification()), false, List.of(), generator,
+                    List.of(), Optional.empty());
+            return new QueryPipeline.Result(answer, new RetrievalTrace.UnknownPatient(run.question()), scope, stageMs);
         }
         if (!(run.cohort() instanceof CohortPlan.Ranked)) {
             return new QueryPipeline.Result(cohortAnswer(run), cohortTrace(run.cohort()), scope, stageMs);

@@ -88,6 +88,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             case RetrievalTrace.Cohort c -> result.answer().passages().stream()
                     .map(p -> Candidate.lexicalHit(p.chunk(), 1.0, p.index()).withFused(1.0, p.index()).withRerankScore(1.0)).toList();
             case RetrievalTrace.Clarified c -> List.of();
+            case RetrievalTrace.UnknownPatient u -> List.of();
         };
         return ranked.subList(0, Math.min(topK, ranked.size()));
     }

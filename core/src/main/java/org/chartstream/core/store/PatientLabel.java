@@ -15,6 +15,17 @@ public record PatientLabel(String number, String name, Integer birthYear) {
     return number == null && name == null && birthYear == null ? null : new PatientLabel(number, name, birthYear);
   }
 
+  /**
+   * How an answer names the patient: {@code Martha Collins (MRN-000001)}, the name alone, or {@code patient 10014078}
+   * for a patient known by number alone (a patient table without name columns); {@code null} with neither.
+   */
+  public String display() {
+    if (name != null) {
+      return number == null ? name : name + " (" + number + ")";
+    }
+    return number == null ? null : "patient " + number;
+  }
+
   /** No name, number or birth year: safe for logs. */
   @Override
   public String toString() {

@@ -57,11 +57,9 @@ public final class RowProjector {
     public static String header(TableProjection projection, PatientIdentity patient) {
         StringBuilder text = new StringBuilder();
         text.append("record: ").append(projection.table().replace('_', ' '));
-        if (patient != null && patient.displayName() != null) {
-            text.append("\npatient: ").append(patient.displayName());
-            if (patient.patientNo() != null) {
-                text.append(" (").append(patient.patientNo()).append(')');
-            }
+        String shown = patient == null ? null : patient.shown();
+        if (shown != null) {
+            text.append("\npatient: ").append(shown);
         }
         return text.toString();
     }

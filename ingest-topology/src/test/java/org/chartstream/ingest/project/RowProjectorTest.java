@@ -95,4 +95,25 @@ class RowProjectorTest {
         assertThat(RowProjector.displayValue("2024-05-06Z")).isEqualTo("2024-05-06");
         assertThat(RowProjector.displayValue("2024-05-06T10:11:12.345Z")).isEqualTo("2024-05-06T10:11:12.345Z");
     }
+
+    @Test
+    void aPatientTableWithoutNameColumnsHeadsAndLabelsTheRowsWithTheNumber() {
+        PatientIdentityColumns columns = new PatientIdentityColumns("patients", "subject_id", List.of(), "subject_id");
+        Map<String, String> patientRow = new LinkedHashMap<>();
+        patientRow.put("subject_id", "10014078");
+        patientRow.put("gender", "F");
+        PatientIdentity patient = columns.identityOf(patientRow);
+        TableProjection prescriptions = new TableProjection("prescriptions", List.of(), Set.of(), "subject_id");
+        Map<String, String> row = new LinkedHashMap<>();
+        row.put("subject_id", "10014078");
+        row.put("drug", "Furosemide");
+
+        assertThat(patient).isEqualTo(new PatientIdentity("10014078", null, "10014078"));
+        assertThat(RowProjector.text(prescriptions, row, patient)).isEqualTo("""
+                record: prescriptions
+                patient: 10014078
+                drug: Furosemide""");
+        assertThat(RowProjector.label(prescriptions, row, patient)).isEqualTo(new PatientLabel("10014078", null, null));
+        assertThat(patient.filterKey()).isEqualTo("10014078");
+    }
 }

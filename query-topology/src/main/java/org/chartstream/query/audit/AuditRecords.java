@@ -48,6 +48,8 @@ public final class AuditRecords {
                     .setReranker(RetrievalTrace.Cohort.LOOKUP).setRerankPrefix("none");
             case RetrievalTrace.Clarified clarified -> audit.setVariants(List.of(clarified.question()))
                     .setRewrite("not run: the question does not say which patient");
+            case RetrievalTrace.UnknownPatient unknown -> audit.setVariants(List.of(unknown.question()))
+                    .setRewrite("not run: the question names a patient number no indexed patient has");
         }
         return audit.build();
     }

@@ -19,9 +19,10 @@ import org.chartstream.retrieval.scope.PatientDirectory;
  * active generation, a patient's update or delete shows at the store commit that applies it, with no copy to keep
  * in step.
  *
- * <p>A patient whose chunks carry no name (an index written before chunks carried labels, or a patient table
- * without name columns) is not in the directory: a question cannot name them, and runs unrestricted as it would for
- * any name the index does not know. A Lucene index of that age is rebuilt from the index log at open.
+ * <p>A patient table without name columns is a normal case: its patients are in the directory by number, and a
+ * question names them by it ({@code patient 10014078}). A patient whose chunks carry no label (an index written before
+ * chunks carried labels) is not: a question cannot name them, and runs unrestricted as it would for any name the index
+ * does not know. A Lucene index of that age is rebuilt from the index log at open.
  */
 public final class IndexedPatientDirectory implements PatientDirectory {
     /** Patients asked of the store: more than any name is shared by, in the synthetic data sets (50–500 patients). */
@@ -44,7 +45,7 @@ public final class IndexedPatientDirectory implements PatientDirectory {
         List<PatientCandidate> patients = new ArrayList<>();
         for (IndexedPatient p : store.patientsNamed(words, DEPTH, RetrievalFilter.forTables(patientTable))) {
             PatientLabel label = p.label();
-            if (label != null && label.name() != null) {
+            if (label != null && (label.name() != null || label.number() != null)) {
                 patients.add(new PatientCandidate(p.patientKey(), label.name(), label.number(), label.birthYear()));
             }
         }

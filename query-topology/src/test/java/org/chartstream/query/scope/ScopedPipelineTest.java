@@ -52,6 +52,12 @@ class ScopedPipelineTest {
             {"medications", "m3", "MRN-31", "record: medications\npatient: Sophia Brown (MRN-31)\ndescription: metformin hydrochloride 500 MG Oral Tablet"},
             {"clinical_notes", "n1", "MRN-12", "record: clinical notes\npatient: Sophia Jackson (MRN-12)\nchief complaint: medication review\nnote text: Her medications were reviewed; she takes lisinopril daily."},
             {"clinical_notes", "n2", "MRN-31", "record: clinical notes\npatient: Sophia Brown (MRN-31)\nchief complaint: medication review\nnote text: Her medications were reviewed; metformin continued."},
+            // a patient table without name columns: the number is the patient's display, in the header and the label
+            {"patients", "s32", "10000032", "record: patients\npatient: 10000032\ngender: F\nanchor age: 52"},
+            {"patients", "s84", "10000084", "record: patients\npatient: 10000084\ngender: M\nanchor age: 72"},
+            {"prescriptions", "rx1", "10000032", "record: prescriptions\npatient: 10000032\ndrug: Furosemide\nroute: PO"},
+            {"prescriptions", "rx2", "10000084", "record: prescriptions\npatient: 10000084\ndrug: Vancomycin\nroute: IV"},
+            {"prescriptions", "rx3", "10000084", "record: prescriptions\npatient: 10000084\ndrug: Furosemide\nroute: IV"},
     };
 
     @TempDir
@@ -69,7 +75,7 @@ class ScopedPipelineTest {
         for (String[] r : ROWS) {
             write(r[0], r[1], r[2], TestPatients.label(r[0], r[2]), r[3]);
         }
-        for (String table : List.of("patients", "conditions", "medications", "clinical_notes")) {
+        for (String table : List.of("patients", "conditions", "medications", "clinical_notes", "prescriptions")) {
             store.publish(new TableRef("ehr", table), 1);
         }
         store.commit(Map.of());
@@ -226,5 +232,78 @@ class ScopedPipelineTest {
         assertThat(r.scope().source()).isEqualTo(PatientScope.Source.INHERITED);
         assertThat(ranked(r).fused()).isNotEmpty().allSatisfy(c -> assertThat(c.chunk().patientKey()).isEqualTo("MRN-7"));
         assertThat(citedPatients(r)).containsExactly("MRN-7");
+    }
+
+    @Test
+    void theDirectoryFindsAPatientKnownByNumberAlone() {
+        IndexedPatientDirectory directory = new IndexedPatientDirectory(store, "patients");
+
+        assertThat(directory.mentionedIn("What is the gender of patient 10000032?"))
+                .containsExactly(new PatientCandidate("10000032", null, "10000032", null));
+    }
+
+    @Test
+    void aQuestionNamingAPatientByNumberIsScopedToThatPatientAsAFullNameIs() {
+        QueryPipeline pipeline = pipeline(standard());
+        for (String question : List.of("What is the gender of patient 10000084?", "What is the gender of pt 10000084?",
+                "What is the gender of subject 10000084?", "Gender of #10000084?", "What is the gender of patient no. 10000084?",
+                "Is patient number 10000084 male or female?", "What is the gender of 10000084?")) {
+            QueryPipeline.Result r = pipeline.run(question, SearchMode.HYBRID, 5, RetrievalFilter.NONE);
+
+            assertThat(r.scope()).as(question).isEqualTo(new PatientScope(PatientScope.Source.NAMED, "10000084", List.of()));
+            assertThat(r.answer().outcome()).as(question + " " + r.answer().text()).isEqualTo(Outcome.ANSWER);
+            assertThat(citedPatients(r)).as(question).containsExactly("10000084");
+            assertThat(ranked(r).fused()).as(question).allSatisfy(c -> assertThat(c.chunk().patientKey()).isEqualTo("10000084"));
+        }
+    }
+
+    @Test
+    void aPatientsMedicationsAskedByNumberAreTheirPrescriptionsNotACohortOfTheNumber() {
+        QueryPipeline pipeline = pipeline(standard());
+        for (String question : List.of("What medications was patient 10000084 prescribed?", "List every drug ordered for 10000084.")) {
+            QueryPipeline.Result r = pipeline.run(question, SearchMode.HYBRID, 5, RetrievalFilter.NONE);
+
+            assertThat(r.trace()).as(question).isInstanceOf(RetrievalTrace.Ranked.class);
+            assertThat(r.answer().outcome()).as(question).isEqualTo(Outcome.ANSWER);
+            assertThat(citedPatients(r)).as(question).containsExactly("10000084");
+            assertThat(r.answer().passages()).as(question).extracting(p -> p.chunk().row().rowKey()).contains("rx2", "rx3");
+            assertThat(r.answer().text()).as(question).contains("patient 10000084:").doesNotContain("without a patient");
+        }
+    }
+
+    @Test
+    void aNumberNoIndexedPatientHasIsRefusedNamingItAndNothingIsSearched() {
+        QueryPipeline.Result r = pipeline(standard()).run("What is the gender of patient 10099999?", SearchMode.HYBRID, 5,
+                RetrievalFilter.NONE);
+
+        assertThat(r.answer().outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(r.answer().text()).contains("patient 10099999", "no indexed patient has that number");
+        assertThat(r.answer().passages()).isEmpty();
+        assertThat(r.scope().source()).isEqualTo(PatientScope.Source.UNKNOWN);
+        assertThat(r.trace()).isNotInstanceOf(RetrievalTrace.Ranked.class);
+    }
+
+    @Test
+    void aFollowUpKeepsThePatientTheFirstTurnNamedByNumber() {
+        QueryPipeline pipeline = pipeline(standard());
+        String first = "What is the gender of patient 10000032?";
+        QueryPipeline.Result one = pipeline.run(first, SearchMode.HYBRID, 5, RetrievalFilter.NONE);
+        assertThat(citedPatients(one)).containsExactly("10000032");
+
+        QueryPipeline.Result two = pipeline.run("What about her prescriptions?", SearchMode.HYBRID, 5, RetrievalFilter.NONE,
+                after(one, first), QueryPipeline.Listener.NONE);
+
+        assertThat(two.scope()).isEqualTo(new PatientScope(PatientScope.Source.INHERITED, "10000032", List.of()));
+        assertThat(citedPatients(two)).containsExactly("10000032");
+        assertThat(two.answer().passages()).extracting(p -> p.chunk().row().rowKey()).contains("rx1");
+    }
+
+    @Test
+    void aCohortNamesAPatientKnownByNumberAlone() {
+        QueryPipeline.Result r = pipeline(standard()).run("Which patients were prescribed vancomycin?", SearchMode.HYBRID, 5,
+                RetrievalFilter.NONE);
+
+        assertThat(r.trace()).isInstanceOf(RetrievalTrace.Cohort.class);
+        assertThat(r.answer().text()).contains("patient 10000084").doesNotContain("without a patient");
     }
 }

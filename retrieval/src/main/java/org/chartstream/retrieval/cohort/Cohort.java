@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.chartstream.core.store.PatientLabel;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.retrieval.Completeness;
 
@@ -73,12 +72,9 @@ public record Cohort(String anchor, String asked, List<String> tables, List<Stor
 
     /** The patient as the ingest labelled the row's chunks (name and number), never read back from the text. */
     private static String label(StoredChunk row) {
-        PatientLabel patient = row.patient();
-        if (patient != null && patient.name() != null) {
-            return patient.number() == null ? patient.name() : patient.name() + " (" + patient.number() + ")";
-        }
-        if (patient != null && patient.number() != null) {
-            return "patient " + patient.number();
+        String labelled = row.patient() == null ? null : row.patient().display();
+        if (labelled != null) {
+            return labelled;
         }
         return row.patientKey() == null ? "records without a patient" : "patient " + row.patientKey();
     }

@@ -34,11 +34,20 @@ public record CohortQuestion(String anchor, Kind kind) {
 
     /** The cohort {@code question} asks for, if it is one. */
     public static Optional<CohortQuestion> of(String question) {
-        List<QuestionAnchors.Anchor> codes = QuestionAnchors.codes(question);
+        return of(question, List.of());
+    }
+
+    /**
+     * The cohort {@code question} asks for, if it is one.
+     *
+     * @param patientNumbers the question's words (folded) that name a patient by number: the question names a patient
+     */
+    public static Optional<CohortQuestion> of(String question, List<String> patientNumbers) {
+        List<QuestionAnchors.Anchor> codes = QuestionAnchors.codes(question, patientNumbers);
         if (codes.size() == 1 && BARE_CODE.matcher(question).matches()) {
             return Optional.of(new CohortQuestion(codes.get(0).text(), Kind.CODE));
         }
-        if (!asksForAll(question) || !QuestionAnchors.names(question).isEmpty()) {
+        if (!asksForAll(question) || !QuestionAnchors.names(question, patientNumbers).isEmpty()) {
             return Optional.empty();
         }
         if (codes.size() == 1) {

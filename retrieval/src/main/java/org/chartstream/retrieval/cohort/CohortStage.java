@@ -50,7 +50,12 @@ public final class CohortStage {
     }
 
     public CohortPlan plan(String question, RetrievalFilter filter) {
-        Optional<CohortQuestion> asked = CohortQuestion.of(question);
+        return plan(question, filter, List.of());
+    }
+
+    /** @param patientNumbers the question's words (folded) that name a patient by number ({@link CohortQuestion#of}) */
+    public CohortPlan plan(String question, RetrievalFilter filter, List<String> patientNumbers) {
+        Optional<CohortQuestion> asked = CohortQuestion.of(question, patientNumbers);
         if (terms == null || asked.isEmpty()) {
             return new CohortPlan.Ranked();
         }

@@ -15,7 +15,16 @@ public final class AnchoredPassages {
 
     /** The candidates, in their order, that mention all of the question's anchors. */
     public static List<Candidate> mentioning(String question, List<Candidate> candidates) {
-        List<QuestionAnchors.Anchor> anchors = QuestionAnchors.of(question);
+        return mentioning(question, List.of(), candidates);
+    }
+
+    /**
+     * The candidates, in their order, that mention all of the question's anchors.
+     *
+     * @param patientNumbers the question's words (folded) that name a patient by number: persons, not codes
+     */
+    public static List<Candidate> mentioning(String question, List<String> patientNumbers, List<Candidate> candidates) {
+        List<QuestionAnchors.Anchor> anchors = QuestionAnchors.of(question, patientNumbers);
         if (anchors.isEmpty()) {
             return candidates;
         }

@@ -1,6 +1,7 @@
 package org.chartstream.retrieval.gate;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -8,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.chartstream.retrieval.scope.NumberMentions;
+import org.chartstream.retrieval.scope.Words;
 
 /**
  * The parts of a question that name one particular thing: codes (ICD-10-like {@code E11.319}, SNOMED CT and RxNorm
@@ -26,6 +29,11 @@ import java.util.regex.Pattern;
  * A drug named by its substance and its salt ("lithium carbonate", "metoprolol succinate", "losartan potassium") is
  * one anchor of two words: the salt names the form of that one substance, it does not widen the question.
  * Accents and case are folded on both sides: "Elizabéth Róss" is mentioned by "Elizabeth Ross".
+ *
+ * <p>A patient's number names a person, like a full name, never a clinical code: a number the question writes where
+ * a patient's number goes ({@code patient 10014078}, {@code #10014078}, {@code patient no. MRN-000123},
+ * {@link NumberMentions}), and a word the scope resolved to a patient's number ({@code ScopeDecision#patientNumbers}:
+ * "List every drug ordered for 10031404."), is a person anchor, which the patient's records mention in their header.
  */
 public final class QuestionAnchors {
     private static final Pattern CODE = Pattern.compile("(?<![\\w.])(?:[A-Z]\\d{2}(?:\\.\\d+)?|\\d{5,})(?![\\w])");
@@ -37,6 +45,9 @@ public final class QuestionAnchors {
     private static final Pattern EDGE_DOTS = Pattern.compile("^\\.+|\\.+$");
     private static final Pattern LOWER_CASE_CODE = Pattern.compile("[a-z]\\d{2}\\.\\d+");
     private static final Pattern DOTS = Pattern.compile("\\.+");
+    /** A word as patient numbers are written ({@code 10014078}, {@code MRN-000123}), and what separates its tokens. */
+    private static final Pattern NUMBER_WORD = Pattern.compile("[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]*[\\p{L}\\p{N}])?");
+    private static final Pattern NUMBER_SEPARATOR = Pattern.compile("[^\\p{L}\\p{N}]+");
 
     /** A code or a name, and the tokens a record must hold to mention it. */
     public record Anchor(String text, List<String> tokens) {
@@ -85,9 +96,19 @@ public final class QuestionAnchors {
 
     /** The codes, the drug or condition word in an anchor position, and the full names {@code question} names, each once, in order. */
     public static List<Anchor> of(String question) {
+        return of(question, List.of());
+    }
+
+    /**
+     * The codes, the drug or condition word in an anchor position, and the persons (full names, patients' numbers)
+     * {@code question} names, each once, in order.
+     *
+     * @param patientNumbers the question's words (folded) that name a patient by number
+     */
+    public static List<Anchor> of(String question, Collection<String> patientNumbers) {
         Set<String> seen = new LinkedHashSet<>();
         List<Anchor> anchors = new ArrayList<>();
-        for (Anchor code : codes(question)) {
+        for (Anchor code : codes(question, patientNumbers)) {
             if (seen.add(code.text())) {
                 anchors.add(code);
             }
@@ -97,7 +118,7 @@ public final class QuestionAnchors {
                 anchors.add(t.anchor());
             }
         });
-        for (Anchor name : names(question)) {
+        for (Anchor name : names(question, patientNumbers)) {
             if (seen.add(name.text())) {
                 anchors.add(name);
             }
@@ -107,11 +128,18 @@ public final class QuestionAnchors {
 
     /** The codes {@code question} names, each once, in order. */
     public static List<Anchor> codes(String question) {
+        return codes(question, List.of());
+    }
+
+    /** The codes {@code question} names, each once, in order; a patient's number is none of them. */
+    public static List<Anchor> codes(String question, Collection<String> patientNumbers) {
+        List<NumberMentions.Mention> persons = patientNumbersIn(question, patientNumbers);
         Set<String> seen = new LinkedHashSet<>();
         List<Anchor> codes = new ArrayList<>();
         Matcher m = CODE.matcher(question);
         while (m.find()) {
-            if (seen.add(m.group())) {
+            int start = m.start();
+            if (persons.stream().noneMatch(p -> p.start() <= start && start < p.end()) && seen.add(m.group())) {
                 codes.add(new Anchor(m.group(), List.of(fold(m.group()))));
             }
         }
@@ -120,6 +148,14 @@ public final class QuestionAnchors {
 
     /** The full names {@code question} names (never its first word), each once, in order. */
     public static List<Anchor> names(String question) {
+        return names(question, List.of());
+    }
+
+    /**
+     * The persons {@code question} names, each once: its full names (never its first word) in order, then the numbers
+     * it names patients by.
+     */
+    public static List<Anchor> names(String question, Collection<String> patientNumbers) {
         Set<String> seen = new LinkedHashSet<>();
         List<Anchor> names = new ArrayList<>();
         Matcher first = FIRST_WORD.matcher(question);
@@ -131,7 +167,27 @@ public final class QuestionAnchors {
             }
             nameFrom = m.end();
         }
+        for (NumberMentions.Mention number : patientNumbersIn(question, patientNumbers)) {
+            if (seen.add(number.number())) {
+                names.add(new Anchor(number.number(), List.of(NUMBER_SEPARATOR.split(fold(number.number())))));
+            }
+        }
         return names;
+    }
+
+    /** Where the question writes a patient's number: where a number goes by its words, or a word that is one. */
+    private static List<NumberMentions.Mention> patientNumbersIn(String question, Collection<String> patientNumbers) {
+        List<NumberMentions.Mention> found = new ArrayList<>(NumberMentions.in(question));
+        if (!patientNumbers.isEmpty()) {
+            Matcher word = NUMBER_WORD.matcher(question);
+            while (word.find()) {
+                int start = word.start();
+                if (patientNumbers.contains(Words.fold(word.group())) && found.stream().noneMatch(f -> f.start() == start)) {
+                    found.add(new NumberMentions.Mention(word.group(), start, word.end()));
+                }
+            }
+        }
+        return found;
     }
 
     /** The drug or condition word in an anchor position, if the question has one (the first such place counts). */

@@ -46,8 +46,20 @@ public final class ScopedEvidenceGate {
      * @param considered the reranked top k before the trim, whose texts the question's anchors must be mentioned in
      */
     public ScopedGateDecision decide(String question, List<Candidate> kept, List<Candidate> considered) {
+        return decide(question, List.of(), kept, considered);
+    }
+
+    /**
+     * Classifies {@code question} and decides on the reranked candidates.
+     *
+     * @param patientNumbers the question's words (folded) that name a patient by number: persons, not codes
+     * @param kept           the candidates left after the {@link TailTrim}
+     * @param considered     the reranked top k before the trim
+     */
+    public ScopedGateDecision decide(String question, List<String> patientNumbers, List<Candidate> kept,
+                                     List<Candidate> considered) {
         double best = kept.stream().mapToDouble(Candidate::rerankScore).max().orElse(Double.NEGATIVE_INFINITY);
-        List<QuestionAnchors.Anchor> unmentioned = QuestionAnchors.unmentioned(QuestionAnchors.of(question),
+        List<QuestionAnchors.Anchor> unmentioned = QuestionAnchors.unmentioned(QuestionAnchors.of(question, patientNumbers),
                 considered.stream().map(c -> c.chunk().text()).toList());
         // the anchor cut (AnchoredPassages) leaves nothing when no passage mentions an anchor: that is the reason then
         int passages = kept.isEmpty() && !unmentioned.isEmpty() ? considered.size() : kept.size();

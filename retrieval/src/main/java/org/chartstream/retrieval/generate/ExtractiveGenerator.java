@@ -69,7 +69,9 @@ public final class ExtractiveGenerator implements Generator {
             String line = quote(p.index(), record, selected(scores, offset, sentences));
             offset += sentences.size();
             quoted += sentences.isEmpty() ? 0 : 1;
-            byPatient.computeIfAbsent(record.patient().isEmpty() ? "" : record.patient(), k -> new ArrayList<>()).add(line);
+            // the ingest's label names a patient known by number alone too ("patient 10014078"); the header is older chunks'
+            String labelled = p.anchor().patient() == null ? null : p.anchor().patient().display();
+            byPatient.computeIfAbsent(labelled != null ? labelled : record.patient(), k -> new ArrayList<>()).add(line);
         }
         StringBuilder answer = new StringBuilder(ExtractiveAnswer.LABEL);
         byPatient.forEach((patient, lines) -> {

@@ -53,7 +53,7 @@ public final class NamedPatients {
                 add(numbers, Words.fold(c.patientNumber()), c);
                 continue;
             }
-            List<String> name = Words.folded(c.name());
+            List<String> name = c.name() == null ? List.of() : Words.folded(c.name());
             if (name.isEmpty()) {
                 continue;
             }

@@ -1,5 +1,6 @@
 package org.chartstream.retrieval.scope;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,9 @@ import org.chartstream.retrieval.rewrite.RecentTurn;
  * the question did not ask about:
  * <ol>
  *   <li>the request's own patient filter stands ({@link Source#REQUEST});</li>
+ *   <li>a question that names a patient by a number no indexed patient has ({@link NumberMentions}:
+ *       {@code patient 10014078}) is refused, naming that number ({@link Source#UNKNOWN}): answering it from other
+ *       patients' rows would be a wrong answer;</li>
  *   <li>a question naming one patient (patient number, full name, or a name only one patient has) is restricted to
  *       that patient ({@link Source#NAMED}); a name several patients share gets a clarification listing them
  *       ({@link Source#AMBIGUOUS}); a question naming several different patients is not restricted;</li>
@@ -26,7 +30,7 @@ import org.chartstream.retrieval.rewrite.RecentTurn;
  * </ol>
  */
 public final class ScopeResolver {
-    private static final Comparator<PatientCandidate> LISTED = Comparator.comparing(PatientCandidate::name)
+    private static final Comparator<PatientCandidate> LISTED = Comparator.comparing(PatientCandidate::display)
             .thenComparing(c -> c.patientNumber() == null ? c.patientKey() : c.patientNumber());
 
     private final PatientDirectory directory;
@@ -38,11 +42,22 @@ public final class ScopeResolver {
     public ScopeDecision resolve(String question, RetrievalFilter requestFilter, ConversationHistory history) {
         RetrievalFilter filter = requestFilter == null ? RetrievalFilter.NONE : requestFilter;
         if (filter.patient() != null) {
-            return new ScopeDecision(new PatientScope(Source.REQUEST, filter.patient(), List.of()), filter, null);
+            String key = Words.fold(filter.patient());
+            return new ScopeDecision(new PatientScope(Source.REQUEST, filter.patient(), List.of()), filter, null,
+                    Words.folded(question).contains(key) ? List.of(key) : List.of());
         }
         NamedPatients.Named named = NamedPatients.in(question, directory.mentionedIn(question));
+        List<String> numbers = named.evidence() == NamedPatients.Evidence.NUMBER ? List.copyOf(named.byName().keySet()) : List.of();
+        // a corpus without a patient table knows no numbers: there the gate's anchors decide what a number names
+        List<String> unknown = directory == PatientDirectory.NONE ? List.of() : NumberMentions.in(question).stream()
+                .filter(m -> !numbers.contains(m.folded())).map(NumberMentions.Mention::number).distinct().toList();
+        if (!unknown.isEmpty()) {
+            return new ScopeDecision(new PatientScope(Source.UNKNOWN, null, List.of()), filter, unknown.size() == 1
+                    ? "the question names patient " + unknown.get(0) + ", but no indexed patient has that number"
+                    : "the question names patients " + String.join(", ", unknown) + ", but no indexed patient has those numbers");
+        }
         if (named.evidence() != NamedPatients.Evidence.NONE) {
-            return byName(named, filter);
+            return byName(named, filter, numbers);
         }
         List<RecentTurn> previous = history == null ? List.of() : history.lastTurns(1);
         // a first turn has nothing to refer back to: its pronouns point inside the question ("my mother ... her diet")
@@ -52,16 +67,17 @@ public final class ScopeResolver {
         return new ScopeDecision(PatientScope.NONE, filter, null);
     }
 
-    private static ScopeDecision byName(NamedPatients.Named named, RetrievalFilter filter) {
+    private static ScopeDecision byName(NamedPatients.Named named, RetrievalFilter filter, List<String> numbers) {
         List<PatientCandidate> patients = named.patients();
         if (patients.size() == 1) {
-            return restricted(Source.NAMED, patients.get(0).patientKey(), filter);
+            String key = patients.get(0).patientKey();
+            return new ScopeDecision(new PatientScope(Source.NAMED, key, List.of()), filter.withPatient(key), null, numbers);
         }
         List<PatientCandidate> shared = named.byName().values().stream().filter(l -> l.size() > 1)
                 .flatMap(List::stream).distinct().sorted(LISTED).toList();
         if (shared.isEmpty() && named.evidence() != NamedPatients.Evidence.PART_OF_NAME) {
             // several patients, each named unambiguously: the question is about all of them
-            return new ScopeDecision(PatientScope.NONE, filter, null);
+            return new ScopeDecision(PatientScope.NONE, filter, null, numbers);
         }
         List<PatientCandidate> listed = shared.isEmpty() ? patients.stream().sorted(LISTED).toList() : shared;
         return ambiguous(listed, filter, listed.size() + " patients match the name in the question: " + list(listed)
@@ -94,10 +110,18 @@ public final class ScopeResolver {
     }
 
     private static String list(List<PatientCandidate> candidates) {
-        return candidates.stream().map(c -> c.name()
-                + (c.patientNumber() == null && c.birthYear() == null ? "" : " ("
-                + (c.patientNumber() == null ? "" : c.patientNumber()) + (c.patientNumber() != null && c.birthYear() != null ? ", " : "")
-                + (c.birthYear() == null ? "" : "born " + c.birthYear()) + ")"))
-                .collect(Collectors.joining("; "));
+        return candidates.stream().map(ScopeResolver::listed).collect(Collectors.joining("; "));
+    }
+
+    /** {@code Name (number, born 1961)}; a patient known by number alone: {@code patient 10014078 (born 1961)}. */
+    private static String listed(PatientCandidate c) {
+        List<String> details = new ArrayList<>();
+        if (c.name() != null && c.patientNumber() != null) {
+            details.add(c.patientNumber());
+        }
+        if (c.birthYear() != null) {
+            details.add("born " + c.birthYear());
+        }
+        return c.display() + (details.isEmpty() ? "" : " (" + String.join(", ", details) + ")");
     }
 }

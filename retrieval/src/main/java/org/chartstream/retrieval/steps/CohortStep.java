@@ -18,7 +18,7 @@ public record CohortStep(CohortStage cohort, Settings settings) implements Query
 
     @Override
     public Next run(QueryRun run) {
-        CohortPlan plan = cohort.plan(run.question(), run.filter());
+        CohortPlan plan = cohort.plan(run.question(), run.filter(), run.scope().patientNumbers());
         if (plan instanceof CohortPlan.Ranked) {
             run.cohort(plan, null);
             return Next.CONTINUE_UNTIMED;

@@ -6,7 +6,8 @@ import org.chartstream.retrieval.scope.ScopeDecision;
 
 /**
  * The patient the question names or a follow-up inherits ({@link ScopeResolver}); a question that does not say which
- * of several patients stops the run with a clarification.
+ * of several patients stops the run with a clarification, one naming a patient number no indexed patient has with a
+ * refusal.
  */
 public final class ScopeStep implements QueryStep {
     private final ScopeResolver resolver;
@@ -25,6 +26,6 @@ public final class ScopeStep implements QueryStep {
     public Next run(QueryRun run) {
         ScopeDecision scope = resolver.resolve(run.question(), run.filter(), run.history());
         run.scope(scope);
-        return scope.clarify() ? Next.STOP : Next.CONTINUE;
+        return scope.clarify() || scope.refused() ? Next.STOP : Next.CONTINUE;
     }
 }

@@ -107,4 +107,30 @@ class QuestionAnchorsTest {
                 .extracting(QuestionAnchors.Anchor::text).containsExactly("Ana Ruiz-Lopez");
         assertThat(QuestionAnchors.unmentioned(List.of(), List.of())).isEmpty();
     }
+
+    @Test
+    void aNumberWrittenWhereAPatientsNumberGoesNamesAPersonNotACode() {
+        String question = "What medications was patient 10014078 prescribed?";
+
+        assertThat(QuestionAnchors.codes(question)).isEmpty();
+        assertThat(QuestionAnchors.names(question)).containsExactly(new QuestionAnchors.Anchor("10014078", List.of("10014078")));
+        assertThat(QuestionAnchors.mentionsAll(QuestionAnchors.of(question), "record: prescriptions\npatient: 10014078\ndrug: Furosemide"))
+                .isTrue();
+        List<QuestionAnchors.Anchor> byMrn = QuestionAnchors.of("Does patient no. MRN-000123 have code E11.9?");
+        assertThat(byMrn).containsExactly(new QuestionAnchors.Anchor("E11.9", List.of("e11.9")),
+                new QuestionAnchors.Anchor("MRN-000123", List.of("mrn", "000123")));
+        assertThat(QuestionAnchors.mentionsAll(byMrn, "patient: Ann Lee (MRN-000123)\nicd10 code: E11.9")).isTrue();
+    }
+
+    @Test
+    void aNumberTheScopeResolvedToAPatientIsAPersonWhereverItIsWritten() {
+        String question = "List every drug ordered for 10031404.";
+
+        assertThat(QuestionAnchors.codes(question)).extracting(QuestionAnchors.Anchor::text).containsExactly("10031404");
+        assertThat(QuestionAnchors.codes(question, List.of("10031404"))).isEmpty();
+        assertThat(QuestionAnchors.names(question, List.of("10031404")))
+                .containsExactly(new QuestionAnchors.Anchor("10031404", List.of("10031404")));
+        assertThat(QuestionAnchors.of("Which patients have code 42.1 or 10031404?", List.of("10031404")))
+                .extracting(QuestionAnchors.Anchor::text).containsExactly("10031404");
+    }
 }

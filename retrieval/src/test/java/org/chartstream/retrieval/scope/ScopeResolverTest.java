@@ -17,7 +17,9 @@ class ScopeResolverTest {
     static final PatientCandidate JACKSON = new PatientCandidate("MRN-000012", "Sophia Jackson", "MRN-000012", 1980);
     static final PatientCandidate BROWN = new PatientCandidate("MRN-000031", "Sophia Brown", "MRN-000031", 1975);
     static final PatientCandidate PERRY = new PatientCandidate("MRN-000003", "John Perry", "MRN-000003", 1963);
-    static final List<PatientCandidate> ALL = List.of(ROSS, JACKSON, BROWN, PERRY);
+    /** A patient of a patient table without name columns. */
+    static final PatientCandidate NUMBERED = new PatientCandidate("10014078", null, "10014078", null);
+    static final List<PatientCandidate> ALL = List.of(ROSS, JACKSON, BROWN, PERRY, NUMBERED);
 
     /** Answers as the index adapter does: every patient sharing a folded word with the text. */
     static final class Directory implements PatientDirectory {
@@ -28,7 +30,7 @@ class ScopeResolverTest {
             asked.add(text);
             List<String> words = Words.folded(text);
             return ALL.stream().filter(c -> words.contains(Words.fold(c.patientNumber()))
-                    || Words.folded(c.name()).stream().anyMatch(words::contains)).toList();
+                    || (c.name() != null && Words.folded(c.name()).stream().anyMatch(words::contains))).toList();
         }
     }
 
@@ -192,5 +194,63 @@ class ScopeResolverTest {
     void aQuestionAboutNobodyIsNotRestricted() {
         assertThat(first("Which patient has a condition with ICD-10 code E11.9?").scope()).isEqualTo(PatientScope.NONE);
         assertThat(after("Which patient has a condition with ICD-10 code E11.9?", "MRN-000007").scope()).isEqualTo(PatientScope.NONE);
+    }
+
+    @Test
+    void aPatientKnownByNumberAloneIsNamedByItsNumberWhicheverWordsPrecedeIt() {
+        for (String question : List.of("What is the gender of patient 10014078?", "pt 10014078 gender?", "Gender of #10014078?",
+                "Which drugs did subject 10014078 receive?", "What is the gender of patient no. 10014078?",
+                "List every drug ordered for 10014078.", "What about patient 10014078's labs?")) {
+            ScopeDecision d = first(question);
+
+            assertThat(d.scope()).as(question).isEqualTo(new PatientScope(Source.NAMED, "10014078", List.of()));
+            assertThat(d.filter().patient()).as(question).isEqualTo("10014078");
+            assertThat(d.patientNumbers()).as(question).containsExactly("10014078");
+        }
+    }
+
+    @Test
+    void aPatientNumberNoIndexedPatientHasIsRefusedNamingIt() {
+        ScopeDecision d = first("What medications was patient 10099999 prescribed?");
+
+        assertThat(d.refused()).isTrue();
+        assertThat(d.scope().source()).isEqualTo(Source.UNKNOWN);
+        assertThat(d.filter().patient()).isNull();
+        assertThat(d.clarification()).isEqualTo("the question names patient 10099999, but no indexed patient has that number");
+        assertThat(first("Does patient no. MRN-000099 or Elizabeth Ross take lisinopril?").clarification())
+                .as("a full name does not stand in for a number that resolved to nobody").contains("patient MRN-000099");
+        assertThat(first("Compare patient 10099999 with patient 10088888").clarification())
+                .isEqualTo("the question names patients 10099999, 10088888, but no indexed patient has those numbers");
+    }
+
+    @Test
+    void anAgeOrAWordAfterPatientIsNoPatientNumber() {
+        assertThat(first("Is the patient 65 or older?").scope()).isEqualTo(PatientScope.NONE);
+        assertThat(first("Which patients 75 or older take lisinopril?").scope()).isEqualTo(PatientScope.NONE);
+        assertThat(first("Does the patient no longer take lisinopril?").refused()).isFalse();
+    }
+
+    @Test
+    void aCorpusWithoutAPatientTableLeavesNumbersToTheGate() {
+        ScopeDecision d = new ScopeResolver(PatientDirectory.NONE).resolve("What is the gender of patient 10099999?",
+                RetrievalFilter.NONE, ConversationHistory.EMPTY);
+
+        assertThat(d.scope()).isEqualTo(PatientScope.NONE);
+    }
+
+    @Test
+    void theRequestsPatientWrittenInTheQuestionIsItsNumber() {
+        ScopeDecision d = resolver.resolve("What is the gender of 10014078?", RetrievalFilter.forPatient("10014078"),
+                ConversationHistory.EMPTY);
+
+        assertThat(d.scope().source()).isEqualTo(Source.REQUEST);
+        assertThat(d.patientNumbers()).containsExactly("10014078");
+    }
+
+    @Test
+    void aClarificationNamesAPatientKnownByNumberAloneByThatNumber() {
+        ScopeDecision d = after("What about her labs?", "MRN-000007", "10014078");
+
+        assertThat(d.clarification()).contains("Elizabeth Ross (MRN-000007, born 1961); patient 10014078");
     }
 }
