@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.generic.GenericData;
@@ -22,8 +23,9 @@ import org.chartstream.schemas.serde.AvroSerde;
 import org.junit.jupiter.api.Test;
 
 /**
- * The index log's chunks gained the patient's number, name and birth year (v2): an index log written before them
- * still replays, and a v2 record resolves against the v1 schema (a reader that does not know the fields skips them).
+ * The index log's chunks gained the patient's number, name and birth year (v2), then the row's fields (v3): an index
+ * log written before either still replays, and a current record resolves against the older schemas (a reader that
+ * does not know the fields skips them).
  */
 class ChunkRecordEvolutionTest {
     private static final AvroSerde<IndexEvent> EVENTS = AvroSerde.of(IndexEvent.class);
@@ -74,6 +76,53 @@ class ChunkRecordEvolutionTest {
         assertThat(oldChunk.getSchema().getField("patient_name")).isNull();
         assertThat(oldChunk.get("patient_key")).hasToString("MRN-7");
         assertThat(oldChunk.get("text")).hasToString("record: patients");
+    }
+
+    @Test
+    void aChunkWrittenBeforeChunksCarriedTheRowsFieldsReadsWithNoneThroughTheNewerReader() throws IOException {
+        Schema v2 = history("IndexEvent-v2.avsc");
+        Schema chunkV2 = v2.getField("chunks").schema().getElementType();
+        assertThat(chunkV2.getField("fields")).isNull();
+        GenericRecord chunk = new GenericRecordBuilder(chunkV2).set("chunk_id", "ehr:medications:m1:0:1").set("source_id", "ehr")
+                .set("table_name", "medications").set("row_key", "m1").set("chunk_index", 0).set("chunk_count", 1)
+                .set("generation", 1L).set("text", "record: medications\ndrug: Lisinopril 10 MG")
+                .set("vector", List.of(0.5f)).set("patient_key", "MRN-7").set("source_position", "lsn:1")
+                .set("commit_ts_ms", 2L).set("model_id", "m").set("dimension", 1).set("patient_number", "MRN-7").build();
+        GenericRecord old = new GenericRecordBuilder(v2).set("kind", new GenericData.EnumSymbol(v2.getField("kind").schema(), "UPSERT_ROW"))
+                .set("source_id", "ehr").set("table_name", "medications").set("row_key", "m1").set("generation", 1L)
+                .set("chunks", List.of(chunk)).build();
+
+        ChunkRecord c = EVENTS.deserialize("chartstream.index", singleObject(v2, old)).getChunks().get(0);
+
+        assertThat(c.getFields()).isEmpty();
+        assertThat(c.getPatientNumber()).isEqualTo("MRN-7");
+        assertThat(c.getText()).isEqualTo("record: medications\ndrug: Lisinopril 10 MG");
+    }
+
+    @Test
+    void aChunkWithTheRowsFieldsRoundTripsAndResolvesAgainstTheOlderSchema() throws IOException {
+        ChunkRecord chunk = ChunkRecord.newBuilder().setChunkId("ehr:medications:m1:0:1").setSourceId("ehr")
+                .setTableName("medications").setRowKey("m1").setChunkIndex(0).setChunkCount(1).setGeneration(1)
+                .setText("record: medications").setVector(List.of(0.25f)).setPatientKey("MRN-7").setSourcePosition("lsn:1")
+                .setCommitTsMs(2L).setModelId("m").setDimension(1).setFields(Map.of("drug", "Lisinopril 10 MG", "route", "PO"))
+                .build();
+        IndexEvent event = IndexEvent.newBuilder().setKind(IndexEventKind.UPSERT_ROW).setSourceId("ehr").setTableName("medications")
+                .setRowKey("m1").setGeneration(1).setChunks(List.of(chunk)).build();
+        assertThat(EVENTS.deserialize("t", EVENTS.serialize("t", event)).getChunks().get(0).getFields())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("drug", "Lisinopril 10 MG", "route", "PO"));
+
+        Schema v2 = history("IndexEvent-v2.avsc");
+        Schema current = IndexEvent.getClassSchema();
+        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(current, v2).getType())
+                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(v2, current).getType())
+                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+        GenericRecord asOld = new GenericDatumReader<GenericRecord>(current, v2)
+                .read(null, DecoderFactory.get().binaryDecoder(datum(current, event), null));
+        GenericRecord oldChunk = (GenericRecord) ((List<?>) asOld.get("chunks")).get(0);
+        assertThat(oldChunk.getSchema().getField("fields")).isNull();
+        assertThat(oldChunk.get("text")).hasToString("record: medications");
+        assertThat(oldChunk.get("patient_key")).hasToString("MRN-7");
     }
 
     private static Schema history(String file) throws IOException {

@@ -22,9 +22,10 @@ import java.util.Objects;
  * @param sourcePosition source log position (LSN, binlog position) of the change that produced the row version
  * @param commitTsMs source commit time, epoch milliseconds
  * @param modelId embedding model id
- * @param fields the row's shown fields, column name to display value, in text order (the allow-listed columns its
- *     text shows: never an excluded one); the ingest writes them on the row's first chunk (chunk index 0) only, the
- *     others and a chunk written before chunks carried them have none. Never {@code null}
+ * @param fields the row's shown fields, column name to display value (the allow-listed columns its text shows: never
+ *     an excluded one; their order means nothing, the index log does not keep it); the ingest writes them on the
+ *     row's first chunk (chunk index 0) only, the others and a chunk written before chunks carried them have none.
+ *     Never {@code null}
  */
 public record StoredChunk(
     String chunkId,
