@@ -28,6 +28,7 @@ import org.chartstream.ingest.project.PatientIdentity;
 import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.PatientIdentityStores;
 import org.chartstream.ingest.project.TableProjection;
+import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.publish.IndexRecordSize;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
@@ -702,8 +703,9 @@ class IngestTopologyTest {
                 .satisfiesExactly(t -> assertThat(t).contains("Mild asthma"), t -> assertThat(t).contains("steroid inhaler"));
         AvroSerde<IndexEvent> serde = AvroSerde.of(IndexEvent.class);
         assertThat(upserts).allSatisfy(e -> assertThat((long) serde.serialize(e).length).isLessThanOrEqualTo(
-                IndexRecordSize.upperBound(e.getRowKey(),
-                        e.getChunks().stream().map(ChunkRecord::getText).toList(), 384)));
+                IndexRecordSize.upperBound(new RowChunks(e.getSourceId(), e.getTableName(), e.getRowKey(),
+                        e.getChunks().stream().map(ChunkRecord::getText).toList(), null, null, "", 0,
+                        e.getChunks().get(0).getFields()), 384)));
         assertThat(deadLetters.readValuesToList()).singleElement().satisfies(d -> {
             assertThat(d.getStage()).isEqualTo("ingest.write");
             assertThat(d.getReason()).startsWith("table public.clinical_notes of source ehr row 1: ")
