@@ -64,15 +64,7 @@ class ChunkRecordEvolutionTest {
                 .setRowKey("p7").setGeneration(1).setChunks(List.of(chunk)).build();
         assertThat(EVENTS.deserialize("t", EVENTS.serialize("t", event))).isEqualTo(event);
 
-        Schema v1 = history("IndexEvent-v1.avsc");
-        Schema current = IndexEvent.getClassSchema();
-        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(current, v1).getType())
-                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
-        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(v1, current).getType())
-                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
-        GenericRecord asOld = new GenericDatumReader<GenericRecord>(current, v1)
-                .read(null, DecoderFactory.get().binaryDecoder(datum(current, event), null));
-        GenericRecord oldChunk = (GenericRecord) ((List<?>) asOld.get("chunks")).get(0);
+        GenericRecord oldChunk = firstChunkAsRead(history("IndexEvent-v1.avsc"), event);
         assertThat(oldChunk.getSchema().getField("patient_name")).isNull();
         assertThat(oldChunk.get("patient_key")).hasToString("MRN-7");
         assertThat(oldChunk.get("text")).hasToString("record: patients");
@@ -81,16 +73,9 @@ class ChunkRecordEvolutionTest {
     @Test
     void aChunkWrittenBeforeChunksCarriedTheRowsFieldsReadsWithNoneThroughTheNewerReader() throws IOException {
         Schema v2 = history("IndexEvent-v2.avsc");
-        Schema chunkV2 = v2.getField("chunks").schema().getElementType();
-        assertThat(chunkV2.getField("fields")).isNull();
-        GenericRecord chunk = new GenericRecordBuilder(chunkV2).set("chunk_id", "ehr:medications:m1:0:1").set("source_id", "ehr")
-                .set("table_name", "medications").set("row_key", "m1").set("chunk_index", 0).set("chunk_count", 1)
-                .set("generation", 1L).set("text", "record: medications\ndrug: Lisinopril 10 MG")
-                .set("vector", List.of(0.5f)).set("patient_key", "MRN-7").set("source_position", "lsn:1")
-                .set("commit_ts_ms", 2L).set("model_id", "m").set("dimension", 1).set("patient_number", "MRN-7").build();
-        GenericRecord old = new GenericRecordBuilder(v2).set("kind", new GenericData.EnumSymbol(v2.getField("kind").schema(), "UPSERT_ROW"))
-                .set("source_id", "ehr").set("table_name", "medications").set("row_key", "m1").set("generation", 1L)
-                .set("chunks", List.of(chunk)).build();
+        assertThat(v2.getField("chunks").schema().getElementType().getField("fields")).isNull();
+        GenericRecord old = oneChunkUpsert(v2, "record: medications\ndrug: Lisinopril 10 MG");
+        ((GenericRecord) ((List<?>) old.get("chunks")).get(0)).put("patient_number", "MRN-7");
 
         ChunkRecord c = EVENTS.deserialize("chartstream.index", singleObject(v2, old)).getChunks().get(0);
 
@@ -111,18 +96,34 @@ class ChunkRecordEvolutionTest {
         assertThat(EVENTS.deserialize("t", EVENTS.serialize("t", event)).getChunks().get(0).getFields())
                 .containsExactlyInAnyOrderEntriesOf(Map.of("drug", "Lisinopril 10 MG", "route", "PO"));
 
-        Schema v2 = history("IndexEvent-v2.avsc");
-        Schema current = IndexEvent.getClassSchema();
-        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(current, v2).getType())
-                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
-        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(v2, current).getType())
-                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
-        GenericRecord asOld = new GenericDatumReader<GenericRecord>(current, v2)
-                .read(null, DecoderFactory.get().binaryDecoder(datum(current, event), null));
-        GenericRecord oldChunk = (GenericRecord) ((List<?>) asOld.get("chunks")).get(0);
+        GenericRecord oldChunk = firstChunkAsRead(history("IndexEvent-v2.avsc"), event);
         assertThat(oldChunk.getSchema().getField("fields")).isNull();
         assertThat(oldChunk.get("text")).hasToString("record: medications");
         assertThat(oldChunk.get("patient_key")).hasToString("MRN-7");
+    }
+
+    /** An upsert of row {@code ehr:t:r1} with one chunk of {@code text}, written with {@code writer}. */
+    private static GenericRecord oneChunkUpsert(Schema writer, String text) {
+        Schema chunkSchema = writer.getField("chunks").schema().getElementType();
+        GenericRecord chunk = new GenericRecordBuilder(chunkSchema).set("chunk_id", "ehr:t:r1:0:1").set("source_id", "ehr")
+                .set("table_name", "t").set("row_key", "r1").set("chunk_index", 0).set("chunk_count", 1)
+                .set("generation", 1L).set("text", text).set("vector", List.of(0.5f)).set("patient_key", "MRN-7")
+                .set("source_position", "lsn:1").set("commit_ts_ms", 2L).set("model_id", "m").set("dimension", 1).build();
+        return new GenericRecordBuilder(writer).set("kind", new GenericData.EnumSymbol(writer.getField("kind").schema(), "UPSERT_ROW"))
+                .set("source_id", "ehr").set("table_name", "t").set("row_key", "r1").set("generation", 1L)
+                .set("chunks", List.of(chunk)).build();
+    }
+
+    /** The event's first chunk as a reader of {@code older} reads it, the two schemas compatible both ways. */
+    private static GenericRecord firstChunkAsRead(Schema older, IndexEvent event) throws IOException {
+        Schema current = IndexEvent.getClassSchema();
+        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(current, older).getType())
+                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(older, current).getType())
+                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+        GenericRecord asOld = new GenericDatumReader<GenericRecord>(current, older)
+                .read(null, DecoderFactory.get().binaryDecoder(datum(current, event), null));
+        return (GenericRecord) ((List<?>) asOld.get("chunks")).get(0);
     }
 
     private static Schema history(String file) throws IOException {

@@ -312,4 +312,32 @@ public abstract class RowSetContract extends HybridStoreContract {
     assertThat(keys(query(meds(AnyOf.of("route", "iv")), ALL_ROWS))).containsExactly("m4");
     assertThat(query(meds(), new RowSetOutput.DistinctValues("route", 10)).total()).isEqualTo(3);
   }
+
+  @Test
+  void aColumnNameWithDotsDollarsOrPercentSignsIsAFieldLikeAnyOther() {
+    store.publish(MEDS, 1);
+    put(row(MEDS, "m1", 1, "p1", 1, "dose.unit", "mg", "$route", "PO", "100%", "yes"));
+    put(row(MEDS, "m2", 1, "p2", 1, "dose%2Eunit", "ml"));
+    store.commit(null);
+    assertThat(keys(query(meds(AnyOf.of("dose.unit", "MG"), new Present("$route"), new HasWords("100%", "yes")),
+        ALL_ROWS))).containsExactly("m1");
+    assertThat(keys(query(meds(new Present("dose%2Eunit")), ALL_ROWS))).containsExactly("m2");
+    assertThat(query(meds(), ALL_ROWS).listedRows().get(0).fields()).containsOnlyKeys("dose.unit", "$route", "100%");
+    assertThat(query(meds(), new RowSetOutput.DistinctValues("dose.unit", 5)).values())
+        .containsExactly(new ValueCount("mg", 1, 1));
+  }
+
+  @Test
+  void aValueLongerThanATermIsStillPresentFoundByItsWordsAndListed() {
+    String note = "wheezing at night ".repeat(3_000) + "inhaler";
+    store.publish(MEDS, 1);
+    put(row(MEDS, "m1", 1, "p1", 1, "note", note));
+    put(row(MEDS, "m2", 1, "p2", 1, "note", "short"));
+    store.commit(null);
+    assertThat(keys(query(meds(new Present("note"), new HasWords("note", "inhaler")), ALL_ROWS))).containsExactly("m1");
+    RowSetResult values = query(meds(), new RowSetOutput.DistinctValues("note", 5));
+    assertThat(values.values()).extracting(ValueCount::value).containsExactly("short", note);
+    assertThat(values.rowsWithoutValue()).isZero();
+    assertThat(keys(query(meds(), new RowSetOutput.Extreme("note", End.LATEST, false, 5)))).containsExactly("m1");
+  }
 }

@@ -55,12 +55,6 @@ final class DocumentDbPipelines {
   /** The commit epoch that replaced or deleted the chunk; {@link #LIVE} while it is current. */
   static final String EPOCH_REMOVED = "epoch_removed";
   static final String SCORE = "score";
-  /** The chunk's row fields, column (encoded: {@code DocumentDbSchema.fieldKey}) to value as written. */
-  static final String FIELDS = "fields";
-  /** On the row head: each column's folded value, for equality and ranges. */
-  static final String FIELDS_FOLDED = "fields_lc";
-  /** On the row head: each column's folded words, for "has words". */
-  static final String FIELDS_WORDS = "fields_words";
 
   static final long LIVE = Long.MAX_VALUE;
   static final char SEP = '\u001F';

@@ -1,9 +1,9 @@
 package org.chartstream.store.documentdb;
 
 import static org.chartstream.store.documentdb.DocumentDbDatabase.BATCH_SIZE;
-import static org.chartstream.store.documentdb.DocumentDbPipelines.FIELDS;
-import static org.chartstream.store.documentdb.DocumentDbPipelines.FIELDS_FOLDED;
-import static org.chartstream.store.documentdb.DocumentDbPipelines.FIELDS_WORDS;
+import static org.chartstream.store.documentdb.DocumentDbSchema.FIELDS;
+import static org.chartstream.store.documentdb.DocumentDbSchema.FIELDS_FOLDED;
+import static org.chartstream.store.documentdb.DocumentDbSchema.FIELDS_WORDS;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.PATIENT;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_HEAD;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ROW_KEY;

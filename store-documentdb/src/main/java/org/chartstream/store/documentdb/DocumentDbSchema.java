@@ -6,9 +6,6 @@ import static org.chartstream.store.documentdb.DocumentDbPipelines.CHUNK_INDEX;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.COMMIT_TS_MS;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.EPOCH_ADDED;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.EPOCH_REMOVED;
-import static org.chartstream.store.documentdb.DocumentDbPipelines.FIELDS;
-import static org.chartstream.store.documentdb.DocumentDbPipelines.FIELDS_FOLDED;
-import static org.chartstream.store.documentdb.DocumentDbPipelines.FIELDS_WORDS;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.GENERATION;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.ID;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.LIVE;
@@ -65,6 +62,13 @@ final class DocumentDbSchema {
   static final String STATE_VECTOR_INDEX_ROWS = "vector_index_rows";
   static final String POINTER_GENERATIONS = "generations";
   static final String POINTER_SINCE_EPOCH = "since_epoch";
+  /**
+   * A record's row fields, column ({@link #fieldKey}) to value as written; on the row head also each column's folded
+   * value (equality, ranges) and folded words ("has words"), which row sets match.
+   */
+  static final String FIELDS = "fields";
+  static final String FIELDS_FOLDED = "fields_lc";
+  static final String FIELDS_WORDS = "fields_words";
 
   private DocumentDbSchema() {}
 

@@ -82,25 +82,27 @@ final class LuceneSchema {
   /** Present ("1") on exactly one chunk per row and generation: distinct-row counts without a scan. */
   static final String F_ROW_HEAD = "row_head";
   static final String ROW_HEAD_VALUE = "1";
-  /** The internal row key as doc values, on the row head: row sets list rows in row order. */
+  /**
+   * Row sets, on the row head: the internal row key and the patient key as doc values (row order, distinct patients),
+   * the names of the columns that hold a value (present, absent) and of those whose value is too long for a term
+   * ({@link #MAX_TERM_BYTES}: read from storage instead).
+   */
   static final String F_ROW_ORDER = "row_order";
-  /** The patient key as doc values, on the row head: row sets count distinct patients. */
   static final String F_PATIENT_VALUES = "patient_values";
+  static final String F_FIELD_NAME = "field_name";
+  static final String F_FIELD_LONG = "field_long";
+  /** The longest term (and doc value) Lucene indexes, in UTF-8 bytes. */
+  static final int MAX_TERM_BYTES = IndexWriter.MAX_TERM_LENGTH;
+  /**
+   * Per-column field name prefixes on the row head: the folded whole value (keyword: equality and ranges), the folded
+   * words (keywords: "has words"), the value as written (sorted-set doc values: distinct values, latest, earliest).
+   */
+  static final String FIELD_VALUE_PREFIX = "fv.";
+  static final String FIELD_WORD_PREFIX = "fw.";
+  static final String FIELD_DOC_VALUE_PREFIX = "fd.";
   /** The chunk's row fields ({@link StoredChunk#fields}), stored as parallel column and value lists. */
   static final String F_FIELD_COLUMNS = "field_columns";
   static final String F_FIELD_VALUES = "field_values";
-  /** The row head's column names that hold a value: "present" and "absent". */
-  static final String F_FIELD_NAME = "field_name";
-  /** The row head's column names whose value is too long for a term ({@link #MAX_TERM_BYTES}): read from storage. */
-  static final String F_FIELD_LONG = "field_long";
-  /** Prefix of a column's folded whole value (keyword): equality and ranges. */
-  static final String FIELD_VALUE_PREFIX = "fv.";
-  /** Prefix of a column's folded words (keywords): "has words". */
-  static final String FIELD_WORD_PREFIX = "fw.";
-  /** Prefix of a column's value as written (sorted-set doc values): distinct values, latest, earliest. */
-  static final String FIELD_DOC_VALUE_PREFIX = "fd.";
-  /** The longest term (and doc value) Lucene indexes, in UTF-8 bytes. */
-  static final int MAX_TERM_BYTES = IndexWriter.MAX_TERM_LENGTH;
 
   // ---- commit user data
   static final String META_FORMAT = "chartstream.store.format";
