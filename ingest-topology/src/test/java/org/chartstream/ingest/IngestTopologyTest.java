@@ -21,6 +21,13 @@ import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.rowset.FieldPredicate;
+import org.chartstream.core.store.rowset.RowSet;
+import org.chartstream.core.store.rowset.RowSetOutput;
+import org.chartstream.core.store.rowset.RowSetQuery;
+import org.chartstream.core.store.rowset.RowSetResult;
+import org.chartstream.core.store.rowset.ValueCount;
+import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.PatientIdentities;
@@ -28,7 +35,6 @@ import org.chartstream.ingest.project.PatientIdentity;
 import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.PatientIdentityStores;
 import org.chartstream.ingest.project.TableProjection;
-import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.publish.IndexRecordSize;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
@@ -459,6 +465,36 @@ class IngestTopologyTest {
             assertThat(store.lexicalSearch("heart failure", 5, RetrievalFilter.NONE)).isEmpty();
             assertThat(store.lexicalSearch("Andrew Perez", 5, RetrievalFilter.forPatient("MRN-2")))
                     .extracting(h -> h.chunk().row().table()).containsExactlyInAnyOrder("patients", "clinical_notes");
+        }
+    }
+
+    @Test
+    void materialisedIntoLuceneTheRowsShownFieldsAnswerExactRowSetsAndAnExcludedColumnNeverReachesThem() {
+        snapshotTwoPatientsAndTheirNotes();
+        List<IndexEvent> events = index.readValuesToList();
+        assertThat(events).filteredOn(e -> e.getKind() == IndexEventKind.UPSERT_ROW)
+                .allSatisfy(e -> assertThat(e.getChunks().get(0).getFields()).isNotEmpty().doesNotContainKey("ssn")
+                        .doesNotContainKey("note_id").doesNotContainKey("patient_id"));
+
+        try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
+            materialise(store, events);
+
+            RowSet notesOnly = RowSet.of(RetrievalFilter.forTables("clinical_notes"));
+            RowSetResult complaints = store.rowSet(RowSetQuery.of(notesOnly, new RowSetOutput.DistinctValues("chief_complaint", 10)));
+            assertThat(complaints.values()).extracting(ValueCount::value).containsExactly("annual exam", "joint pain");
+            assertThat(complaints.patients()).isEqualTo(2);
+            RowSetResult transplant = store.rowSet(RowSetQuery.of(RowSet.of(RetrievalFilter.forTables("clinical_notes"),
+                    new FieldPredicate.HasWords("note_text", "TRANSPLANT")), new RowSetOutput.Rows(10)));
+            assertThat(transplant.listedRows()).singleElement().satisfies(r -> {
+                assertThat(r.row().rowKey()).isEqualTo("2");
+                assertThat(r.patientKey()).isEqualTo("MRN-2");
+                assertThat(r.fields()).containsOnlyKeys("chief_complaint", "note_text");
+            });
+            assertThat(store.rowSet(RowSetQuery.of(RowSet.of(RetrievalFilter.NONE, new FieldPredicate.Present("ssn")),
+                    new RowSetOutput.Count())).rows()).isZero();
+            assertThat(store.rowSet(RowSetQuery.of(RowSet.of(RetrievalFilter.forTables("patients"),
+                    FieldPredicate.InRange.before("birth_date", "1970")), new RowSetOutput.Rows(5))).listedRows())
+                    .singleElement().satisfies(r -> assertThat(r.fields()).containsEntry("birth_date", "1961-03-02"));
         }
     }
 
