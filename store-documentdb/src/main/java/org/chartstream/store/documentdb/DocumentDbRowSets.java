@@ -68,11 +68,11 @@ final class DocumentDbRowSets {
   }
 
   private Document setMatch(DocumentDbSearcher.ReadView view, RowSetQuery query) {
-    Document set = rowsMatch(view, query.rows());
+    Document set = rowsMatch(view.epoch(), view.activeKeys(), query.rows());
     if (query.except() == null) {
       return set;
     }
-    Document except = rowsMatch(view, query.except());
+    Document except = rowsMatch(view.epoch(), view.activeKeys(), query.except());
     List<Document> all = new ArrayList<>(set.getList("$and", Document.class));
     if (query.exceptBy() == RowSetQuery.ExceptBy.ROW) {
       all.add(new Document("$nor", List.of(except)));
@@ -89,10 +89,13 @@ final class DocumentDbRowSets {
     return new Document("$and", all);
   }
 
-  /** The row heads of {@code rows}: one {@code $and} of the search filter and one condition per predicate. */
-  private static Document rowsMatch(DocumentDbSearcher.ReadView view, RowSet rows) {
+  /**
+   * The row heads of {@code rows} as of commit {@code epoch}: one {@code $and} of the search filter and one condition
+   * per predicate (two predicates on one column stay two conditions).
+   */
+  static Document rowsMatch(long epoch, List<String> activeKeys, RowSet rows) {
     List<Document> all = new ArrayList<>();
-    all.add(DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), rows.filter()).append(ROW_HEAD, true));
+    all.add(DocumentDbPipelines.searchFilter(epoch, activeKeys, rows.filter()).append(ROW_HEAD, true));
     rows.predicates().forEach(p -> all.add(predicate(p)));
     return new Document("$and", all);
   }
