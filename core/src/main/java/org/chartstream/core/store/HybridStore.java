@@ -169,6 +169,18 @@ public interface HybridStore extends AutoCloseable {
     throw new UnsupportedOperationException("this store keeps no row fields to answer a row-set query");
   }
 
+  /**
+   * Rows of the active generations that pass {@code filter} and carry no fields at all: written before chunks carried
+   * them (an index log from before, replayed) or with nothing shown. A row set cannot judge their fields ("no stop
+   * date" would hold for them), so a caller that gets more than 0 here for its tables says its set may be incomplete
+   * until they are indexed again (a re-index). Throws as {@link #rowSet} does.
+   *
+   * @throws UnsupportedOperationException if the store answers no row-set query
+   */
+  default long rowsWithoutFields(RetrievalFilter filter) {
+    throw new UnsupportedOperationException("this store keeps no row fields to answer a row-set query");
+  }
+
   /** Releases the store. Uncommitted writes are discarded. */
   @Override
   void close();

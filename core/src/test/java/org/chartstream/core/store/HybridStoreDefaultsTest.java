@@ -48,5 +48,7 @@ class HybridStoreDefaultsTest {
     assertThat(store.answersRowSets()).isFalse();
     assertThatThrownBy(() -> store.rowSet(count)).isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("row-set");
+    assertThatThrownBy(() -> store.rowsWithoutFields(RetrievalFilter.NONE))
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 }

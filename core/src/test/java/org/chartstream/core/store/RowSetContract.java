@@ -340,4 +340,16 @@ public abstract class RowSetContract extends HybridStoreContract {
     assertThat(values.rowsWithoutValue()).isZero();
     assertThat(keys(query(meds(), new RowSetOutput.Extreme("note", End.LATEST, false, 5)))).containsExactly("m1");
   }
+
+  @Test
+  void rowsWrittenWithoutFieldsAreCountedSoACallerKnowsItsSetMayBeIncomplete() {
+    writeClinic();
+    assertThat(store.rowsWithoutFields(RetrievalFilter.NONE)).isZero();
+    RowRef old = new RowRef(MEDS, "m0");
+    store.upsertRow(old, 1, chunks(old, 1, "p1", 0, "drug: Simvastatin 20 MG", "route: PO"));
+    store.commit(null);
+    assertThat(store.rowsWithoutFields(RetrievalFilter.forTables(MEDS.table()))).as("one row, two chunks").isEqualTo(1);
+    assertThat(store.rowsWithoutFields(RetrievalFilter.forTables(CONDS.table()))).isZero();
+    assertThat(store.rowsWithoutFields(RetrievalFilter.forPatient("p2"))).isZero();
+  }
 }

@@ -201,6 +201,11 @@ public final class DocumentDbHybridStore implements HybridStore {
   }
 
   @Override
+  public long rowsWithoutFields(RetrievalFilter filter) {
+    return rowSets.rowsWithoutFields(searcher.readView(), filter);
+  }
+
+  @Override
   public long countRows(TableRef table) {
     return searcher.countRows(table);
   }

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import org.bson.Document;
+import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.rowset.FieldPredicate;
 import org.chartstream.core.store.rowset.RowSet;
@@ -65,6 +66,11 @@ final class DocumentDbRowSets {
       case RowSetOutput.TopValues t -> tally(set, t.field()).result(output, rows, patients);
       case RowSetOutput.Extreme e -> extreme(set, e, rows, patients);
     };
+  }
+
+  long rowsWithoutFields(DocumentDbSearcher.ReadView view, RetrievalFilter filter) {
+    return view.active().isEmpty() ? 0 : records.countDocuments(DocumentDbPipelines.searchFilter(view.epoch(),
+        view.activeKeys(), filter).append(ROW_HEAD, true).append(FIELDS, new Document("$exists", false)));
   }
 
   private Document setMatch(DocumentDbSearcher.ReadView view, RowSetQuery query) {

@@ -322,6 +322,11 @@ public final class LuceneHybridStore implements HybridStore {
   }
 
   @Override
+  public long rowsWithoutFields(RetrievalFilter filter) {
+    return searcher.rowsWithoutFields(filter);
+  }
+
+  @Override
   public long countRows(TableRef table) {
     return searcher.countRows(table);
   }

@@ -5,6 +5,7 @@ import static org.chartstream.store.lucene.LuceneSchema.FIELD_VALUE_PREFIX;
 import static org.chartstream.store.lucene.LuceneSchema.FIELD_WORD_PREFIX;
 import static org.chartstream.store.lucene.LuceneSchema.F_FIELD_LONG;
 import static org.chartstream.store.lucene.LuceneSchema.F_FIELD_NAME;
+import static org.chartstream.store.lucene.LuceneSchema.F_HAS_FIELDS;
 import static org.chartstream.store.lucene.LuceneSchema.F_PATIENT;
 import static org.chartstream.store.lucene.LuceneSchema.F_PATIENT_VALUES;
 import static org.chartstream.store.lucene.LuceneSchema.F_ROW_ORDER;
@@ -39,6 +40,7 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermRangeQuery;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
+import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.rowset.FieldPredicate;
 import org.chartstream.core.store.rowset.RowSet;
@@ -83,6 +85,14 @@ final class LuceneRowSets {
         case RowSetOutput.Extreme e -> extreme(s, e, heads, rows, patients);
       };
     });
+  }
+
+  long rowsWithoutFields(RetrievalFilter filter) {
+    return reads.withSnapshot(s -> s.activeFilter() == null ? 0L : (long) s.searcher().count(new BooleanQuery.Builder()
+        .add(rowHeads(), Occur.FILTER)
+        .add(restriction(s, filter), Occur.FILTER)
+        .add(new TermQuery(new Term(F_HAS_FIELDS, LuceneSchema.ROW_HEAD_VALUE)), Occur.MUST_NOT)
+        .build()));
   }
 
   private Query setQuery(Snapshot s, RowSetQuery query) throws IOException {

@@ -91,6 +91,8 @@ final class LuceneSchema {
   static final String F_PATIENT_VALUES = "patient_values";
   static final String F_FIELD_NAME = "field_name";
   static final String F_FIELD_LONG = "field_long";
+  /** "1" on a row head that carries fields: the rows without any are counted apart. */
+  static final String F_HAS_FIELDS = "has_fields";
   /** The longest term (and doc value) Lucene indexes, in UTF-8 bytes. */
   static final int MAX_TERM_BYTES = IndexWriter.MAX_TERM_LENGTH;
   /**
@@ -233,6 +235,9 @@ final class LuceneSchema {
         d.add(new SortedDocValuesField(F_PATIENT_VALUES, new BytesRef(c.patientKey())));
       }
       c.fields().forEach((column, value) -> addRowField(d, column, value));
+      if (!c.fields().isEmpty()) {
+        d.add(new StringField(F_HAS_FIELDS, ROW_HEAD_VALUE, Field.Store.NO));
+      }
     }
     return d;
   }

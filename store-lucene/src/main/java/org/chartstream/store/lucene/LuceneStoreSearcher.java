@@ -207,4 +207,8 @@ final class LuceneStoreSearcher {
   RowSetResult rowSet(RowSetQuery query) {
     return rowSets.rowSet(query);
   }
+
+  long rowsWithoutFields(RetrievalFilter filter) {
+    return rowSets.rowsWithoutFields(filter);
+  }
 }
