@@ -218,7 +218,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             return;
         }
         RowChunks chunks = rowEvents.chunk(row, projection, image, body);
-        if (IndexRecordSize.upperBound(row.rowKey(), chunks.pieces(), embedder.dimension()) > maxRecordBytes) {
+        if (IndexRecordSize.upperBound(chunks, embedder.dimension()) > maxRecordBytes) {
             return; // the row as indexed stays: a longer header must not turn a written row into a dead letter
         }
         rowEvents.upsert(chunks, image.generation());
@@ -243,7 +243,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             return (previous == null ? noticed : removeRow(row, previous, noticed)).withSkippedEmptyRow();
         }
         RowChunks chunks = rowEvents.chunk(row, projection, image, body);
-        long size = IndexRecordSize.upperBound(change.getRowKey(), chunks.pieces(), embedder.dimension());
+        long size = IndexRecordSize.upperBound(chunks, embedder.dimension());
         if (size > maxRecordBytes) {
             deadLetter(row.tableRef().id(), STAGE_WRITE, "table " + change.getSchemaName() + "." + change.getTableName() + " of source "
                     + change.getSourceId() + " row " + change.getRowKey() + ": " + chunks.count() + " chunks make an index record of up to "

@@ -21,6 +21,13 @@ import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.rowset.FieldPredicate;
+import org.chartstream.core.store.rowset.RowSet;
+import org.chartstream.core.store.rowset.RowSetOutput;
+import org.chartstream.core.store.rowset.RowSetQuery;
+import org.chartstream.core.store.rowset.RowSetResult;
+import org.chartstream.core.store.rowset.ValueCount;
+import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.PatientIdentities;
@@ -462,6 +469,36 @@ class IngestTopologyTest {
     }
 
     @Test
+    void materialisedIntoLuceneTheRowsShownFieldsAnswerExactRowSetsAndAnExcludedColumnNeverReachesThem() {
+        snapshotTwoPatientsAndTheirNotes();
+        List<IndexEvent> events = index.readValuesToList();
+        assertThat(events).filteredOn(e -> e.getKind() == IndexEventKind.UPSERT_ROW)
+                .allSatisfy(e -> assertThat(e.getChunks().get(0).getFields()).isNotEmpty().doesNotContainKey("ssn")
+                        .doesNotContainKey("note_id").doesNotContainKey("patient_id"));
+
+        try (LuceneHybridStore store = LuceneHybridStore.open(dir.resolve("index"))) {
+            materialise(store, events);
+
+            RowSet notesOnly = RowSet.of(RetrievalFilter.forTables("clinical_notes"));
+            RowSetResult complaints = store.rowSet(RowSetQuery.of(notesOnly, new RowSetOutput.DistinctValues("chief_complaint", 10)));
+            assertThat(complaints.values()).extracting(ValueCount::value).containsExactly("annual exam", "joint pain");
+            assertThat(complaints.patients()).isEqualTo(2);
+            RowSetResult transplant = store.rowSet(RowSetQuery.of(RowSet.of(RetrievalFilter.forTables("clinical_notes"),
+                    new FieldPredicate.HasWords("note_text", "TRANSPLANT")), new RowSetOutput.Rows(10)));
+            assertThat(transplant.listedRows()).singleElement().satisfies(r -> {
+                assertThat(r.row().rowKey()).isEqualTo("2");
+                assertThat(r.patientKey()).isEqualTo("MRN-2");
+                assertThat(r.fields()).containsOnlyKeys("chief_complaint", "note_text");
+            });
+            assertThat(store.rowSet(RowSetQuery.of(RowSet.of(RetrievalFilter.NONE, new FieldPredicate.Present("ssn")),
+                    new RowSetOutput.Count())).rows()).isZero();
+            assertThat(store.rowSet(RowSetQuery.of(RowSet.of(RetrievalFilter.forTables("patients"),
+                    FieldPredicate.InRange.before("birth_date", "1970")), new RowSetOutput.Rows(5))).listedRows())
+                    .singleElement().satisfies(r -> assertThat(r.fields()).containsEntry("birth_date", "1961-03-02"));
+        }
+    }
+
+    @Test
     void unregisteredTablesAndMalformedEventsAreDeadLetteredWhileGoodEventsFlow() {
         TestInputTopic<String, String> billing = ingest.input("ehr.public.billing");
         billing.pipeInput("{\"id\":1}", change("c", "false", "{\"id\":1,\"amount\":\"12\"}", 5));
@@ -702,8 +739,9 @@ class IngestTopologyTest {
                 .satisfiesExactly(t -> assertThat(t).contains("Mild asthma"), t -> assertThat(t).contains("steroid inhaler"));
         AvroSerde<IndexEvent> serde = AvroSerde.of(IndexEvent.class);
         assertThat(upserts).allSatisfy(e -> assertThat((long) serde.serialize(e).length).isLessThanOrEqualTo(
-                IndexRecordSize.upperBound(e.getRowKey(),
-                        e.getChunks().stream().map(ChunkRecord::getText).toList(), 384)));
+                IndexRecordSize.upperBound(new RowChunks(e.getSourceId(), e.getTableName(), e.getRowKey(),
+                        e.getChunks().stream().map(ChunkRecord::getText).toList(), null, null, "", 0,
+                        e.getChunks().get(0).getFields()), 384)));
         assertThat(deadLetters.readValuesToList()).singleElement().satisfies(d -> {
             assertThat(d.getStage()).isEqualTo("ingest.write");
             assertThat(d.getReason()).startsWith("table public.clinical_notes of source ehr row 1: ")

@@ -78,6 +78,6 @@ public final class IndexLogApplier {
         return new StoredChunk(c.getChunkId(), new RowRef(c.getSourceId(), c.getTableName(), c.getRowKey()),
                 c.getChunkIndex(), c.getChunkCount(), c.getGeneration(), c.getText(), v, c.getPatientKey(),
                 PatientLabel.of(c.getPatientNumber(), c.getPatientName(), c.getPatientBirthYear()), c.getSourcePosition(),
-                c.getCommitTsMs(), c.getModelId());
+                c.getCommitTsMs(), c.getModelId(), c.getFields());
     }
 }

@@ -119,6 +119,27 @@ class IndexLogApplierTest {
     }
 
     @Test
+    void theRowsFieldsReachTheStoreOnTheChunkThatCarriesThem() {
+        RecordingStore store = new RecordingStore();
+        Map<String, String> fields = Map.of("drug", "Lisinopril 10 MG", "route", "PO");
+        StoredChunk expected = ChunkFixture.of(ROW).generation(2).text("record: notes\ndrug: Lisinopril 10 MG")
+                .vector(new float[] {0.25f, 0.5f}).patient("MRN-1").source("lsn:7", 1_700_000_000_000L).build()
+                .withFields(fields);
+        ChunkRecord record = ChunkRecord.newBuilder().setChunkId(expected.chunkId()).setSourceId("ehr").setTableName("notes")
+                .setRowKey("n1").setChunkIndex(0).setChunkCount(1).setGeneration(2).setText("record: notes\ndrug: Lisinopril 10 MG")
+                .setVector(List.of(0.25f, 0.5f)).setPatientKey("MRN-1").setSourcePosition("lsn:7")
+                .setCommitTsMs(1_700_000_000_000L).setModelId(ChunkFixture.MODEL).setDimension(2).setFields(fields).build();
+
+        new IndexLogApplier(store, 1, Map.of()).apply(IndexEvent.newBuilder().setKind(IndexEventKind.UPSERT_ROW)
+                .setSourceId("ehr").setTableName("notes").setRowKey("n1").setGeneration(2).setChunks(List.of(record)).build(), 0);
+
+        assertThat(store.upserted).singleElement().satisfies(c -> {
+            assertThat(c).isEqualTo(expected);
+            assertThat(c.fields()).containsExactlyInAnyOrderEntriesOf(fields);
+        });
+    }
+
+    @Test
     void aGenerationIsPublishedOnceItsMarkerHasBeenReadOnEveryPartition() {
         RecordingStore store = new RecordingStore();
         IndexLogApplier applier = new IndexLogApplier(store, 2, Map.of());

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.chartstream.core.store.rowset.RowSetQuery;
+import org.chartstream.core.store.rowset.RowSetResult;
 
 /**
  * The hybrid (dense + lexical) chunk store: a materialised view of the chunk/generation log.
@@ -145,6 +147,38 @@ public interface HybridStore extends AutoCloseable {
       throw new IllegalArgumentException("limit must be >= 1: " + limit);
     }
     return List.of();
+  }
+
+  /**
+   * Whether {@link #rowSet} answers: the store keeps the rows' fields (written by an ingest whose chunks carry them)
+   * indexed for exact matching and aggregation. A caller that needs an exact set and gets false here says it cannot
+   * give one rather than answering from a top k.
+   */
+  default boolean answersRowSets() {
+    return false;
+  }
+
+  /**
+   * The exact answer to {@code query} over the active generations' rows: each row counted once (by its first chunk,
+   * which holds the row's {@link StoredChunk#fields}), staged, retired and deleted rows never. A field no row has is
+   * an empty set, not an error. Throws for a store whose {@link #answersRowSets} is false.
+   *
+   * @throws UnsupportedOperationException if the store answers no row-set query
+   */
+  default RowSetResult rowSet(RowSetQuery query) {
+    throw new UnsupportedOperationException("this store keeps no row fields to answer a row-set query");
+  }
+
+  /**
+   * Rows of the active generations that pass {@code filter} and carry no fields at all: written before chunks carried
+   * them (an index log from before, replayed) or with nothing shown. A row set cannot judge their fields ("no stop
+   * date" would hold for them), so a caller that gets more than 0 here for its tables says its set may be incomplete
+   * until they are indexed again (a re-index). Throws as {@link #rowSet} does.
+   *
+   * @throws UnsupportedOperationException if the store answers no row-set query
+   */
+  default long rowsWithoutFields(RetrievalFilter filter) {
+    throw new UnsupportedOperationException("this store keeps no row fields to answer a row-set query");
   }
 
   /** Releases the store. Uncommitted writes are discarded. */

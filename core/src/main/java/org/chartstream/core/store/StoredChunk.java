@@ -1,6 +1,9 @@
 package org.chartstream.core.store;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,6 +22,10 @@ import java.util.Objects;
  * @param sourcePosition source log position (LSN, binlog position) of the change that produced the row version
  * @param commitTsMs source commit time, epoch milliseconds
  * @param modelId embedding model id
+ * @param fields the row's shown fields, column name to display value (the allow-listed columns its text shows: never
+ *     an excluded one; their order means nothing, the index log does not keep it); the ingest writes them on the
+ *     row's first chunk (chunk index 0) only, the others and a chunk written before chunks carried them have none.
+ *     Never {@code null}
  */
 public record StoredChunk(
     String chunkId,
@@ -32,10 +39,17 @@ public record StoredChunk(
     PatientLabel patient,
     String sourcePosition,
     long commitTsMs,
-    String modelId) {
+    String modelId,
+    Map<String, String> fields) {
 
   public StoredChunk {
     Objects.requireNonNull(chunkId, "chunkId");
+    fields = fields == null || fields.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+    fields.forEach((column, value) -> {
+      if (column == null || column.isEmpty() || value == null) {
+        throw new IllegalArgumentException("chunk " + chunkId + " has a field without a column name or value");
+      }
+    });
     Objects.requireNonNull(row, "row");
     Objects.requireNonNull(text, "text");
     if (chunkIndex < 0) {
@@ -47,11 +61,18 @@ public record StoredChunk(
     }
   }
 
-  /** A chunk without a {@link PatientLabel}. */
+  /** A chunk without row fields. */
+  public StoredChunk(String chunkId, RowRef row, int chunkIndex, int chunkCount, long generation, String text,
+      float[] vector, String patientKey, PatientLabel patient, String sourcePosition, long commitTsMs, String modelId) {
+    this(chunkId, row, chunkIndex, chunkCount, generation, text, vector, patientKey, patient, sourcePosition,
+        commitTsMs, modelId, Map.of());
+  }
+
+  /** A chunk without a {@link PatientLabel} or row fields. */
   public StoredChunk(String chunkId, RowRef row, int chunkIndex, int chunkCount, long generation, String text,
       float[] vector, String patientKey, String sourcePosition, long commitTsMs, String modelId) {
     this(chunkId, row, chunkIndex, chunkCount, generation, text, vector, patientKey, null, sourcePosition, commitTsMs,
-        modelId);
+        modelId, Map.of());
   }
 
   /** The design's chunk id: {@code {source_id}:{table}:{row_pk}:{chunk_index}:{generation}}. */
@@ -67,7 +88,13 @@ public record StoredChunk(
   /** The same chunk with another vector. */
   public StoredChunk withVector(float[] newVector) {
     return new StoredChunk(chunkId, row, chunkIndex, chunkCount, generation, text, newVector, patientKey,
-        patient, sourcePosition, commitTsMs, modelId);
+        patient, sourcePosition, commitTsMs, modelId, fields);
+  }
+
+  /** The same chunk with the row's fields. */
+  public StoredChunk withFields(Map<String, String> newFields) {
+    return new StoredChunk(chunkId, row, chunkIndex, chunkCount, generation, text, vector, patientKey, patient,
+        sourcePosition, commitTsMs, modelId, newFields);
   }
 
   @Override
@@ -89,16 +116,17 @@ public record StoredChunk(
         && Objects.equals(patientKey, other.patientKey)
         && Objects.equals(patient, other.patient)
         && Objects.equals(sourcePosition, other.sourcePosition)
-        && Objects.equals(modelId, other.modelId);
+        && Objects.equals(modelId, other.modelId)
+        && fields.equals(other.fields);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(chunkId, row, chunkIndex, chunkCount, generation, text, Arrays.hashCode(vector),
-        patientKey, patient, sourcePosition, commitTsMs, modelId);
+        patientKey, patient, sourcePosition, commitTsMs, modelId, fields);
   }
 
-  /** No text, vector, patient key or label: safe for logs. */
+  /** No text, vector, patient key, label or field: safe for logs. */
   @Override
   public String toString() {
     return "StoredChunk[" + chunkId + ", " + (chunkIndex + 1) + "/" + chunkCount + ", gen=" + generation

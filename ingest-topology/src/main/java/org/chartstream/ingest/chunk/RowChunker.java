@@ -9,7 +9,8 @@ import org.chartstream.ingest.project.TableProjection;
 
 /**
  * Turns a projected row into its chunk texts: the header naming the record type and the patient, and the row's
- * fields split by the {@link TextChunker} (windows counted with the embedding model's tokenizer).
+ * fields split by the {@link TextChunker} (windows counted with the embedding model's tokenizer); the fields the text
+ * shows travel with the chunks as well, for exact row sets.
  */
 public final class RowChunker {
     private final TextChunker chunker;
@@ -31,6 +32,6 @@ public final class RowChunker {
         PatientIdentity patient = patients.of(sourceId, image.row(), projection);
         return new RowChunks(sourceId, table, rowKey, chunker.chunk(RowProjector.header(projection, patient), body),
                 patient == null ? null : patient.filterKey(), RowProjector.label(projection, image.row(), patient),
-                image.position(), image.commitTsMs());
+                image.position(), image.commitTsMs(), RowProjector.shownFields(projection, image.row()));
     }
 }

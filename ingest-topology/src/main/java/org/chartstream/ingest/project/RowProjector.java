@@ -92,8 +92,11 @@ public final class RowProjector {
         return PatientLabel.of(patient.patientNo(), patient.displayName(), birthYear);
     }
 
-    /** The fields the row's text shows, in text order, with their display values. */
-    private static Map<String, String> shownFields(TableProjection projection, Map<String, String> row) {
+    /**
+     * The fields the row's text shows, in text order, with their display values: what its chunks carry as the row's
+     * fields (allow-listed, never an excluded, audit or opaque id column).
+     */
+    public static Map<String, String> shownFields(TableProjection projection, Map<String, String> row) {
         Map<String, String> shown = new LinkedHashMap<>();
         Iterable<String> order = projection.fields().isEmpty() ? row.keySet() : projection.fields();
         for (String column : order) {

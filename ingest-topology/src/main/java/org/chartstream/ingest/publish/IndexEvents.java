@@ -2,6 +2,7 @@ package org.chartstream.ingest.publish;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.chunk.RowChunks;
@@ -21,7 +22,8 @@ public final class IndexEvents {
     }
 
     /**
-     * A row's chunks written to one generation, their vectors still empty (the embedding batch fills them). Chunk
+     * A row's chunks written to one generation, their vectors still empty (the embedding batch fills them); the row's
+     * fields on its first chunk only (a store counts a row by it, and the record stays small). Chunk
      * ids are {@link RowRef#chunkId}'s, built from the parts: a RowRef refuses the empty primary key a source table
      * may hold (the replica dead-letters such a row instead of stopping ingest).
      */
@@ -36,6 +38,7 @@ public final class IndexEvents {
                     .setPatientNumber(row.patient() == null ? null : row.patient().number())
                     .setPatientName(row.patient() == null ? null : row.patient().name())
                     .setPatientBirthYear(row.patient() == null ? null : row.patient().birthYear())
+                    .setFields(i == 0 ? row.fields() : Map.of())
                     .setSourcePosition(row.position()).setCommitTsMs(row.commitTsMs())
                     .setModelId(model.modelId()).setDimension(model.dimension()).build());
         }

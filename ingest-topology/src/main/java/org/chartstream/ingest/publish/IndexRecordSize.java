@@ -2,6 +2,8 @@ package org.chartstream.ingest.publish;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import org.chartstream.ingest.chunk.RowChunks;
 
 /**
  * An upper bound of the serialized size of a row's index record (all its chunks, each with its vector), known
@@ -13,6 +15,16 @@ public final class IndexRecordSize {
     static final int PER_CHUNK_OVERHEAD = 1024;
 
     private IndexRecordSize() {
+    }
+
+    /** {@link #upperBound(String, List, int)} plus the row's fields its first chunk carries. */
+    public static long upperBound(RowChunks row, int dimension) {
+        long fields = 0;
+        for (Map.Entry<String, String> f : row.fields().entrySet()) {
+            // each map entry: two length-prefixed strings (a varint prefix takes at most 5 bytes)
+            fields += f.getKey().getBytes(StandardCharsets.UTF_8).length + f.getValue().getBytes(StandardCharsets.UTF_8).length + 10;
+        }
+        return upperBound(row.rowKey(), row.pieces(), dimension) + fields;
     }
 
     public static long upperBound(String rowKey, List<String> pieces, int dimension) {

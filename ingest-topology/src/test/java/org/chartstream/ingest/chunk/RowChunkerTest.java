@@ -63,4 +63,34 @@ class RowChunkerTest {
         assertThat(unnamed.patientKey()).isEqualTo("p2");
         assertThat(noPatient.patientKey()).isNull();
     }
+
+    @Test
+    void theChunksCarryTheFieldsTheTextShowsAndNeverAnExcludedOrOpaqueColumn() {
+        TableProjection meds = new TableProjection("medications", List.of(), Set.of("ssn"), "patient_id");
+        patients.remember("ehr", new PatientIdentity("p1", "Martha Collins", "MRN-1"));
+        Map<String, String> row = new java.util.LinkedHashMap<>();
+        row.put("medication_id", "41");
+        row.put("patient_id", "p1");
+        row.put("ssn", "123-45-6789");
+        row.put("drug", "Lisinopril 10 MG");
+        row.put("start_date", "2024-05-06Z");
+        row.put("stop_date", " ");
+        row.put("updated_at", "2024-05-07T10:00:00Z");
+
+        RowChunks chunks = chunker.chunk("ehr", "medications", "41", meds, image(row));
+
+        assertThat(chunks.fields()).containsExactly(Map.entry("drug", "Lisinopril 10 MG"),
+                Map.entry("start_date", "2024-05-06"));
+        assertThat(chunks.pieces().get(0)).endsWith("drug: Lisinopril 10 MG\nstart date: 2024-05-06").doesNotContain("123-45");
+    }
+
+    @Test
+    void anAllowListDecidesTheFieldsAsItDecidesTheText() {
+        TableProjection meds = new TableProjection("medications", List.of("route", "drug"), Set.of("drug"), null);
+
+        RowChunks chunks = chunker.chunk("ehr", "medications", "7", meds,
+                image(Map.of("drug", "Amoxicillin", "route", "PO", "dose", "500 mg")));
+
+        assertThat(chunks.fields()).containsExactly(Map.entry("route", "PO"));
+    }
 }

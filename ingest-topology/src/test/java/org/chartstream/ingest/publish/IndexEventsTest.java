@@ -3,6 +3,7 @@ package org.chartstream.ingest.publish;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.ingest.chunk.RowChunks;
@@ -50,5 +51,29 @@ class IndexEventsTest {
         assertThat(marker.getMarker().getModelId()).isEqualTo("test-model");
         assertThat(IndexEvents.key(marker)).isEqualTo("ehr:notes");
         assertThat(IndexEvents.key(IndexEvents.deleteRow("ehr", "notes", "n1"))).isEqualTo("ehr:notes:n1");
+    }
+
+    @Test
+    void theRowsFieldsTravelOnItsFirstChunkOnly() {
+        RowChunks row = new RowChunks("ehr", "medications", "m1", List.of("record: medications\ndrug: Lisinopril", "record: medications\nroute: PO"),
+                "MRN-1", null, "lsn:10", 1L, Map.of("drug", "Lisinopril", "route", "PO"));
+
+        IndexEvent upsert = events.upsert(row, 1);
+
+        assertThat(upsert.getChunks().get(0).getFields()).containsExactlyInAnyOrderEntriesOf(Map.of("drug", "Lisinopril", "route", "PO"));
+        assertThat(upsert.getChunks().get(1).getFields()).isEmpty();
+    }
+
+    @Test
+    void theRecordSizeBoundCountsTheRowsFields() {
+        String value = "x".repeat(5_000);
+        RowChunks withFields = new RowChunks("ehr", "notes", "n1", List.of("record: notes\nnote: short"), null, null, "lsn:1", 1L,
+                Map.of("note", value));
+        RowChunks without = new RowChunks("ehr", "notes", "n1", List.of("record: notes\nnote: short"), null, "lsn:1", 1L);
+        IndexEvent upsert = events.upsert(withFields, 1);
+        long serialized = org.chartstream.schemas.serde.AvroSerde.of(IndexEvent.class).serialize("t", upsert).length;
+
+        assertThat(IndexRecordSize.upperBound(withFields, 384)).isGreaterThanOrEqualTo(serialized)
+                .isGreaterThanOrEqualTo(IndexRecordSize.upperBound(without, 384) + value.length());
     }
 }

@@ -15,6 +15,8 @@ import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
+import org.chartstream.core.store.rowset.RowSetQuery;
+import org.chartstream.core.store.rowset.RowSetResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,12 +67,14 @@ public final class DocumentDbHybridStore implements HybridStore {
   private final DocumentDbWriter writer;
   private final DocumentDbSearcher searcher;
   private final TermIndex termIndex;
+  private final DocumentDbRowSets rowSets;
 
   private DocumentDbHybridStore(DocumentDbSettings settings, DocumentDbDatabase database, DocumentDbWriter writer) {
     this.settings = settings;
     this.database = database;
     this.writer = writer;
     this.searcher = new DocumentDbSearcher(settings, database);
+    this.rowSets = new DocumentDbRowSets(database.records());
     this.termIndex = new TermIndex() {
       @Override
       public TermRows rowsWithTerm(String term, RetrievalFilter filter, int cap) {
@@ -183,6 +187,22 @@ public final class DocumentDbHybridStore implements HybridStore {
   @Override
   public List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
     return searcher.patientsNamed(terms, limit, filter);
+  }
+
+  @Override
+  public boolean answersRowSets() {
+    return true;
+  }
+
+  /** {@code $match} on the row heads' field sub-documents, {@code $group} for counts and values ({@link DocumentDbRowSets}). */
+  @Override
+  public RowSetResult rowSet(RowSetQuery query) {
+    return rowSets.rowSet(searcher.readView(), query);
+  }
+
+  @Override
+  public long rowsWithoutFields(RetrievalFilter filter) {
+    return rowSets.rowsWithoutFields(searcher.readView(), filter);
   }
 
   @Override

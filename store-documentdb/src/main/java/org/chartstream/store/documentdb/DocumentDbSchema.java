@@ -29,6 +29,7 @@ import static org.chartstream.store.documentdb.DocumentDbPipelines.VECTOR;
 import com.mongodb.client.model.Filters;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,6 +40,7 @@ import org.chartstream.core.store.PatientTerms;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.rowset.FieldValues;
 
 /**
  * How the DocumentDB store keeps its data: the collections, a chunk version as a {@code records} document and back,
@@ -60,6 +62,13 @@ final class DocumentDbSchema {
   static final String STATE_VECTOR_INDEX_ROWS = "vector_index_rows";
   static final String POINTER_GENERATIONS = "generations";
   static final String POINTER_SINCE_EPOCH = "since_epoch";
+  /**
+   * A record's row fields, column ({@link #fieldKey}) to value as written; on the row head also each column's folded
+   * value (equality, ranges) and folded words ("has words"), which row sets match.
+   */
+  static final String FIELDS = "fields";
+  static final String FIELDS_FOLDED = "fields_lc";
+  static final String FIELDS_WORDS = "fields_words";
 
   private DocumentDbSchema() {}
 
@@ -94,6 +103,7 @@ final class DocumentDbSchema {
     if (rowHead && c.patientKey() != null) {
       d.append(PATIENT_TERMS, List.copyOf(PatientTerms.of(c)));
     }
+    appendFields(d, c, rowHead);
     if (c.sourcePosition() != null) {
       d.append(SOURCE_POSITION, c.sourcePosition());
     }
@@ -101,6 +111,60 @@ final class DocumentDbSchema {
       d.append(MODEL_ID, c.modelId());
     }
     return d;
+  }
+
+  /** The chunk's fields; on the row head also folded and as words, which row sets match ({@code $match}). */
+  private static void appendFields(Document d, StoredChunk c, boolean rowHead) {
+    if (c.fields().isEmpty()) {
+      return;
+    }
+    Document values = new Document();
+    Document folded = new Document();
+    Document words = new Document();
+    c.fields().forEach((column, value) -> {
+      String key = fieldKey(column);
+      values.append(key, value);
+      folded.append(key, FieldValues.folded(value));
+      words.append(key, List.copyOf(FieldValues.words(value)));
+    });
+    d.append(FIELDS, values);
+    if (rowHead) {
+      d.append(FIELDS_FOLDED, folded).append(FIELDS_WORDS, words);
+    }
+  }
+
+  /**
+   * A column name as a field name: a dot would make a path and a leading dollar an operator, so {@code %}, {@code .},
+   * {@code $} and NUL are percent-encoded.
+   */
+  static String fieldKey(String column) {
+    StringBuilder out = new StringBuilder(column.length());
+    for (char ch : column.toCharArray()) {
+      switch (ch) {
+        case '%' -> out.append("%25");
+        case '.' -> out.append("%2E");
+        case '$' -> out.append("%24");
+        case '\0' -> out.append("%00");
+        default -> out.append(ch);
+      }
+    }
+    return out.toString();
+  }
+
+  static String columnOfFieldKey(String key) {
+    return key.indexOf('%') < 0 ? key
+        : key.replace("%2E", ".").replace("%24", "$").replace("%00", "\0").replace("%25", "%");
+  }
+
+  /** The row fields a record holds, in their written order. */
+  static Map<String, String> rowFields(Document d) {
+    Document values = d.get(FIELDS, Document.class);
+    if (values == null || values.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    values.forEach((key, value) -> out.put(columnOfFieldKey(key), String.valueOf(value)));
+    return out;
   }
 
   private static void appendPatientLabel(Document d, PatientLabel label) {
@@ -132,7 +196,7 @@ final class DocumentDbSchema {
     return new StoredChunk(d.getString(CHUNK_ID), row, d.get(CHUNK_INDEX, Number.class).intValue(),
         d.get(CHUNK_COUNT, Number.class).intValue(), d.get(GENERATION, Number.class).longValue(),
         d.getString(TEXT), vector, d.getString(PATIENT), patientLabel(d), d.getString(SOURCE_POSITION),
-        d.get(COMMIT_TS_MS, Number.class).longValue(), d.getString(MODEL_ID));
+        d.get(COMMIT_TS_MS, Number.class).longValue(), d.getString(MODEL_ID), rowFields(d));
   }
 
   /** The label a record holds; {@code null} on a record written without one. */

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import org.chartstream.core.store.HybridStore;
-import org.chartstream.core.store.HybridStoreContract;
+import org.chartstream.core.store.RowSetContract;
 import org.chartstream.core.store.TestVectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,13 +13,13 @@ import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * The whole {@link HybridStoreContract} (less the capability tiers declared lacking below) against a real DocumentDB
+ * The whole {@link RowSetContract} and {@code HybridStoreContract} (less the capability tiers declared lacking below) against a real DocumentDB
  * engine: DocumentDB local in a container, started through Testcontainers. It needs a Docker engine, so the default
  * build leaves it out (store/pom.xml) and covers the adapter with the in-process test double and the golden search
  * pipelines; where Docker runs:
  * {@code mvn -B -pl store-documentdb -am test -Dtest=DocumentDbHybridStoreContainerTest -Dsurefire.failIfNoSpecifiedTests=false}. Without an engine it fails, saying so.
  */
-class DocumentDbHybridStoreContainerTest extends HybridStoreContract {
+class DocumentDbHybridStoreContainerTest extends RowSetContract {
 
   static final DockerImageName IMAGE = DockerImageName.parse("ghcr.io/microsoft/documentdb/documentdb-local:latest");
   static final int PORT = 10260;

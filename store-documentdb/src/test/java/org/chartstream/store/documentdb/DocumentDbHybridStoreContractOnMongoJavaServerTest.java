@@ -7,19 +7,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import org.chartstream.core.store.HybridStore;
-import org.chartstream.core.store.HybridStoreContract;
+import org.chartstream.core.store.RowSetContract;
 import org.chartstream.core.store.TestVectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * The {@link HybridStoreContract} on the in-process test double mongo-java-server, in the default build: every
+ * The {@link RowSetContract} (and so the whole {@code HybridStoreContract}) on the in-process test double mongo-java-server, in the default build: every
  * contract test that needs no search runs the DocumentDB adapter's own write, commit, count, lookup and validation
  * code, and its exact-term lookups ({@code $regex}). The double has no {@code $search}, {@code cosmosSearch} or
  * {@code $text}, so the search tier is off; the searches are pinned as golden pipelines in
  * {@link DocumentDbPipelinesTest} and run against the engine in {@link DocumentDbHybridStoreContainerTest}.
  */
-class DocumentDbHybridStoreContractOnMongoJavaServerTest extends HybridStoreContract {
+class DocumentDbHybridStoreContractOnMongoJavaServerTest extends RowSetContract {
 
   private static MongoServer server;
   private static String connectionString;

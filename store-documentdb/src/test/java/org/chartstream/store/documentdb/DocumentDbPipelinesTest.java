@@ -21,6 +21,8 @@ import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.TestVectors;
+import org.chartstream.core.store.rowset.FieldPredicate;
+import org.chartstream.core.store.rowset.RowSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -316,5 +318,15 @@ class DocumentDbPipelinesTest {
     assertThat(DocumentDbSearcher.isFilterRefusal(noFilter)).isTrue();
     assertThat(DocumentDbSearcher.isFilterRefusal(noSearchStage)).isFalse();
     assertThat(DocumentDbSearcher.isFilterRefusal(other)).isFalse();
+  }
+
+  @Test
+  void aRowSetIsOneMatchOverTheRowHeadsWithAConditionPerPredicateOnTheFieldSubDocuments() throws IOException {
+    RowSet rows = RowSet.of(RetrievalFilter.forTables("medications").withPatient("patient-137"),
+        FieldPredicate.AnyOf.of("drug", "Lisinopril 10 MG", "losartan"), new FieldPredicate.HasWords("drug", "Statin"),
+        new FieldPredicate.InRange("start", "2020", true, "2021", false), FieldPredicate.InRange.since("start", "2019"),
+        new FieldPredicate.Present("dose.unit"), new FieldPredicate.Absent("stop"));
+
+    assertGolden("rowset-match", bson(DocumentDbRowSets.rowsMatch(EPOCH, ACTIVE, rows)));
   }
 }

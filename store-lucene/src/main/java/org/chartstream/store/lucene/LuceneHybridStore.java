@@ -31,6 +31,8 @@ import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
 import org.chartstream.core.store.WeightedText;
+import org.chartstream.core.store.rowset.RowSetQuery;
+import org.chartstream.core.store.rowset.RowSetResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -307,6 +309,22 @@ public final class LuceneHybridStore implements HybridStore {
   @Override
   public List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
     return searcher.patientsNamed(terms, limit, filter);
+  }
+
+  @Override
+  public boolean answersRowSets() {
+    return true;
+  }
+
+  /** Keyword fields and doc values per column on each row's head document ({@link LuceneRowSets}). */
+  @Override
+  public RowSetResult rowSet(RowSetQuery query) {
+    return searcher.rowSet(query);
+  }
+
+  @Override
+  public long rowsWithoutFields(RetrievalFilter filter) {
+    return searcher.rowsWithoutFields(filter);
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -18,12 +19,16 @@ import org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFor
 import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.SortedSetDocValuesField;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncoding;
 import org.chartstream.core.store.PatientLabel;
 import org.chartstream.core.store.PatientTerms;
@@ -31,6 +36,7 @@ import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.RowTextRejoiner;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.rowset.FieldValues;
 
 /**
  * How the Lucene store keeps a chunk: its fields, how a row's chunks become Lucene documents and a document becomes
@@ -76,6 +82,29 @@ final class LuceneSchema {
   /** Present ("1") on exactly one chunk per row and generation: distinct-row counts without a scan. */
   static final String F_ROW_HEAD = "row_head";
   static final String ROW_HEAD_VALUE = "1";
+  /**
+   * Row sets, on the row head: the internal row key and the patient key as doc values (row order, distinct patients),
+   * the names of the columns that hold a value (present, absent) and of those whose value is too long for a term
+   * ({@link #MAX_TERM_BYTES}: read from storage instead).
+   */
+  static final String F_ROW_ORDER = "row_order";
+  static final String F_PATIENT_VALUES = "patient_values";
+  static final String F_FIELD_NAME = "field_name";
+  static final String F_FIELD_LONG = "field_long";
+  /** "1" on a row head that carries fields: the rows without any are counted apart. */
+  static final String F_HAS_FIELDS = "has_fields";
+  /** The longest term (and doc value) Lucene indexes, in UTF-8 bytes. */
+  static final int MAX_TERM_BYTES = IndexWriter.MAX_TERM_LENGTH;
+  /**
+   * Per-column field name prefixes on the row head: the folded whole value (keyword: equality and ranges), the folded
+   * words (keywords: "has words"), the value as written (sorted-set doc values: distinct values, latest, earliest).
+   */
+  static final String FIELD_VALUE_PREFIX = "fv.";
+  static final String FIELD_WORD_PREFIX = "fw.";
+  static final String FIELD_DOC_VALUE_PREFIX = "fd.";
+  /** The chunk's row fields ({@link StoredChunk#fields}), stored as parallel column and value lists. */
+  static final String F_FIELD_COLUMNS = "field_columns";
+  static final String F_FIELD_VALUES = "field_values";
 
   // ---- commit user data
   static final String META_FORMAT = "chartstream.store.format";
@@ -85,9 +114,10 @@ final class LuceneSchema {
   /**
    * The index format: what the fields hold and how their text is analysed. An index of another format is discarded
    * at open and rebuilt from the index log ({@link OldIndexFormat}). 2: accents folded ({@link FoldingEnglishAnalyzer}).
-   * 3: the patient's label stored and its terms indexed ({@link #F_PATIENT_TERM}).
+   * 3: the patient's label stored and its terms indexed ({@link #F_PATIENT_TERM}). 4: the row's fields stored, and
+   * indexed on its head for row sets ({@link #FIELD_VALUE_PREFIX}, {@link #F_ROW_ORDER}).
    */
-  static final String FORMAT_VERSION = "3";
+  static final String FORMAT_VERSION = "4";
 
   /** Separates parts of internal keys; rejected inside ids. */
   private static final char SEP = '\u001F';
@@ -195,10 +225,43 @@ final class LuceneSchema {
     }
     d.add(new StoredField(F_CHUNK_INDEX, c.chunkIndex()));
     d.add(new StoredField(F_CHUNK_COUNT, c.chunkCount()));
+    c.fields().forEach((column, value) -> {
+      d.add(new StoredField(F_FIELD_COLUMNS, column));
+      d.add(new StoredField(F_FIELD_VALUES, value));
+    });
     if (rowHead) {
       d.add(new StringField(F_ROW_HEAD, ROW_HEAD_VALUE, Field.Store.NO));
+      d.add(new SortedDocValuesField(F_ROW_ORDER, new BytesRef(rowKey(row))));
+      if (c.patientKey() != null) {
+        d.add(new SortedDocValuesField(F_PATIENT_VALUES, new BytesRef(c.patientKey())));
+      }
+      c.fields().forEach((column, value) -> addRowField(d, column, value));
+      if (!c.fields().isEmpty()) {
+        d.add(new StringField(F_HAS_FIELDS, ROW_HEAD_VALUE, Field.Store.NO));
+      }
     }
     return d;
+  }
+
+  /** One of the row's fields as row sets find it (on the row head only, so a row counts once). */
+  private static void addRowField(Document d, String column, String value) {
+    d.add(new StringField(F_FIELD_NAME, column, Field.Store.NO));
+    String folded = FieldValues.folded(value);
+    if (fitsTerm(folded) && fitsTerm(value)) {
+      d.add(new StringField(FIELD_VALUE_PREFIX + column, folded, Field.Store.NO));
+      d.add(new SortedSetDocValuesField(FIELD_DOC_VALUE_PREFIX + column, new BytesRef(value)));
+    } else {
+      d.add(new StringField(F_FIELD_LONG, column, Field.Store.NO));
+    }
+    for (String word : FieldValues.words(value)) {
+      if (fitsTerm(word)) {
+        d.add(new StringField(FIELD_WORD_PREFIX + column, word, Field.Store.NO));
+      }
+    }
+  }
+
+  private static boolean fitsTerm(String s) {
+    return s.length() * 3L <= MAX_TERM_BYTES || s.getBytes(StandardCharsets.UTF_8).length <= MAX_TERM_BYTES;
   }
 
   private static void addPatientLabel(Document d, PatientLabel label) {
@@ -231,7 +294,22 @@ final class LuceneSchema {
         PatientLabel.of(d.get(F_PATIENT_NUMBER), d.get(F_PATIENT_NAME), birthYear(d)),
         d.get(F_SOURCE_POSITION),
         d.getField(F_COMMIT_TS_MS).numericValue().longValue(),
-        d.get(F_MODEL_ID));
+        d.get(F_MODEL_ID),
+        rowFields(d));
+  }
+
+  /** The row fields a document stores, in their written order. */
+  static Map<String, String> rowFields(Document d) {
+    String[] columns = d.getValues(F_FIELD_COLUMNS);
+    if (columns.length == 0) {
+      return Map.of();
+    }
+    String[] values = d.getValues(F_FIELD_VALUES);
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < columns.length; i++) {
+      out.put(columns[i], values[i]);
+    }
+    return out;
   }
 
   private static Integer birthYear(Document d) {

@@ -39,6 +39,8 @@ import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
 import org.chartstream.core.store.WeightedText;
+import org.chartstream.core.store.rowset.RowSetQuery;
+import org.chartstream.core.store.rowset.RowSetResult;
 
 /**
  * The store's read side. Every call works on one {@link Snapshot} (one commit) from first to last query
@@ -73,12 +75,14 @@ final class LuceneStoreSearcher {
   private final LuceneLexicalSearch lexical;
   private final LuceneTermLookups terms;
   private final LucenePatients patients;
+  private final LuceneRowSets rowSets;
 
   LuceneStoreSearcher(Path path, SnapshotManager snapshots, Analyzer analyzer) {
     this.reads = new SnapshotReads(path, snapshots);
     this.lexical = new LuceneLexicalSearch(reads, analyzer);
     this.terms = new LuceneTermLookups(reads, analyzer);
     this.patients = new LucenePatients(reads);
+    this.rowSets = new LuceneRowSets(reads);
   }
 
   Map<String, String> checkpoint() {
@@ -199,5 +203,13 @@ final class LuceneStoreSearcher {
 
   long chunkCount() {
     return reads.withSnapshot(s -> s.activeFilter() == null ? 0L : (long) s.searcher().count(s.activeFilter()));
+  }
+
+  RowSetResult rowSet(RowSetQuery query) {
+    return rowSets.rowSet(query);
+  }
+
+  long rowsWithoutFields(RetrievalFilter filter) {
+    return rowSets.rowsWithoutFields(filter);
   }
 }

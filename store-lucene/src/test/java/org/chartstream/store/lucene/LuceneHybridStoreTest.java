@@ -21,13 +21,13 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.chartstream.core.store.HybridStore;
-import org.chartstream.core.store.HybridStoreContract;
+import org.chartstream.core.store.RowSetContract;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
 import org.junit.jupiter.api.Test;
 
-class LuceneHybridStoreTest extends HybridStoreContract {
+class LuceneHybridStoreTest extends RowSetContract {
 
   @Override
   protected HybridStore openStore(Path location) {
