@@ -14,6 +14,7 @@ import org.chartstream.app.cli.ReindexCommand;
 import org.chartstream.app.cli.StatusCommand;
 import org.chartstream.app.cli.DemoCommand;
 import org.chartstream.app.cli.RunCommand;
+import org.chartstream.app.cli.RunDataset;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
 import picocli.CommandLine;
@@ -58,7 +59,10 @@ public final class Main implements Runnable {
         System.exit(code);
     }
 
-    /** The effective configuration: file then environment over the defaults. */
+    /**
+     * The effective configuration: file then environment over the configuration of the dataset a {@code run} loaded
+     * into the data directory, over the defaults.
+     */
     public ChartstreamConfig config() {
         Path file = configFile;
         if (file == null && System.getenv("CHARTSTREAM_CONFIG") != null) {
@@ -70,7 +74,7 @@ public final class Main implements Runnable {
         if (file != null && !Files.exists(file)) {
             throw new ConfigException("configuration file " + file + " does not exist");
         }
-        return ChartstreamConfig.load(file, System.getenv());
+        return RunDataset.withRecordedDataset(ChartstreamConfig.load(file, System.getenv()));
     }
 
     @Override

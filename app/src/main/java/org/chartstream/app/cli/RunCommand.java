@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.chartstream.app.Main;
 import org.chartstream.app.ops.Operations;
-import org.chartstream.datasets.SyntheticDataset;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
@@ -29,13 +28,15 @@ public final class RunCommand implements Callable<Integer> {
             description = "all | ingest | query: what this process runs (default: ${DEFAULT-VALUE})")
     String role;
 
-    @picocli.CommandLine.Option(names = "--dataset", paramLabel = "NAME", defaultValue = SyntheticDataset.NAME,
-            description = {"what the embedded PostgreSQL source is filled with when it is created (default: ${DEFAULT-VALUE}):",
+    @picocli.CommandLine.Option(names = "--dataset", paramLabel = "NAME",
+            description = {"what the embedded PostgreSQL source is filled with when it is created (default: the dataset",
+                    "the data directory holds, else synthetic):",
                     "synthetic: generated patients (Synthea, with aci-bench notes; dataset.patients, dataset.seed);",
                     "mimic-iv-demo: the MIMIC-IV Clinical Database Demo 2.2 shipped in data/mimic-iv-demo (100 real,",
                     "de-identified patients, ODbL), eleven tables with MIMIC's own types and keys, of which its",
                     "configuration indexes five. A dataset brings its source configuration (schema, tables, patient",
-                    "columns); --config and CHARTSTREAM_* override any of its keys. A data directory holds one dataset."})
+                    "columns); --config and CHARTSTREAM_* override any of its keys. A data directory holds one dataset, and",
+                    "the other commands (status, reindex, ...) on it read that dataset's configuration too."})
     String dataset;
 
     @Override
@@ -52,7 +53,7 @@ public final class RunCommand implements Callable<Integer> {
         RuntimeFile.deleteIfWriterGone(config.dataDir()); // a killed run's file names a broker that died with it
         source.claim(dir);
         try (Operations ops = Operations.start(config, RunCommand::progress);
-             PipelineRuntime runtime = PipelineRuntime.start(config, dir, source.loader(), RunCommand::progress, runAs)) {
+             PipelineRuntime runtime = PipelineRuntime.start(config, dir, source.loader(RunCommand::progress), RunCommand::progress, runAs)) {
             new RuntimeFile(runtime.bootstrapServers(), pid).write(config.dataDir());
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 stop.countDown();

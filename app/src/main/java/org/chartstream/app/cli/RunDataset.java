@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Consumer;
 import org.chartstream.datasets.Dataset;
 import org.chartstream.datasets.Datasets;
 import org.chartstream.datasets.SyntheticDataset;
@@ -15,27 +17,60 @@ import org.chartstream.runtime.config.ConfigException;
  * The dataset {@code run --dataset} loads into the embedded source database, with the configuration it runs under:
  * the dataset's shipped configuration below the user's file and environment.
  */
-record RunDataset(Dataset dataset, ChartstreamConfig config) {
+public record RunDataset(Dataset dataset, ChartstreamConfig config) {
     /** The file in the run directory that names the dataset its source database holds. */
     static final String MARKER = "dataset";
 
-    /** The dataset called {@code name}; an unknown name is refused naming the known ones. */
+    /**
+     * {@code config} with the configuration of the dataset a {@code run} loaded into its data directory, so that
+     * {@code status}, {@code reindex} and the others read the tables that run indexes; unchanged where no run named
+     * a dataset.
+     */
+    public static ChartstreamConfig withRecordedDataset(ChartstreamConfig config) {
+        return recorded(config.dataDir().resolve("run"))
+                .map(name -> config.underlay(known(name, "dataset '" + name + "' named by " + config.dataDir().resolve("run").resolve(MARKER))
+                        .configuration(), "dataset " + name))
+                .orElse(config);
+    }
+
+    /**
+     * The dataset called {@code name} (null: the one the data directory holds, else the synthetic one) under
+     * {@code userConfig}; an unknown name is refused naming the known ones.
+     */
     static RunDataset select(String name, ChartstreamConfig userConfig) {
-        Dataset dataset = Datasets.named(name, () -> DemoCommand.generator(userConfig).generate(DemoCommand.spec(userConfig)))
-                .orElseThrow(() -> new ConfigException("--dataset '" + name + "' is not a dataset; known: "
-                        + String.join(", ", Datasets.names())));
+        String chosen = name != null ? name : recorded(userConfig.dataDir().resolve("run")).orElse(SyntheticDataset.NAME);
+        Dataset dataset = Datasets.named(chosen, () -> DemoCommand.generator(userConfig).generate(DemoCommand.spec(userConfig)))
+                .orElseThrow(() -> unknown("--dataset '" + chosen + "'"));
         ChartstreamConfig config = userConfig.underlay(dataset.configuration(), "dataset " + dataset.name());
         if (!dataset.name().equals(SyntheticDataset.NAME)
                 && config.sourceIds().stream().allMatch(id -> !config.sourceValue(id, "host").isEmpty())) {
-            throw new ConfigException("--dataset " + name + " loads into the embedded PostgreSQL, but every source names a"
+            throw new ConfigException("--dataset " + chosen + " loads into the embedded PostgreSQL, but every source names a"
                     + " host (source.host): leave --dataset out to read that database, or the host out to run the dataset");
         }
         return new RunDataset(dataset, config);
     }
 
-    /** Loads the dataset into a freshly created source database, with a progress line per table. */
-    PipelineRuntime.SourceLoader loader() {
-        return c -> dataset.load(c, RunCommand::progress);
+    private static Dataset known(String name, String what) {
+        return Datasets.named(name, () -> null).orElseThrow(() -> unknown(what));
+    }
+
+    private static ConfigException unknown(String what) {
+        return new ConfigException(what + " is not a dataset; known: " + String.join(", ", Datasets.names()));
+    }
+
+    /** The dataset named in {@code runDir}'s marker, if a run wrote one. */
+    private static Optional<String> recorded(Path runDir) {
+        Path marker = runDir.resolve(MARKER);
+        try {
+            return Files.exists(marker) ? Optional.of(Files.readString(marker, StandardCharsets.UTF_8).strip()) : Optional.empty();
+        } catch (IOException e) {
+            throw new ConfigException("cannot read " + marker + ": " + e.getMessage());
+        }
+    }
+
+    /** Loads the dataset into a freshly created source database, saying what it loaded on {@code progress}. */
+    PipelineRuntime.SourceLoader loader(Consumer<String> progress) {
+        return c -> dataset.load(c, progress);
     }
 
     /**

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 class RunDatasetTest {
 
     @Test
-    void anUnknownDatasetIsRefusedNamingTheKnownOnes(@TempDir Path dir) {
-        InProcessCli run = InProcessCli.run("run", "--dataset", "mimic-iii");
+    void anUnknownDatasetIsRefusedNamingTheKnownOnes(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("user.properties"), "data.dir=" + dir + "\n");
+        InProcessCli run = InProcessCli.run("--config", file.toString(), "run", "--dataset", "mimic-iii");
         assertThat(run.code()).isEqualTo(1);
         assertThat(run.err()).contains("--dataset 'mimic-iii'").contains(String.join(", ", Datasets.names()));
     }
@@ -56,6 +57,21 @@ class RunDatasetTest {
         Files.createDirectories(old.resolve("postgres"));
         synthetic.claim(old);
         assertThatThrownBy(() -> mimic.claim(old)).hasMessageContaining("holds dataset synthetic");
+    }
+
+    @Test
+    void theOtherCommandsReadTheConfigurationOfTheDatasetTheDataDirectoryHolds(@TempDir Path dir) throws Exception {
+        ChartstreamConfig user = ChartstreamConfig.defaults().with("data.dir", dir.toString());
+        assertThat(RunDataset.withRecordedDataset(user).describe()).isEqualTo(user.describe());
+        RunDataset.select("mimic-iv-demo", user).claim(dir.resolve("run"));
+        assertThat(RunDataset.withRecordedDataset(user).string("source.schema")).isEqualTo("mimiciv_hosp");
+        assertThat(RunDataset.select(null, user).dataset().name()).as("run without --dataset resumes it").isEqualTo("mimic-iv-demo");
+        assertThat(RunDataset.select(null, ChartstreamConfig.defaults().with("data.dir", dir.resolve("fresh").toString()))
+                .dataset().name()).isEqualTo("synthetic");
+
+        Files.writeString(dir.resolve("run").resolve(RunDataset.MARKER), "mimic-iii\n");
+        assertThatThrownBy(() -> RunDataset.withRecordedDataset(user)).hasMessageContaining("mimic-iii")
+                .hasMessageContaining(dir.resolve("run").resolve(RunDataset.MARKER).toString());
     }
 
     @Test
