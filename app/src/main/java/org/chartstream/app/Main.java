@@ -59,10 +59,7 @@ public final class Main implements Runnable {
         System.exit(code);
     }
 
-    /**
-     * The effective configuration: file then environment over the configuration of the dataset a {@code run} loaded
-     * into the data directory, over the defaults.
-     */
+    /** The effective configuration: file then environment over the defaults. */
     public ChartstreamConfig config() {
         Path file = configFile;
         if (file == null && System.getenv("CHARTSTREAM_CONFIG") != null) {
@@ -74,7 +71,15 @@ public final class Main implements Runnable {
         if (file != null && !Files.exists(file)) {
             throw new ConfigException("configuration file " + file + " does not exist");
         }
-        return RunDataset.withRecordedDataset(ChartstreamConfig.load(file, System.getenv()));
+        return ChartstreamConfig.load(file, System.getenv());
+    }
+
+    /**
+     * The configuration of the pipeline {@code run} keeps under the data directory: {@link #config()} over the
+     * configuration of the dataset that run loaded, for the commands that address it (status, reindex).
+     */
+    public ChartstreamConfig runConfig() {
+        return RunDataset.withRecordedDataset(config());
     }
 
     @Override

@@ -36,7 +36,7 @@ public final class RunCommand implements Callable<Integer> {
                     "de-identified patients, ODbL), eleven tables with MIMIC's own types and keys, of which its",
                     "configuration indexes five. A dataset brings its source configuration (schema, tables, patient",
                     "columns); --config and CHARTSTREAM_* override any of its keys. A data directory holds one dataset, and",
-                    "the other commands (status, reindex, ...) on it read that dataset's configuration too."})
+                    "status and reindex on that data directory read the dataset's configuration too."})
     String dataset;
 
     @Override

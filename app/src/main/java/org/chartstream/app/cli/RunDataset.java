@@ -23,7 +23,7 @@ public record RunDataset(Dataset dataset, ChartstreamConfig config) {
 
     /**
      * {@code config} with the configuration of the dataset a {@code run} loaded into its data directory, so that
-     * {@code status}, {@code reindex} and the others read the tables that run indexes; unchanged where no run named
+     * {@code status} and {@code reindex} read the tables that run indexes; unchanged where no run named
      * a dataset.
      */
     public static ChartstreamConfig withRecordedDataset(ChartstreamConfig config) {
