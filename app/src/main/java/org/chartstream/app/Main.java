@@ -14,6 +14,7 @@ import org.chartstream.app.cli.ReindexCommand;
 import org.chartstream.app.cli.StatusCommand;
 import org.chartstream.app.cli.DemoCommand;
 import org.chartstream.app.cli.RunCommand;
+import org.chartstream.app.cli.RunDataset;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
 import picocli.CommandLine;
@@ -71,6 +72,14 @@ public final class Main implements Runnable {
             throw new ConfigException("configuration file " + file + " does not exist");
         }
         return ChartstreamConfig.load(file, System.getenv());
+    }
+
+    /**
+     * The configuration of the pipeline {@code run} keeps under the data directory: {@link #config()} over the
+     * configuration of the dataset that run loaded, for the commands that address it (status, reindex).
+     */
+    public ChartstreamConfig runConfig() {
+        return RunDataset.withRecordedDataset(config());
     }
 
     @Override

@@ -105,19 +105,7 @@ public record DatasetSpec(long seed, int patients, int maxEncountersPerPatient, 
         if (env != null && !env.isBlank()) {
             return Path.of(env.trim()).toAbsolutePath().normalize();
         }
-        String home = System.getProperty(HOME_PROPERTY);
-        if (home != null && Files.isDirectory(Path.of(home, BUNDLED_ACI_BENCH_RELATIVE))) {
-            return Path.of(home, BUNDLED_ACI_BENCH_RELATIVE).toAbsolutePath().normalize();
-        }
-        Path cwd = Path.of("").toAbsolutePath();
-        for (Path p = cwd; p != null; p = p.getParent()) {
-            for (String relative : List.of(BUNDLED_ACI_BENCH_RELATIVE, DEFAULT_ACI_BENCH_RELATIVE)) {
-                Path candidate = p.resolve(relative).normalize();
-                if (Files.isDirectory(candidate.resolve("challenge_data"))) {
-                    return candidate;
-                }
-            }
-        }
-        return cwd.resolve(BUNDLED_ACI_BENCH_RELATIVE).normalize();
+        return BundledData.find(List.of(BUNDLED_ACI_BENCH_RELATIVE, DEFAULT_ACI_BENCH_RELATIVE), "challenge_data")
+                .orElseGet(() -> Path.of("").toAbsolutePath().resolve(BUNDLED_ACI_BENCH_RELATIVE).normalize());
     }
 }

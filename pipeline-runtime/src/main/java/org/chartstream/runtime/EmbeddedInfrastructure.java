@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.chartstream.connectors.SourceConnection;
+import org.chartstream.connectors.SourceKind;
 import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.embedded.EmbeddedPostgresSource;
 import org.chartstream.ingest.normalize.SourceRegistration;
@@ -84,15 +85,13 @@ final class EmbeddedInfrastructure implements AutoCloseable {
                 boolean fresh = !Files.exists(dir.resolve("postgres"));
                 postgres = started.add(EmbeddedPostgresSource.start(dir.resolve("postgres")));
                 if (fresh) {
-                    try (Connection c = postgres.connection()) {
-                        Map<String, Integer> counts = loader.load(c);
-                        progress.accept("source database loaded: " + counts);
-                    }
+                    SourceDatabases.loadFresh(postgres, loader, progress);
                 }
                 progress.accept(String.format("postgresql source ready on port %d (%.1f s)", postgres.port(), PipelineRuntime.secondsSince(t)));
             }
+            String schema = config.sourceValue(source.sourceId(), "schema");
             connections.put(source.sourceId(), postgres.sourceConnection(source.sourceId(),
-                    config.sourceList(source.sourceId(), "tables")));
+                    schema.isEmpty() ? SourceKind.POSTGRES.defaultSchema() : schema, config.sourceList(source.sourceId(), "tables")));
             embeddedSources.add(source.sourceId());
         }
     }

@@ -1,10 +1,18 @@
 package org.chartstream.runtime;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.chartstream.connectors.SourceConnection;
+import org.chartstream.embedded.EmbeddedPostgresSource;
 
 /** Plain JDBC access to a registered source, for row counts and checks (never used to change the source). */
 public final class SourceDatabases {
@@ -27,6 +35,26 @@ public final class SourceDatabases {
             p.setProperty("password", c.password());
         }
         return DriverManager.getConnection(jdbcUrl(c), p);
+    }
+
+    /**
+     * Fills a just created embedded source database. A load that fails stops the database and removes its
+     * directory, so that the next start loads it again instead of capturing a half-filled source.
+     */
+    static void loadFresh(EmbeddedPostgresSource postgres, PipelineRuntime.SourceLoader loader, Consumer<String> progress)
+            throws IOException, SQLException {
+        try (Connection c = postgres.connection()) {
+            Map<String, Integer> counts = loader.load(c);
+            progress.accept("source database loaded: " + counts);
+        } catch (SQLException | RuntimeException e) {
+            postgres.close();
+            try (Stream<Path> paths = Files.walk(postgres.directory())) {
+                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+            throw e;
+        }
     }
 
     /** The table's name quoted for the source's SQL dialect, qualified by its namespace. */

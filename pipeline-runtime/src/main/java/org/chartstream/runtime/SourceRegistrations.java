@@ -101,9 +101,10 @@ public final class SourceRegistrations {
         Map<String, String> topics = new LinkedHashMap<>();
         for (SourceRegistration source : all(config)) {
             List<String> names = config.sourceList(source.sourceId(), "tables");
+            String schema = config.sourceValue(source.sourceId(), "schema");
             SourceConnection connection = connection(config, source.sourceId()).orElse(
                     SourceConnection.of(source.sourceId(), SourceKind.POSTGRES, "127.0.0.1", 5432, "postgres", "postgres",
-                            null, null, names));
+                            null, schema.isEmpty() ? null : schema, names));
             for (String table : names) {
                 topics.put(new TableRef(source.sourceId(), table).id(), DebeziumConfigs.topicFor(connection, source.topicPrefix(), table));
             }

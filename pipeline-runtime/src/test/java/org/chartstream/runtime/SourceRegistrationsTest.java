@@ -35,6 +35,13 @@ class SourceRegistrationsTest {
     }
 
     @Test
+    void anEmbeddedSourcesChangeTopicsNameItsConfiguredSchema() {
+        ChartstreamConfig config = ChartstreamConfig.defaults().with("source.schema", "clinic").with("source.tables", "visits");
+        assertThat(SourceRegistrations.changeTopics(config)).containsExactly(Map.entry("ehr:visits", "ehr.clinic.visits"));
+        assertThat(SourceRegistrations.changeTopics(ChartstreamConfig.defaults())).containsEntry("ehr:patients", "ehr.public.patients");
+    }
+
+    @Test
     void theIngestSideReadsDebeziumNotificationsFromTheTopicTheConnectorWritesThemTo() {
         SourceRegistration ehr = SourceRegistrations.all(ChartstreamConfig.defaults()).get(0);
         assertThat(ehr.notificationTopic())

@@ -42,7 +42,7 @@ public final class ReindexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ChartstreamConfig config = main.config();
+        ChartstreamConfig config = main.runConfig();
         List<String> ids = config.sourceIds();
         String sourceId = source != null ? source : ids.size() == 1 ? ids.get(0) : null;
         if (sourceId == null || !ids.contains(sourceId)) {

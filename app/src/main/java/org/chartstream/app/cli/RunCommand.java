@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
 /** Keeps the embedded pipeline running until interrupted; `ask` talks to it. */
-@Command(name = "run", mixinStandardHelpOptions = true, description = {"Start the embedded pipeline (broker, PostgreSQL source with synthetic data, Debezium,",
+@Command(name = "run", mixinStandardHelpOptions = true, description = {"Start the embedded pipeline (broker, PostgreSQL source with a dataset, Debezium,",
         "both topologies, Lucene index) under <data.dir>/run and keep it running until Ctrl-C.",
         "State persists: a second `run` resumes from Debezium offsets and the committed index.",
         "--role splits the pipeline over processes: `ingest` (CDC + ingest topology, writes chartstream.index) and "
@@ -28,9 +28,21 @@ public final class RunCommand implements Callable<Integer> {
             description = "all | ingest | query: what this process runs (default: ${DEFAULT-VALUE})")
     String role;
 
+    @picocli.CommandLine.Option(names = "--dataset", paramLabel = "NAME",
+            description = {"what the embedded PostgreSQL source is filled with when it is created (default: the dataset",
+                    "the data directory holds, else synthetic):",
+                    "synthetic: generated patients (Synthea, with aci-bench notes; dataset.patients, dataset.seed);",
+                    "mimic-iv-demo: the MIMIC-IV Clinical Database Demo 2.2 shipped in data/mimic-iv-demo (100 real,",
+                    "de-identified patients, ODbL), eleven tables with MIMIC's own types and keys, of which its",
+                    "configuration indexes five. A dataset brings its source configuration (schema, tables, patient",
+                    "columns); --config and CHARTSTREAM_* override any of its keys. A data directory holds one dataset, and",
+                    "status and reindex on that data directory read the dataset's configuration too."})
+    String dataset;
+
     @Override
     public Integer call() throws Exception {
-        ChartstreamConfig config = main.config();
+        RunDataset source = RunDataset.select(dataset, main.config());
+        ChartstreamConfig config = source.config();
         Path dir = config.dataDir().resolve("run");
         long pid = ProcessHandle.current().pid();
         PipelineRuntime.Role runAs = role(role);
@@ -39,8 +51,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         CountDownLatch stop = new CountDownLatch(1);
         RuntimeFile.deleteIfWriterGone(config.dataDir()); // a killed run's file names a broker that died with it
+        source.claim(dir);
         try (Operations ops = Operations.start(config, RunCommand::progress);
-             PipelineRuntime runtime = PipelineRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress, runAs)) {
+             PipelineRuntime runtime = PipelineRuntime.start(config, dir, source.loader(RunCommand::progress), RunCommand::progress, runAs)) {
             new RuntimeFile(runtime.bootstrapServers(), pid).write(config.dataDir());
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 stop.countDown();

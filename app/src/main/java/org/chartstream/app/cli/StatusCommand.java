@@ -41,7 +41,7 @@ public final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ChartstreamConfig config = main.config();
+        ChartstreamConfig config = main.runConfig();
         String servers = RunCommand.reachableBootstrap(config, bootstrap, null);
         Map<String, String> topics = SourceRegistrations.changeTopics(config);
         List<String> tables = new ArrayList<>(topics.keySet());

@@ -31,7 +31,6 @@ public final class ChartstreamConfig {
             java.util.regex.Pattern.compile("source\\.(?:([A-Za-z0-9_-]+)\\.)?fields\\.([A-Za-z0-9_$]+)");
     private static final java.util.regex.Pattern PER_SOURCE_KEY =
             java.util.regex.Pattern.compile("source\\.([A-Za-z0-9_-]+)\\.(" + String.join("|", SOURCE_SUFFIXES) + ")");
-    private static final List<String> KINDS = List.of("postgres", "mariadb", "mysql", "sqlserver");
 
     private final Map<String, String> values;
     private final Map<String, String> origins;
@@ -179,6 +178,25 @@ public final class ChartstreamConfig {
         return c;
     }
 
+    /**
+     * This configuration over a dataset's {@code layer}: the layer's values where the file and the environment set
+     * none, so that the user's own settings override a dataset's shipped configuration.
+     */
+    public ChartstreamConfig underlay(Map<String, String> layer, String origin) {
+        ChartstreamConfig c = new ChartstreamConfig(new HashMap<>(values), new HashMap<>(origins));
+        layer.forEach((key, value) -> {
+            if (!isKnown(key)) {
+                throw new ConfigException("unknown configuration key '" + key + "' in " + origin);
+            }
+            if (c.origins.getOrDefault(key, "default").equals("default")) {
+                c.values.put(key, value.trim());
+                c.origins.put(key, origin);
+            }
+        });
+        c.validate();
+        return c;
+    }
+
     private void validate() {
         positive("embedding.threads");
         nonNegative("chunk.window-tokens");
@@ -224,34 +242,7 @@ public final class ChartstreamConfig {
                 throw bad(flag, "must be true or false");
             }
         }
-        for (String id : sourceIds()) {
-            if (!id.matches("[A-Za-z0-9_-]+")) {
-                throw bad("sources", "must list ids made of letters, digits, '_' and '-'");
-            }
-            if (!KINDS.contains(sourceValue(id, "kind"))) {
-                throw bad(sourceKey(id, "kind"), "must be one of postgres, mariadb, mysql, sqlserver");
-            }
-            if (sourceList(id, "tables").isEmpty()) {
-                throw bad(sourceKey(id, "tables"), "must name at least one table");
-            }
-            try {
-                if (Integer.parseInt(sourceValue(id, "port")) < 0) {
-                    throw bad(sourceKey(id, "port"), "must not be negative");
-                }
-            } catch (NumberFormatException e) {
-                throw bad(sourceKey(id, "port"), "must be a whole number");
-            }
-            try {
-                if (Integer.parseInt(sourceValue(id, "poll-interval-ms")) < 1) {
-                    throw bad(sourceKey(id, "poll-interval-ms"), "must be at least 1");
-                }
-            } catch (NumberFormatException e) {
-                throw bad(sourceKey(id, "poll-interval-ms"), "must be a whole number");
-            }
-        }
-        if (sourceIds().stream().distinct().count() != sourceIds().size()) {
-            throw bad("sources", "lists a source twice");
-        }
+        SourceKeys.validate(this);
     }
 
     /** The registered source ids: those of {@code sources}, or the one {@code source.id}. */
