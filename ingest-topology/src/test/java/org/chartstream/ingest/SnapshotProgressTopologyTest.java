@@ -12,12 +12,12 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.TableProjection;
+import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.schemas.EmbeddingProgress;
 import org.chartstream.schemas.IngestTableStatus;
-import org.chartstream.schemas.TableEmbedding;
 import org.chartstream.schemas.Topics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,9 +88,7 @@ class SnapshotProgressTopologyTest {
                 + "\",\"note_text\":\"Seen for follow-up number " + id + "; blood pressure stable.\"}", 10));
     }
 
-    /** Chunks of {@code generation} of the notes table embedded, over every embedding task. */
     private static long embeddedChunks(Map<String, EmbeddingProgress> progress, long generation) {
-        return progress.values().stream().map(p -> p.getTables().get(TABLE_KEY))
-                .filter(t -> t != null && t.getGeneration() == generation).mapToLong(TableEmbedding::getChunks).sum();
+        return EmbedProgress.embeddedChunks(progress.values(), TABLE_KEY, generation);
     }
 }

@@ -252,7 +252,8 @@ public final class PipelineRuntime implements AutoCloseable {
     }
 
     private IndexedRows indexedRows() {
-        return new IndexedRows(config, sources, infrastructure, store, this::checkHealthy, progress);
+        return new IndexedRows(config, sources, infrastructure, store, this::checkHealthy, progress,
+                () -> new IngestProgressTail(bootstrapServers(), kafkaClientProperties()));
     }
 
     /** Throws if a part of the pipeline has stopped on an error. */

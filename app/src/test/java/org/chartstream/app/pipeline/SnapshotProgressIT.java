@@ -1,0 +1,102 @@
+package org.chartstream.app.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.chartstream.app.InProcessCli;
+import org.chartstream.connectors.SourceKind;
+import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A snapshot's progress moves on the real pipeline (embedded PostgreSQL, Debezium, Kafka Streams, the default model):
+ * a table of a few thousand rows is not shown as {@code 0/N} until it is all done. Before its generation is
+ * published, {@code status --json} counts rows staged and chunks embedded strictly between none and all, and the
+ * run's progress lines do the same; the table becomes searchable whole, in one step.
+ */
+class SnapshotProgressIT {
+    private static final int ROWS = 3000;
+    private static final String TABLE_KEY = "ehr:" + NotesTable.TABLE;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern LINE = Pattern.compile(NotesTable.TABLE + " (\\d+)/" + ROWS + " \\(staged (\\d+), (\\d+)/(\\d+) chunks embedded\\)");
+
+    @Test
+    void rowsStagedAndChunksEmbeddedMoveBeforeTheTableIsPublished() throws Exception {
+        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+        Path dir = Path.of("target", "it", "SnapshotProgressIT-" + System.currentTimeMillis()).toAbsolutePath();
+        Files.createDirectories(dir);
+        Path cliConfig = Files.writeString(dir.resolve("cli.properties"), "data.dir=" + dir.resolve("elsewhere") + "\nsource.tables="
+                + NotesTable.TABLE + "\nsource.fields." + NotesTable.TABLE + "=" + NotesTable.FIELDS + "\nops.http.port=0\n");
+        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
+                .with("source.tables", NotesTable.TABLE).with("source.fields." + NotesTable.TABLE, NotesTable.FIELDS);
+        List<String> lines = new CopyOnWriteArrayList<>();
+        try (PipelineRuntime runtime = PipelineRuntime.start(config, dir.resolve("run"), c -> {
+            NotesTable.create(c, SourceKind.POSTGRES);
+            NotesTable.insert(c, 1, ROWS);
+            return Map.of(NotesTable.TABLE, ROWS);
+        }, line -> {
+            lines.add(line);
+            System.out.println("[SnapshotProgressIT] " + line);
+        })) {
+            CompletableFuture<Void> searchable = CompletableFuture.runAsync(() -> runtime.awaitSearchable(Duration.ofMinutes(10)));
+            List<JsonNode> beforePublication = new ArrayList<>();
+            while (!searchable.isDone()) {
+                JsonNode notes = table(status(cliConfig, runtime));
+                if (notes.path("active_generation").asLong() == 0 && notes.path("staged_generation").asLong() > 0) {
+                    beforePublication.add(notes);
+                }
+                Thread.sleep(300);
+            }
+            searchable.join();
+            JsonNode done = table(status(cliConfig, runtime));
+            for (int i = 0; i < 60 && done.path("rows").asLong() != ROWS; i++) {
+                Thread.sleep(500); // the store publishes what it serves about once a second
+                done = table(status(cliConfig, runtime));
+            }
+            long chunks = done.path("chunks").asLong();
+            assertThat(done.path("rows").asLong()).isEqualTo(ROWS);
+            assertThat(done.path("staged_rows").asLong()).isZero();
+
+            assertThat(beforePublication).as("statuses read while the snapshot's generation was staged").isNotEmpty()
+                    .allSatisfy(s -> assertThat(s.path("rows").asLong()).as("searchable rows before publication").isZero())
+                    .anySatisfy(s -> assertThat(s.path("embedded_chunks").asLong()).isStrictlyBetween(0L, chunks))
+                    .anySatisfy(s -> assertThat(s.path("staged_rows").asLong()).isPositive());
+            List<long[]> moving = lines.stream().map(LINE::matcher).filter(Matcher::find)
+                    .map(m -> new long[]{Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))}).toList();
+            assertThat(moving).as("progress lines of the run that count the snapshot: %s", lines)
+                    .anySatisfy(n -> {
+                        assertThat(n[0]).as("searchable").isZero();
+                        assertThat(n[1]).as("staged").isPositive();
+                        assertThat(n[2]).as("embedded").isStrictlyBetween(0L, chunks);
+                    });
+        }
+    }
+
+    private static JsonNode status(Path cliConfig, PipelineRuntime runtime) throws Exception {
+        InProcessCli run = InProcessCli.run("--config", cliConfig.toString(), "status", "--bootstrap", runtime.bootstrapServers(), "--json");
+        assertThat(run.code()).as("status exit code; stderr: %s", run.err()).isZero();
+        return JSON.readTree(run.out());
+    }
+
+    private static JsonNode table(JsonNode status) {
+        for (JsonNode t : status.path("tables")) {
+            if (t.path("table").asText().equals(TABLE_KEY)) {
+                return t;
+            }
+        }
+        throw new AssertionError("status names no table " + TABLE_KEY + ": " + status);
+    }
+}
