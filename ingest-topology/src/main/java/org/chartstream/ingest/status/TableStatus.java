@@ -73,11 +73,14 @@ public record TableStatus(String sourceId, String table, long active, long stage
                 rowsSkippedEmpty, unreviewedColumns, stagedRows, dropped);
     }
 
-    /** Remembers the newest source position; tombstones carry none and leave it as it is. */
+    /**
+     * Remembers the newest source position; tombstones carry none and leave it as it is. A change of the table means
+     * it exists at the source (again, if it was dropped).
+     */
     public TableStatus withChange(String newPosition, long newCommitTsMs, String newModelId) {
         boolean known = newPosition != null && !newPosition.isEmpty();
         return new TableStatus(sourceId, table, active, staged, rows, chunks, newModelId,
-                known ? newPosition : position, known ? newCommitTsMs : commitTsMs, updatedMs, rowsSkippedEmpty, unreviewedColumns, stagedRows, dropped);
+                known ? newPosition : position, known ? newCommitTsMs : commitTsMs, updatedMs, rowsSkippedEmpty, unreviewedColumns, stagedRows, false);
     }
 
     public TableStatus at(long nowMs) {
