@@ -9,6 +9,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -42,7 +43,11 @@ final class IngestProgressTail implements AutoCloseable {
         consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new java.util.ArrayList<>();
         for (String topic : List.of(Topics.INGEST_STATUS, Topics.INGEST_PROGRESS)) {
-            consumer.partitionsFor(topic, Duration.ofSeconds(5)).forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
+            try {
+                consumer.partitionsFor(topic, Duration.ofSeconds(5)).forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
+            } catch (KafkaException e) {
+                // not there (yet): the progress lines then count searchable rows only
+            }
         }
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
@@ -77,16 +82,21 @@ final class IngestProgressTail implements AutoCloseable {
     }
 
     /**
-     * {@code " (staged R, E/C chunks embedded)"} while a generation of {@code source:table} is being built, else empty:
-     * R rows written to it, E of its chunks embedded over every embedding task, C chunks of the rows staged so far.
+     * {@code " (staged R, E/C chunks embedded)"} once the ingest side has a generation of {@code source:table}: R rows
+     * written to it (the staged generation's, or all the table's once the planner has seen its last row), E of its
+     * chunks embedded over every embedding task, C chunks of those rows. The planner closes a snapshot's generation
+     * when it has read the last row; its publish marker reaches the index only after every row before it has been
+     * embedded, which on a large table is most of the wait.
      */
     String snapshotProgress(String tableKey) {
         IngestTableStatus s = statuses.get(tableKey);
-        if (s == null || s.getStagedGeneration() == 0) {
+        long generation = s == null ? 0 : s.getStagedGeneration() > 0 ? s.getStagedGeneration() : s.getActiveGeneration();
+        if (generation == 0) {
             return "";
         }
-        long embedded = EmbedProgress.embeddedChunks(progress.values(), tableKey, s.getStagedGeneration());
-        return " (staged " + s.getStagedRows() + ", " + embedded + "/" + s.getChunks() + " chunks embedded)";
+        long embedded = EmbedProgress.embeddedChunks(progress.values(), tableKey, generation);
+        long rows = s.getStagedGeneration() > 0 ? s.getStagedRows() : s.getRows();
+        return " (staged " + rows + ", " + embedded + "/" + s.getChunks() + " chunks embedded)";
     }
 
     @Override

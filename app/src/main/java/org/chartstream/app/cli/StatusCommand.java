@@ -59,7 +59,7 @@ public final class StatusCommand implements Callable<Integer> {
                 System.out.print(root + "\n");
             } else {
                 System.out.print(StatusReport.text(lines, indexLag, System.currentTimeMillis())
-                        + StatusReport.noticeText(StatusReport.notices(tables, ingest, embedded)) + EmbeddingReport.text(embedded, pending));
+                        + StatusReport.noticeText(StatusReport.notices(lines, ingest, embedded)) + EmbeddingReport.text(embedded, pending));
             }
         }
         return 0;

@@ -100,18 +100,19 @@ public final class StatusReport {
     }
 
     public static List<String> notices(List<String> tables, Map<String, IngestTableStatus> ingest) {
-        return notices(tables, ingest, Map.of());
+        return notices(tables.stream().map(t -> new Line(t, null, null, 0, 0, "", "", 0, 0)).toList(), ingest, Map.of());
     }
 
     /**
      * What an operator should know per table beyond the counts: a table dropped at the source, a snapshot under way
-     * (rows staged and chunks embedded so far: the generation is published whole once complete), row changes not
-     * indexed because every allowed field was NULL, and columns added since the table was first indexed that stay
-     * out of the index until allow-listed.
+     * (a generation being built, or one the store does not serve yet: rows staged and chunks embedded so far; it is
+     * published whole once complete), row changes not indexed because every allowed field was NULL, and columns added
+     * since the table was first indexed that stay out of the index until allow-listed.
      */
-    public static List<String> notices(List<String> tables, Map<String, IngestTableStatus> ingest, Map<Integer, EmbeddingProgress> embedded) {
+    public static List<String> notices(List<Line> lines, Map<String, IngestTableStatus> ingest, Map<Integer, EmbeddingProgress> embedded) {
         List<String> out = new ArrayList<>();
-        for (String table : tables) {
+        for (Line line : lines) {
+            String table = line.table();
             IngestTableStatus s = ingest.get(table);
             if (s == null) {
                 continue;
@@ -119,9 +120,10 @@ public final class StatusReport {
             if (s.getDropped()) {
                 out.add(table + ": dropped at the source; its rows left the index (indexed afresh if the table is created again)");
             }
-            if (s.getStagedGeneration() > 0 && s.getStagedRows() > 0) {
-                out.add(table + ": generation " + s.getStagedGeneration() + " being built: " + s.getStagedRows() + " rows staged, "
-                        + embeddedChunks(s, embedded) + "/" + s.getChunks() + " chunks embedded (published whole once complete)");
+            boolean notServedYet = line.rows() != null && line.rows() < s.getRows() && !s.getDropped();
+            if (s.getStagedGeneration() > 0 || notServedYet) {
+                out.add(table + ": being indexed: " + (s.getStagedGeneration() > 0 ? s.getStagedRows() : s.getRows()) + " rows staged, "
+                        + embeddedChunks(s, embedded) + "/" + s.getChunks() + " chunks embedded (searchable whole once complete)");
             }
             if (s.getRowsSkippedEmpty() > 0) {
                 out.add(table + ": " + s.getRowsSkippedEmpty() + " row change(s) not indexed, every allowed field NULL (rows_skipped_empty)");
@@ -159,7 +161,7 @@ public final class StatusReport {
             (s == null ? List.<String>of() : s.getUnreviewedColumns()).forEach(columns::add);
         }
         ArrayNode notes = root.putArray("notices");
-        notices(tables, ingest, embedded).forEach(notes::add);
+        notices(lines, ingest, embedded).forEach(notes::add);
         return root.toString();
     }
 

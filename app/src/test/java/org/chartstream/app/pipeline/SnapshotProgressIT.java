@@ -3,7 +3,6 @@ package org.chartstream.app.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.chartstream.app.InProcessCli;
 import org.chartstream.connectors.SourceKind;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
@@ -30,7 +28,6 @@ import org.junit.jupiter.api.Test;
 class SnapshotProgressIT {
     private static final int ROWS = 3000;
     private static final String TABLE_KEY = "ehr:" + NotesTable.TABLE;
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern LINE = Pattern.compile(NotesTable.TABLE + " (\\d+)/" + ROWS + " \\(staged (\\d+), (\\d+)/(\\d+) chunks embedded\\)");
 
     @Test
@@ -38,8 +35,6 @@ class SnapshotProgressIT {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         Path dir = Path.of("target", "it", "SnapshotProgressIT-" + System.currentTimeMillis()).toAbsolutePath();
         Files.createDirectories(dir);
-        Path cliConfig = Files.writeString(dir.resolve("cli.properties"), "data.dir=" + dir.resolve("elsewhere") + "\nsource.tables="
-                + NotesTable.TABLE + "\nsource.fields." + NotesTable.TABLE + "=" + NotesTable.FIELDS + "\nops.http.port=0\n");
         ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
                 .with("source.tables", NotesTable.TABLE).with("source.fields." + NotesTable.TABLE, NotesTable.FIELDS);
         List<String> lines = new CopyOnWriteArrayList<>();
@@ -49,22 +44,23 @@ class SnapshotProgressIT {
             return Map.of(NotesTable.TABLE, ROWS);
         }, line -> {
             lines.add(line);
-            System.out.println("[SnapshotProgressIT] " + line);
+            System.err.println("[SnapshotProgressIT] " + line); // stdout is what the in-process status command prints
         })) {
+            StatusJson status = StatusJson.forNotes(dir, runtime.bootstrapServers());
             CompletableFuture<Void> searchable = CompletableFuture.runAsync(() -> runtime.awaitSearchable(Duration.ofMinutes(10)));
             List<JsonNode> beforePublication = new ArrayList<>();
             while (!searchable.isDone()) {
-                JsonNode notes = table(status(cliConfig, runtime));
+                JsonNode notes = StatusJson.table(status.read(), TABLE_KEY);
                 if (notes.path("active_generation").asLong() == 0 && notes.path("staged_generation").asLong() > 0) {
                     beforePublication.add(notes);
                 }
                 Thread.sleep(300);
             }
             searchable.join();
-            JsonNode done = table(status(cliConfig, runtime));
+            JsonNode done = StatusJson.table(status.read(), TABLE_KEY);
             for (int i = 0; i < 60 && done.path("rows").asLong() != ROWS; i++) {
                 Thread.sleep(500); // the store publishes what it serves about once a second
-                done = table(status(cliConfig, runtime));
+                done = StatusJson.table(status.read(), TABLE_KEY);
             }
             long chunks = done.path("chunks").asLong();
             assertThat(done.path("rows").asLong()).isEqualTo(ROWS);
@@ -74,7 +70,10 @@ class SnapshotProgressIT {
                     .allSatisfy(s -> assertThat(s.path("rows").asLong()).as("searchable rows before publication").isZero())
                     .anySatisfy(s -> assertThat(s.path("embedded_chunks").asLong()).isStrictlyBetween(0L, chunks))
                     .anySatisfy(s -> assertThat(s.path("staged_rows").asLong()).isPositive());
-            List<long[]> moving = lines.stream().map(LINE::matcher).filter(Matcher::find)
+            List<String> indexing = lines.stream().filter(l -> l.startsWith("indexing (")).toList();
+            assertThat(indexing.getLast()).as("the last progress line before the table is searchable still counts the snapshot")
+                    .containsPattern(LINE);
+            List<long[]> moving = indexing.stream().map(LINE::matcher).filter(Matcher::find)
                     .map(m -> new long[]{Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))}).toList();
             assertThat(moving).as("progress lines of the run that count the snapshot: %s", lines)
                     .anySatisfy(n -> {
@@ -85,18 +84,4 @@ class SnapshotProgressIT {
         }
     }
 
-    private static JsonNode status(Path cliConfig, PipelineRuntime runtime) throws Exception {
-        InProcessCli run = InProcessCli.run("--config", cliConfig.toString(), "status", "--bootstrap", runtime.bootstrapServers(), "--json");
-        assertThat(run.code()).as("status exit code; stderr: %s", run.err()).isZero();
-        return JSON.readTree(run.out());
-    }
-
-    private static JsonNode table(JsonNode status) {
-        for (JsonNode t : status.path("tables")) {
-            if (t.path("table").asText().equals(TABLE_KEY)) {
-                return t;
-            }
-        }
-        throw new AssertionError("status names no table " + TABLE_KEY + ": " + status);
-    }
 }

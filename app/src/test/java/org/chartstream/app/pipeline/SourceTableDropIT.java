@@ -3,7 +3,6 @@ package org.chartstream.app.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.chartstream.app.InProcessCli;
 import org.chartstream.connectors.SourceKind;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.TableRef;
@@ -33,15 +31,12 @@ class SourceTableDropIT {
     private static final String SOURCE = "ehr";
     private static final String TABLE_KEY = SOURCE + ":" + NotesTable.TABLE;
     private static final Duration BOUND = Duration.ofSeconds(60);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void aDroppedTableLeavesTheIndexWithANoticeAndIsIndexedAfreshWhenCreatedAgain() throws Exception {
         OnnxRuntimeGuard.shortenInformationalClassPathProperties();
         Path dir = Path.of("target", "it", "SourceTableDropIT-" + System.currentTimeMillis()).toAbsolutePath();
         Files.createDirectories(dir);
-        Path cliConfig = Files.writeString(dir.resolve("cli.properties"), "data.dir=" + dir.resolve("elsewhere") + "\nsource.tables="
-                + NotesTable.TABLE + "\nsource.fields." + NotesTable.TABLE + "=" + NotesTable.FIELDS + "\nops.http.port=0\n");
         ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
                 .with("source.tables", NotesTable.TABLE).with("source.fields." + NotesTable.TABLE, NotesTable.FIELDS)
                 .with("source.catalog-check-ms", "1000");
@@ -52,9 +47,10 @@ class SourceTableDropIT {
             return Map.of(NotesTable.TABLE, ROWS);
         }, line -> {
             lines.add(line);
-            System.out.println("[SourceTableDropIT] " + line);
+            System.err.println("[SourceTableDropIT] " + line); // stdout is what the in-process status command prints
         })) {
             runtime.awaitSearchable(Duration.ofMinutes(3));
+            StatusJson status = StatusJson.forNotes(dir, runtime.bootstrapServers());
             TableRef notes = new TableRef(SOURCE, NotesTable.TABLE);
             assertThat(found(runtime, 1)).isTrue();
 
@@ -63,8 +59,8 @@ class SourceTableDropIT {
             }
             ServingProbe.await("the dropped table's rows leave the index", BOUND,
                     () -> runtime.store().countRows(notes) == 0 && !found(runtime, 1));
-            JsonNode dropped = awaitStatus(cliConfig, runtime, s -> table(s).path("dropped").asBoolean());
-            assertThat(table(dropped).path("dropped").asBoolean()).as("status: %s", dropped).isTrue();
+            JsonNode dropped = status.await(s -> StatusJson.table(s, TABLE_KEY).path("dropped").asBoolean(), BOUND);
+            assertThat(StatusJson.table(dropped, TABLE_KEY).path("dropped").asBoolean()).as("status: %s", dropped).isTrue();
             assertThat(dropped.path("notices").toString()).contains(TABLE_KEY + ": dropped at the source");
             DeadLetter letter = new ServingProbe(runtime, "chartstream.replies.table-drop")
                     .deadLetters(d -> d.getStage().equals("ingest.source.table-dropped"), 1).get(0);
@@ -84,8 +80,8 @@ class SourceTableDropIT {
             ServingProbe.await("the new rows of the table created again are searchable", BOUND,
                     () -> runtime.store().countRows(notes) == 3 && found(runtime, 101));
             assertThat(found(runtime, 1)).as("a row of the dropped table").isFalse();
-            JsonNode back = awaitStatus(cliConfig, runtime, s -> !table(s).path("dropped").asBoolean());
-            assertThat(table(back).path("dropped").asBoolean()).isFalse();
+            JsonNode back = status.await(s -> !StatusJson.table(s, TABLE_KEY).path("dropped").asBoolean(), BOUND);
+            assertThat(StatusJson.table(back, TABLE_KEY).path("dropped").asBoolean()).isFalse();
             assertThat(back.path("notices").toString()).doesNotContain("dropped at the source");
         }
     }
@@ -96,28 +92,4 @@ class SourceTableDropIT {
                 .anyMatch(hit -> hit.chunk().row().rowKey().equals(Integer.toString(id)));
     }
 
-    private static JsonNode awaitStatus(Path cliConfig, PipelineRuntime runtime, java.util.function.Predicate<JsonNode> done) throws Exception {
-        long deadline = System.nanoTime() + BOUND.toNanos();
-        JsonNode last = status(cliConfig, runtime);
-        while (!done.test(last) && System.nanoTime() < deadline) {
-            Thread.sleep(500);
-            last = status(cliConfig, runtime);
-        }
-        return last;
-    }
-
-    private static JsonNode status(Path cliConfig, PipelineRuntime runtime) throws Exception {
-        InProcessCli run = InProcessCli.run("--config", cliConfig.toString(), "status", "--bootstrap", runtime.bootstrapServers(), "--json");
-        assertThat(run.code()).as("status exit code; stderr: %s", run.err()).isZero();
-        return JSON.readTree(run.out());
-    }
-
-    private static JsonNode table(JsonNode status) {
-        for (JsonNode t : status.path("tables")) {
-            if (t.path("table").asText().equals(TABLE_KEY)) {
-                return t;
-            }
-        }
-        throw new AssertionError("status names no table " + TABLE_KEY + ": " + status);
-    }
 }

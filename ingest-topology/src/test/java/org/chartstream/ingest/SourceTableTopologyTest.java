@@ -12,16 +12,19 @@ import java.util.Set;
 import org.apache.kafka.streams.TestInputTopic;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
-import org.chartstream.ingest.normalize.TableDropped;
 import org.chartstream.ingest.project.TableProjection;
+import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.schemas.EmbeddingProgress;
+import org.chartstream.schemas.IngestTableStatus;
+import org.chartstream.schemas.Topics;
+import org.chartstream.ingest.normalize.TableDropped;
 import org.chartstream.schemas.DeadLetter;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.IndexEventKind;
 import org.chartstream.schemas.IngestControl;
-import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,11 +32,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
+ * What happens to a source table beyond its row changes. A snapshot's progress moves while its generation is still staged: the table's status counts the rows written to
+ * the staged generation and the embedding tasks' progress the chunks of it they embedded, each strictly between
+ * none and all of the table before the generation is published; the publish itself stays one marker after the last row.
  * A registered table found gone from the source ({@link TableDropped} on the control topic): its rows leave the index
  * in one step (an empty generation published), its status says dropped, a dead letter names the table and none of its
  * values; the same notice again changes nothing; a change of the table created again is indexed and clears the notice.
  */
-class TableDroppedTopologyTest {
+class SourceTableTopologyTest {
+    private static final String TABLE_KEY = "ehr:clinical_notes";
+    private static final int ROWS = 12;
     private static OnnxEmbedder model;
 
     @TempDir
@@ -51,12 +59,56 @@ class TableDroppedTopologyTest {
     }
 
     @Test
-    void aDroppedTablesRowsLeaveAtOnceWithANoticeAndADeadLetterAndATableCreatedAgainIsIndexed() {
+    void rowsStagedAndChunksEmbeddedAreCountedBeforeTheSnapshotIsPublished() {
+        try (IngestTopologyFixture ingest = notesOnly(4)) {
+            TestInputTopic<String, String> notes = ingest.input("ehr.public.clinical_notes");
+            for (int id = 1; id <= ROWS / 2; id++) {
+                snapshotRow(notes, id, id == 1 ? "first_in_data_collection" : "true");
+            }
+            ingest.lingerPasses();
+            ingest.lingerPasses();
+
+            IngestTableStatus midway = ingest.latestStatus(TABLE_KEY);
+            assertThat(midway.getActiveGeneration()).as("nothing published yet").isZero();
+            assertThat(midway.getStagedGeneration()).isEqualTo(1);
+            assertThat(midway.getStagedRows()).isEqualTo(ROWS / 2);
+            long embeddedMidway = embeddedChunks(ingest.latestProgress(), 1);
+            assertThat(embeddedMidway).as("chunks of the staged generation embedded so far").isBetween(1L, (long) ROWS - 1);
+
+            for (int id = ROWS / 2 + 1; id <= ROWS; id++) {
+                snapshotRow(notes, id, id == ROWS ? "last" : "true");
+            }
+            ingest.lingerPasses();
+            ingest.lingerPasses();
+
+            IngestTableStatus done = ingest.latestStatus(TABLE_KEY);
+            assertThat(done.getActiveGeneration()).isEqualTo(1);
+            assertThat(done.getStagedGeneration()).isZero();
+            assertThat(done.getStagedRows()).isZero();
+            assertThat(embeddedChunks(ingest.latestProgress(), 1)).isEqualTo(done.getChunks()).isGreaterThan(embeddedMidway);
+        }
+    }
+
+    /** The topology over one source with a notes table and no patient table, embedding in batches of {@code batchChunks}. */
+    private IngestTopologyFixture notesOnly(int batchChunks) {
         SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr", null,
                 Map.of("clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of(), "patient_id")));
-        try (IngestTopologyFixture ingest = new IngestTopologyFixture(dir.resolve("state"),
-                new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER),
-                model.chunker()::chunkUnderHeader, PassageEmbedder.of(model))) {
+        return new IngestTopologyFixture(dir.resolve("state"), new IngestSettings(List.of(ehr), batchChunks, Duration.ofMillis(100),
+                Topics.INDEX, Topics.DEAD_LETTER), model.chunker()::chunkUnderHeader, PassageEmbedder.of(model));
+    }
+
+    private static void snapshotRow(TestInputTopic<String, String> notes, int id, String snapshot) {
+        notes.pipeInput("{\"note_id\":" + id + "}", change("r", snapshot, "{\"note_id\":" + id + ",\"patient_id\":\"p" + id
+                + "\",\"note_text\":\"Seen for follow-up number " + id + "; blood pressure stable.\"}", 10));
+    }
+
+    private static long embeddedChunks(Map<String, EmbeddingProgress> progress, long generation) {
+        return EmbedProgress.embeddedChunks(progress.values(), TABLE_KEY, generation);
+    }
+
+    @Test
+    void aDroppedTablesRowsLeaveAtOnceWithANoticeAndADeadLetterAndATableCreatedAgainIsIndexed() {
+        try (IngestTopologyFixture ingest = notesOnly(8)) {
             TestInputTopic<String, String> notes = ingest.input("ehr.public.clinical_notes");
             notes.pipeInput("{\"note_id\":1}", change("r", "first_in_data_collection",
                     "{\"note_id\":1,\"patient_id\":\"p1\",\"note_text\":\"Congestive heart failure is stable.\"}", 10));
