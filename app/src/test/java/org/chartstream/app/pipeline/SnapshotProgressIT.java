@@ -3,20 +3,14 @@ package org.chartstream.app.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.chartstream.connectors.SourceKind;
-import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
-import org.chartstream.runtime.config.ChartstreamConfig;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,21 +26,10 @@ class SnapshotProgressIT {
 
     @Test
     void rowsStagedAndChunksEmbeddedMoveBeforeTheTableIsPublished() throws Exception {
-        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        Path dir = Path.of("target", "it", "SnapshotProgressIT-" + System.currentTimeMillis()).toAbsolutePath();
-        Files.createDirectories(dir);
-        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
-                .with("source.tables", NotesTable.TABLE).with("source.fields." + NotesTable.TABLE, NotesTable.FIELDS);
-        List<String> lines = new CopyOnWriteArrayList<>();
-        try (PipelineRuntime runtime = PipelineRuntime.start(config, dir.resolve("run"), c -> {
-            NotesTable.create(c, SourceKind.POSTGRES);
-            NotesTable.insert(c, 1, ROWS);
-            return Map.of(NotesTable.TABLE, ROWS);
-        }, line -> {
-            lines.add(line);
-            System.err.println("[SnapshotProgressIT] " + line); // stdout is what the in-process status command prints
-        })) {
-            StatusJson status = StatusJson.forNotes(dir, runtime.bootstrapServers());
+        try (NotesPipeline pipeline = NotesPipeline.start("SnapshotProgressIT", ROWS, Map.of())) {
+            PipelineRuntime runtime = pipeline.runtime();
+            List<String> lines = pipeline.lines();
+            StatusJson status = pipeline.status();
             CompletableFuture<Void> searchable = CompletableFuture.runAsync(() -> runtime.awaitSearchable(Duration.ofMinutes(10)));
             List<JsonNode> beforePublication = new ArrayList<>();
             while (!searchable.isDone()) {

@@ -3,20 +3,15 @@ package org.chartstream.app.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.chartstream.connectors.SourceKind;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.TableRef;
-import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
-import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.DeadLetter;
 import org.junit.jupiter.api.Test;
 
@@ -34,23 +29,11 @@ class SourceTableDropIT {
 
     @Test
     void aDroppedTableLeavesTheIndexWithANoticeAndIsIndexedAfreshWhenCreatedAgain() throws Exception {
-        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        Path dir = Path.of("target", "it", "SourceTableDropIT-" + System.currentTimeMillis()).toAbsolutePath();
-        Files.createDirectories(dir);
-        ChartstreamConfig config = ChartstreamConfig.defaults().with("data.dir", dir.toString())
-                .with("source.tables", NotesTable.TABLE).with("source.fields." + NotesTable.TABLE, NotesTable.FIELDS)
-                .with("source.catalog-check-ms", "1000");
-        List<String> lines = new CopyOnWriteArrayList<>();
-        try (PipelineRuntime runtime = PipelineRuntime.start(config, dir.resolve("run"), c -> {
-            NotesTable.create(c, SourceKind.POSTGRES);
-            NotesTable.insert(c, 1, ROWS);
-            return Map.of(NotesTable.TABLE, ROWS);
-        }, line -> {
-            lines.add(line);
-            System.err.println("[SourceTableDropIT] " + line); // stdout is what the in-process status command prints
-        })) {
+        try (NotesPipeline pipeline = NotesPipeline.start("SourceTableDropIT", ROWS, Map.of("source.catalog-check-ms", "1000"))) {
+            PipelineRuntime runtime = pipeline.runtime();
+            List<String> lines = pipeline.lines();
             runtime.awaitSearchable(Duration.ofMinutes(3));
-            StatusJson status = StatusJson.forNotes(dir, runtime.bootstrapServers());
+            StatusJson status = pipeline.status();
             TableRef notes = new TableRef(SOURCE, NotesTable.TABLE);
             assertThat(found(runtime, 1)).isTrue();
 
