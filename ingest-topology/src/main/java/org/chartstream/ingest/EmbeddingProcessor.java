@@ -1,11 +1,14 @@
 package org.chartstream.ingest;
 
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.embed.EmbeddingBuffer;
 import org.chartstream.ingest.embed.EmbeddingPace;
 import org.chartstream.ingest.embed.FlushRule;
@@ -13,6 +16,7 @@ import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.publish.IndexEvents;
 import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.schemas.IndexEvent;
+import org.chartstream.schemas.IndexEventKind;
 import org.chartstream.schemas.unreadable.IndexEventRecords;
 import org.chartstream.schemas.unreadable.UnreadableRecord;
 import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
@@ -138,15 +142,20 @@ final class EmbeddingProcessor implements Processor<byte[], byte[], String, Obje
         }
         long now = System.currentTimeMillis();
         long[] counts = new long[2];
+        Map<String, Map<Long, Long>> perTable = new TreeMap<>();
         buffer.flush(event -> {
             counts[0] += event.getChunks().size();
             counts[1]++;
+            if (event.getKind() == IndexEventKind.UPSERT_ROW) {
+                perTable.computeIfAbsent(new TableRef(event.getSourceId(), event.getTableName()).id(), t -> new TreeMap<>())
+                        .merge(event.getGeneration(), (long) event.getChunks().size(), Long::sum);
+            }
             context.forward(new Record<String, Object>(IndexEvents.key(event), event, now), indexChild(partition));
         });
         String key = EmbedProgress.key(partition);
         String kept = progress.get(key);
         EmbedProgress next = (kept == null ? EmbedProgress.none(partition) : EmbedProgress.decode(kept))
-                .plus(counts[0], counts[1], instance, now);
+                .plus(counts[0], counts[1], perTable, instance, now);
         progress.put(key, next.encode());
         context.forward(new Record<String, Object>(key, next.toRecord(), now), PROGRESS_CHILD);
         context.commit();

@@ -2,7 +2,6 @@ package org.chartstream.ingest;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +16,7 @@ import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.embed.FlushRule;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.ingest.normalize.TableDropped;
 import org.chartstream.ingest.normalize.TableScanCompleted;
 import org.chartstream.ingest.normalize.TableTruncated;
 import org.chartstream.ingest.project.ColumnPolicy;
@@ -60,12 +60,13 @@ import org.slf4j.LoggerFactory;
  * keeps each table's row and chunk counts exact. A row whose allowed fields are all NULL is not indexed (and leaves
  * the index if it was), counted in the table's status. Without a field list, columns added to the table after it was
  * first indexed are held back ({@link ColumnPolicy}) and named once each in a dead letter and in the status. A
- * truncate publishes an empty generation at once.
+ * truncate, and a table found gone from the source ({@link TableDropped}), publish an empty generation at once.
  */
 final class IndexingProcessor implements Processor<String, Object, String, Object> {
     static final String DEAD_LETTER_CHILD = "dead-letters";
     static final String STAGE_NEW_COLUMN = "ingest.project.new-column";
     static final String STAGE_WRITE = "ingest.write";
+    static final String STAGE_TABLE_DROPPED = "ingest.source.table-dropped";
     static final String EMBED_CHILD = "to-embedding";
     static final String STATUS_CHILD = "ingest-status";
     private static final Logger LOG = LoggerFactory.getLogger(IndexingProcessor.class);
@@ -87,6 +88,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private TableStatuses statuses;
     private RowEvents rowEvents;
     private ReindexDriver reindex;
+    private TableRetirement retirement;
 
     IndexingProcessor(Map<String, SourceRegistration> sources, TextChunker chunker, PassageEmbedder embedder,
                       FlushRule flushRule, int maxRecordBytes) {
@@ -106,6 +108,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         this.statuses = state.statuses();
         this.rowEvents = new RowEvents(new RowChunker(textChunker, patients), events, this::emit);
         this.reindex = new ReindexDriver(sources, state, rowEvents, flushRule.batchChunks());
+        this.retirement = new TableRetirement(sources, state, rowEvents, reindex);
         commits = new WorkPunctuation(context, flushRule.quiet(), () -> {
             if (uncommitted && context.currentSystemTimeMs() - lastForwardMs >= flushRule.quiet().toMillis()) {
                 commit();
@@ -137,6 +140,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
             scanCompleted(scan, record.timestamp());
         } else if (record.value() instanceof TableTruncated truncated) {
             truncate(truncated, record.timestamp());
+        } else if (record.value() instanceof TableDropped dropped) {
+            tableDropped(dropped, record.timestamp());
         }
     }
 
@@ -314,15 +319,25 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     /** A TRUNCATE: every row leaves the index at once, as an empty generation published in one step. */
     private void truncate(TableTruncated truncated, long timestamp) {
         TableRef table = new TableRef(truncated.sourceId(), truncated.table());
-        GenerationPlanner.Plan plan = GenerationPlanner.truncated(state.generations().of(table));
-        state.generations().put(table, plan.next());
-        reindex.abandon(table);
-        TableStatus status = statuses.of(table.id(), table.sourceId(), table.table())
-                .withChange(truncated.position(), truncated.commitTsMs(), embedder.modelId());
-        status = dropRowsNotIn(table, plan.publish(), status);
-        rowEvents.published(table, plan.publish(), 0, timestamp);
-        statuses.put(table.id(), status);
-        LOG.info("table {} truncated: publishing empty generation {}", table, plan.publish());
+        statuses.put(table.id(), retirement.retire(table, statuses.of(table.id(), table.sourceId(), table.table())
+                .withChange(truncated.position(), truncated.commitTsMs(), embedder.modelId()), timestamp));
+    }
+
+    /**
+     * A registered table gone from the source's catalog: its rows leave as after a truncate; a dead letter names the
+     * table (no row of it) and its status says dropped until a change of the table re-created arrives.
+     */
+    private void tableDropped(TableDropped dropped, long timestamp) {
+        TableRef table = new TableRef(dropped.sourceId(), dropped.table());
+        SourceRegistration source = sources.get(table.sourceId());
+        TableStatus status = statuses.of(table.id(), table.sourceId(), table.table());
+        if (source == null || source.table(table.table()).isEmpty() || status.dropped()) {
+            return;
+        }
+        statuses.put(table.id(), retirement.retire(table, status, timestamp).withDropped(true));
+        deadLetter(table.id(), STAGE_TABLE_DROPPED, "table " + table.table() + " of source " + table.sourceId() + " no longer exists"
+                + " at the source (dropped or renamed): its " + status.rows() + " rows left the index; it is indexed afresh if created again");
+        LOG.warn("table {} no longer exists at the source: its rows left the index", table);
     }
 
     private void scanCompleted(TableScanCompleted scan, long timestamp) {
@@ -343,31 +358,10 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     /** Appends the publish marker of a complete generation; a snapshot's also retires the rows it did not see. */
     private TableStatus publishStaged(TableRef table, long generation, boolean snapshot, long rowCount, long timestamp,
                                       TableStatus status) {
-        TableStatus after = snapshot ? dropRowsNotIn(table, generation, status) : status;
+        TableStatus after = snapshot ? retirement.dropRowsNotIn(table, generation, status) : status;
         rowEvents.published(table, generation, rowCount, timestamp);
         LOG.info("table {} generation {} complete, publishing", table, generation);
         return after;
-    }
-
-    /**
-     * A snapshot sees every row the source holds; rows kept from before that the snapshot did not see were deleted
-     * while no change stream was read. Their chunks go with the superseded generation; their images go here.
-     */
-    private TableStatus dropRowsNotIn(TableRef table, long generation, TableStatus status) {
-        Map<RowId, RowImage> gone = new LinkedHashMap<>();
-        state.rows().scan(table, null, (row, image) -> {
-            if (image.generation() < generation) {
-                gone.put(row, image);
-            }
-            return true;
-        });
-        TableProjection projection = sources.get(table.sourceId()).table(table.table()).orElseThrow();
-        gone.forEach((row, image) -> {
-            state.rows().delete(row);
-            patients.childMoved(table.sourceId(), row.id(), childPatientOf(table.sourceId(), projection, image), null);
-        });
-        long chunks = gone.values().stream().mapToLong(RowImage::chunks).sum();
-        return status.withCounts(status.rows() - gone.size(), status.chunks() - chunks);
     }
 
     /** Sends an index event to the embedding tasks: a row to its key's partition, a marker to every partition. */

@@ -18,6 +18,7 @@ import org.chartstream.core.store.HybridStore;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.replica.IndexLogApplier;
 import org.chartstream.schemas.DeadLetter;
+import org.chartstream.schemas.EmbeddingProgress;
 import org.chartstream.schemas.IndexEvent;
 import org.chartstream.schemas.IngestCommand;
 import org.chartstream.schemas.IngestControl;
@@ -40,6 +41,7 @@ final class IngestTopologyFixture implements AutoCloseable {
     private final TestOutputTopic<String, IndexEvent> toEmbedding;
     private final TestOutputTopic<String, DeadLetter> deadLetters;
     private final TestOutputTopic<String, IngestTableStatus> status;
+    private final TestOutputTopic<String, EmbeddingProgress> progress;
     private final TestInputTopic<String, byte[]> control;
 
     IngestTopologyFixture(Path stateDir, IngestSettings settings, TextChunker chunker, PassageEmbedder embedder) {
@@ -56,6 +58,7 @@ final class IngestTopologyFixture implements AutoCloseable {
         toEmbedding = driver.createOutputTopic(settings.embedTopic(), new StringDeserializer(), AvroSerde.of(IndexEvent.class));
         deadLetters = driver.createOutputTopic(settings.deadLetterTopic(), new StringDeserializer(), AvroSerde.of(DeadLetter.class));
         status = driver.createOutputTopic(settings.statusTopic(), new StringDeserializer(), AvroSerde.of(IngestTableStatus.class));
+        progress = driver.createOutputTopic(settings.progressTopic(), new StringDeserializer(), AvroSerde.of(EmbeddingProgress.class));
         control = driver.createInputTopic(settings.controlTopic(), new StringSerializer(), new ByteArraySerializer());
     }
 
@@ -123,6 +126,11 @@ final class IngestTopologyFixture implements AutoCloseable {
     /** The newest status announced for {@code source:table} (reads the status topic). */
     IngestTableStatus latestStatus(String tableKey) {
         return status.readKeyValuesToMap().get(tableKey);
+    }
+
+    /** The newest progress announced by each embedding task, by its key ({@code embed-<partition>}). */
+    Map<String, EmbeddingProgress> latestProgress() {
+        return progress.readKeyValuesToMap();
     }
 
     /** Applies index events to a store, as the replica does with a one-partition log, and commits. */

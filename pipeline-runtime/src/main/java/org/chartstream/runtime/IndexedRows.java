@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.chartstream.connectors.SourceConnection;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.TableRef;
@@ -27,10 +28,15 @@ final class IndexedRows {
     private final HybridStore store;
     private final Runnable checkHealthy;
     private final Consumer<String> progress;
+    private final Supplier<IngestProgressTail> snapshots;
 
-    /** @param checkHealthy throws if a part of the pipeline has stopped on an error (a wait then ends at once) */
+    /**
+     * @param checkHealthy throws if a part of the pipeline has stopped on an error (a wait then ends at once)
+     * @param snapshots    opens a reader of the ingest's status and progress topics, for what a snapshot has done so far
+     */
     IndexedRows(ChartstreamConfig config, List<SourceRegistration> sources, EmbeddedInfrastructure infrastructure, HybridStore store,
-                Runnable checkHealthy, Consumer<String> progress) {
+                Runnable checkHealthy, Consumer<String> progress, Supplier<IngestProgressTail> snapshots) {
+        this.snapshots = snapshots;
         this.config = config;
         this.sources = sources;
         this.infrastructure = infrastructure;
@@ -42,6 +48,11 @@ final class IndexedRows {
     /** The key of a table in the count maps: the table name with one source, {@code source:table} with several. */
     private String countKey(SourceRegistration source, String table) {
         return sources.size() == 1 ? table : new TableRef(source.sourceId(), table).id();
+    }
+
+    /** The {@code source:table} of a count key. */
+    private String tableKey(String countKey) {
+        return countKey.contains(":") ? countKey : new TableRef(sources.getFirst().sourceId(), countKey).id();
     }
 
     /** Rows per registered table in the source databases. */
@@ -92,8 +103,18 @@ final class IndexedRows {
         progress.accept("store ready: " + store.chunkCount() + " chunks searchable");
     }
 
-    /** Blocks until every registered table's active generation holds as many rows as the source. */
+    /**
+     * Blocks until every registered table's active generation holds as many rows as the source. Its progress lines
+     * give per table the rows searchable of the source's and, while a snapshot builds the table's next generation, the
+     * rows staged and chunks embedded so far (the generation becomes searchable whole once complete).
+     */
     void awaitSearchable(Duration timeout) {
+        try (IngestProgressTail tail = snapshots.get()) {
+            awaitSearchable(timeout, tail);
+        }
+    }
+
+    private void awaitSearchable(Duration timeout, IngestProgressTail tail) {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         long lastReport = 0;
@@ -108,7 +129,9 @@ final class IndexedRows {
             if (System.nanoTime() - lastReport > 2_000_000_000L) {
                 lastReport = System.nanoTime();
                 StringBuilder line = new StringBuilder(String.format("indexing (%.0f s):", PipelineRuntime.secondsSince(start)));
-                expected.forEach((table, n) -> line.append(' ').append(table).append(' ').append(indexed.get(table)).append('/').append(n));
+                tail.poll(Duration.ofMillis(100));
+                expected.forEach((table, n) -> line.append(' ').append(table).append(' ').append(indexed.get(table)).append('/').append(n)
+                        .append(tail.snapshotProgress(tableKey(table))));
                 progress.accept(line.toString());
             }
             if (System.nanoTime() > deadline) {

@@ -168,6 +168,9 @@ public final class PipelineRuntime implements AutoCloseable {
             capture.start(source, infrastructure.connections().get(source.sourceId()),
                     Long.parseLong(config.sourceValue(source.sourceId(), "poll-interval-ms")));
         }
+        if (role.captures(config)) {
+            started.add(SourceCatalogWatch.started(config, sources, infrastructure, bootstrapServers(), kafkaClientProperties(), progress));
+        }
     }
 
     /** The name this process's embedding tasks report their progress under: host and run directory (one per process). */
@@ -252,7 +255,8 @@ public final class PipelineRuntime implements AutoCloseable {
     }
 
     private IndexedRows indexedRows() {
-        return new IndexedRows(config, sources, infrastructure, store, this::checkHealthy, progress);
+        return new IndexedRows(config, sources, infrastructure, store, this::checkHealthy, progress,
+                () -> new IngestProgressTail(bootstrapServers(), kafkaClientProperties()));
     }
 
     /** Throws if a part of the pipeline has stopped on an error. */

@@ -29,9 +29,10 @@ class IngestStatusSchemasTest {
         IngestTableStatus status = IngestTableStatus.newBuilder().setSourceId("ehr").setTableName("clinical_notes")
                 .setActiveGeneration(2).setStagedGeneration(3).setRows(1340).setChunks(1500).setModelId("m")
                 .setSourcePosition("lsn:42").setCommitTsMs(5).setUpdatedMs(6).setRowsSkippedEmpty(1)
-                .setUnreviewedColumns(List.of("triage")).build();
+                .setUnreviewedColumns(List.of("triage")).setStagedRows(700).setDropped(true).build();
         EmbeddingProgress progress = EmbeddingProgress.newBuilder().setPartition(1).setInstance("host:/run").setChunks(7)
-                .setEvents(8).setUpdatedMs(9).build();
+                .setEvents(8).setUpdatedMs(9).setTables(java.util.Map.of("ehr:clinical_notes",
+                        TableEmbedding.newBuilder().setGeneration(3).setChunks(7).build())).build();
         IngestControl control = IngestControl.newBuilder().setCommand(IngestCommand.REINDEX).setSourceId("ehr")
                 .setTableName("clinical_notes").setRequestedMs(10).build();
         ReplicaStatus replica = ReplicaStatus.newBuilder().setInstance("host:/run").setIndexTopic(Topics.INDEX)
@@ -49,7 +50,7 @@ class IngestStatusSchemasTest {
     void aStatusWrittenWithoutTheCountersReadsThemAsNone() throws Exception {
         Schema current = IngestTableStatus.getClassSchema();
         Schema first = Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false,
-                current.getFields().stream().filter(f -> !f.name().equals("rows_skipped_empty") && !f.name().equals("unreviewed_columns"))
+                current.getFields().stream().filter(f -> !List.of("rows_skipped_empty", "unreviewed_columns", "staged_rows", "dropped").contains(f.name()))
                         .map(f -> new Schema.Field(f, f.schema())).toList());
         assertThat(first.getField("rows_skipped_empty")).isNull();
         assertThat(first.getField("unreviewed_columns")).isNull();
@@ -64,12 +65,14 @@ class IngestStatusSchemasTest {
         assertThat(read.getRows()).isEqualTo(3);
         assertThat(read.getRowsSkippedEmpty()).isZero();
         assertThat(read.getUnreviewedColumns()).isEmpty();
+        assertThat(read.getStagedRows()).isZero();
+        assertThat(read.getDropped()).isFalse();
     }
 
     @Test
     void aLaterWritersAddedFieldIsSkippedAndItsNewCommandReadsAsUnknown() throws Exception {
         Schema later = new Schema.Parser().parse(IngestControl.getClassSchema().toString()
-                .replace("\"UNKNOWN\",\"REINDEX\"]", "\"UNKNOWN\",\"REINDEX\",\"PAUSE\"]")
+                .replace("\"REINDEX\",\"TABLE_DROPPED\"]", "\"REINDEX\",\"TABLE_DROPPED\",\"PAUSE\"]")
                 .replace("{\"name\":\"requested_ms\"", "{\"name\":\"requested_by\",\"type\":\"string\",\"default\":\"\"},{\"name\":\"requested_ms\""));
         GenericRecord written = new GenericRecordBuilder(later)
                 .set("command", new GenericData.EnumSymbol(later.getField("command").schema(), "PAUSE"))

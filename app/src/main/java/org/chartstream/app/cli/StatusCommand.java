@@ -54,12 +54,12 @@ public final class StatusCommand implements Callable<Integer> {
             Map<Integer, EmbeddingProgress> embedded = reader.latestEmbedProgress(Duration.ofSeconds(10));
             Map<Integer, Long> pending = reader.partitionLag(PipelineRuntime.INGEST_APPLICATION_ID, Topics.INGEST_EMBED);
             if (json) {
-                ObjectNode root = (ObjectNode) JSON.readTree(StatusReport.json(lines, indexLag, tables, ingest));
+                ObjectNode root = (ObjectNode) JSON.readTree(StatusReport.json(lines, indexLag, tables, ingest, embedded));
                 root.set("embedding", EmbeddingReport.json(embedded, pending));
                 System.out.print(root + "\n");
             } else {
                 System.out.print(StatusReport.text(lines, indexLag, System.currentTimeMillis())
-                        + StatusReport.noticeText(StatusReport.notices(tables, ingest)) + EmbeddingReport.text(embedded, pending));
+                        + StatusReport.noticeText(StatusReport.notices(lines, ingest, embedded)) + EmbeddingReport.text(embedded, pending));
             }
         }
         return 0;

@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.runtime.StoreStatus;
+import org.chartstream.schemas.EmbeddingProgress;
 import org.chartstream.schemas.IngestTableStatus;
 
 /**
@@ -89,15 +91,39 @@ public final class StatusReport {
     }
 
     /**
-     * What an operator should know per table beyond the counts: row changes not indexed because every allowed field
-     * was NULL, and columns added since the table was first indexed that stay out of the index until allow-listed.
+     * Chunks of the table's generation being built (or, with none, of its active one) that the embedding tasks have
+     * embedded and written to the index log, over every partition.
      */
+    public static long embeddedChunks(IngestTableStatus status, Map<Integer, EmbeddingProgress> embedded) {
+        long generation = status.getStagedGeneration() > 0 ? status.getStagedGeneration() : status.getActiveGeneration();
+        return EmbedProgress.embeddedChunks(embedded.values(), status.getSourceId() + ":" + status.getTableName(), generation);
+    }
+
     public static List<String> notices(List<String> tables, Map<String, IngestTableStatus> ingest) {
+        return notices(tables.stream().map(t -> new Line(t, null, null, 0, 0, "", "", 0, 0)).toList(), ingest, Map.of());
+    }
+
+    /**
+     * What an operator should know per table beyond the counts: a table dropped at the source, a snapshot under way
+     * (a generation being built, or one the store does not serve yet: rows staged and chunks embedded so far; it is
+     * published whole once complete), row changes not indexed because every allowed field was NULL, and columns added
+     * since the table was first indexed that stay out of the index until allow-listed.
+     */
+    public static List<String> notices(List<Line> lines, Map<String, IngestTableStatus> ingest, Map<Integer, EmbeddingProgress> embedded) {
         List<String> out = new ArrayList<>();
-        for (String table : tables) {
+        for (Line line : lines) {
+            String table = line.table();
             IngestTableStatus s = ingest.get(table);
             if (s == null) {
                 continue;
+            }
+            if (s.getDropped()) {
+                out.add(table + ": dropped at the source; its rows left the index (indexed afresh if the table is created again)");
+            }
+            boolean notServedYet = line.rows() != null && line.rows() < s.getRows() && !s.getDropped();
+            if (s.getStagedGeneration() > 0 || notServedYet) {
+                out.add(table + ": being indexed: " + (s.getStagedGeneration() > 0 ? s.getStagedRows() : s.getRows()) + " rows staged, "
+                        + embeddedChunks(s, embedded) + "/" + s.getChunks() + " chunks embedded (searchable whole once complete)");
             }
             if (s.getRowsSkippedEmpty() > 0) {
                 out.add(table + ": " + s.getRowsSkippedEmpty() + " row change(s) not indexed, every allowed field NULL (rows_skipped_empty)");
@@ -115,19 +141,27 @@ public final class StatusReport {
         return notices.stream().map(n -> "notice: " + n + "\n").reduce("", String::concat);
     }
 
-    /** {@link #json(List, Long)} with the notices and each table's counters. */
     public static String json(List<Line> lines, Long indexLag, List<String> tables, Map<String, IngestTableStatus> ingest) {
+        return json(lines, indexLag, tables, ingest, Map.of());
+    }
+
+    /** {@link #json(List, Long)} with the notices and each table's counters and snapshot progress. */
+    public static String json(List<Line> lines, Long indexLag, List<String> tables, Map<String, IngestTableStatus> ingest,
+                              Map<Integer, EmbeddingProgress> embedded) {
         ObjectNode root = jsonTree(lines, indexLag);
         ArrayNode rows = (ArrayNode) root.get("tables");
         for (int i = 0; i < rows.size() && i < tables.size(); i++) {
             IngestTableStatus s = ingest.get(tables.get(i));
             ObjectNode row = (ObjectNode) rows.get(i);
             row.put("rows_skipped_empty", s == null ? 0 : s.getRowsSkippedEmpty());
+            row.put("staged_rows", s == null ? 0 : s.getStagedRows());
+            row.put("embedded_chunks", s == null ? 0 : embeddedChunks(s, embedded));
+            row.put("dropped", s != null && s.getDropped());
             ArrayNode columns = row.putArray("unreviewed_columns");
             (s == null ? List.<String>of() : s.getUnreviewedColumns()).forEach(columns::add);
         }
         ArrayNode notes = root.putArray("notices");
-        notices(tables, ingest).forEach(notes::add);
+        notices(lines, ingest, embedded).forEach(notes::add);
         return root.toString();
     }
 

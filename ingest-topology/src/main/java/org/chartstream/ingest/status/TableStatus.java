@@ -22,10 +22,12 @@ import org.chartstream.schemas.IngestTableStatus;
  * @param commitTsMs the source commit time of that change
  * @param rowsSkippedEmpty  row changes not indexed because every allowed field was NULL or empty
  * @param unreviewedColumns columns added to the table after it was first indexed, left out until allow-listed
+ * @param stagedRows rows a snapshot has written to the staged generation so far (set when announced)
+ * @param dropped    the table no longer exists at the source and its rows left the index
  */
 public record TableStatus(String sourceId, String table, long active, long staged, long rows, long chunks,
                           String modelId, String position, long commitTsMs, long updatedMs,
-                          long rowsSkippedEmpty, List<String> unreviewedColumns) {
+                          long rowsSkippedEmpty, List<String> unreviewedColumns, long stagedRows, boolean dropped) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> COLUMNS = new TypeReference<>() {
     };
@@ -36,7 +38,7 @@ public record TableStatus(String sourceId, String table, long active, long stage
 
     public TableStatus(String sourceId, String table, long active, long staged, long rows, long chunks,
                        String modelId, String position, long commitTsMs, long updatedMs) {
-        this(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs, 0, List.of());
+        this(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs, 0, List.of(), 0, false);
     }
 
     public static TableStatus empty(String sourceId, String table) {
@@ -46,34 +48,44 @@ public record TableStatus(String sourceId, String table, long active, long stage
     /** One more row change that was not indexed because all its allowed fields were NULL. */
     public TableStatus withSkippedEmptyRow() {
         return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs,
-                rowsSkippedEmpty + 1, unreviewedColumns);
+                rowsSkippedEmpty + 1, unreviewedColumns, stagedRows, dropped);
     }
 
     public TableStatus withUnreviewedColumns(List<String> columns) {
         return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs,
-                rowsSkippedEmpty, columns);
+                rowsSkippedEmpty, columns, stagedRows, dropped);
     }
 
-    public TableStatus withGenerations(long newActive, long newStaged) {
+    /** With the table's generations as they are now: the active and staged one and the rows staged so far. */
+    public TableStatus withGenerations(long newActive, long newStaged, long newStagedRows) {
         return new TableStatus(sourceId, table, newActive, newStaged, rows, chunks, modelId, position, commitTsMs, updatedMs,
-                rowsSkippedEmpty, unreviewedColumns);
+                rowsSkippedEmpty, unreviewedColumns, newStaged == 0 ? 0 : newStagedRows, dropped);
+    }
+
+    /** Whether the table is gone from the source (its rows left the index) or exists again. */
+    public TableStatus withDropped(boolean isDropped) {
+        return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs,
+                rowsSkippedEmpty, unreviewedColumns, stagedRows, isDropped);
     }
 
     public TableStatus withCounts(long newRows, long newChunks) {
         return new TableStatus(sourceId, table, active, staged, newRows, newChunks, modelId, position, commitTsMs, updatedMs,
-                rowsSkippedEmpty, unreviewedColumns);
+                rowsSkippedEmpty, unreviewedColumns, stagedRows, dropped);
     }
 
-    /** Remembers the newest source position; tombstones carry none and leave it as it is. */
+    /**
+     * Remembers the newest source position; tombstones carry none and leave it as it is. A change of the table means
+     * it exists at the source (again, if it was dropped).
+     */
     public TableStatus withChange(String newPosition, long newCommitTsMs, String newModelId) {
         boolean known = newPosition != null && !newPosition.isEmpty();
         return new TableStatus(sourceId, table, active, staged, rows, chunks, newModelId,
-                known ? newPosition : position, known ? newCommitTsMs : commitTsMs, updatedMs, rowsSkippedEmpty, unreviewedColumns);
+                known ? newPosition : position, known ? newCommitTsMs : commitTsMs, updatedMs, rowsSkippedEmpty, unreviewedColumns, stagedRows, false);
     }
 
     public TableStatus at(long nowMs) {
         return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, nowMs,
-                rowsSkippedEmpty, unreviewedColumns);
+                rowsSkippedEmpty, unreviewedColumns, stagedRows, dropped);
     }
 
     /** The wire record of the status topic. */
@@ -81,7 +93,7 @@ public record TableStatus(String sourceId, String table, long active, long stage
         return IngestTableStatus.newBuilder().setSourceId(sourceId).setTableName(table).setActiveGeneration(active)
                 .setStagedGeneration(staged).setRows(rows).setChunks(chunks).setModelId(modelId).setSourcePosition(position)
                 .setCommitTsMs(commitTsMs).setUpdatedMs(updatedMs).setRowsSkippedEmpty(rowsSkippedEmpty)
-                .setUnreviewedColumns(unreviewedColumns).build();
+                .setUnreviewedColumns(unreviewedColumns).setStagedRows(stagedRows).setDropped(dropped).build();
     }
 
     public String encode() {
@@ -98,6 +110,7 @@ public record TableStatus(String sourceId, String table, long active, long stage
         out.put("updated_ms", updatedMs);
         out.put("rows_skipped_empty", rowsSkippedEmpty);
         out.put("unreviewed_columns", unreviewedColumns);
+        out.put("dropped", dropped);
         try {
             return JSON.writeValueAsString(out);
         } catch (JsonProcessingException e) {
@@ -112,7 +125,8 @@ public record TableStatus(String sourceId, String table, long active, long stage
                     n.path("staged").asLong(), n.path("rows").asLong(), n.path("chunks").asLong(),
                     n.path("model").asText(), n.path("position").asText(), n.path("commit_ts_ms").asLong(),
                     n.path("updated_ms").asLong(), n.path("rows_skipped_empty").asLong(),
-                    n.has("unreviewed_columns") ? JSON.convertValue(n.get("unreviewed_columns"), COLUMNS) : List.of());
+                    n.has("unreviewed_columns") ? JSON.convertValue(n.get("unreviewed_columns"), COLUMNS) : List.of(),
+                    0, n.path("dropped").asBoolean(false));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not a table status: " + e.getOriginalMessage(), e);
         }

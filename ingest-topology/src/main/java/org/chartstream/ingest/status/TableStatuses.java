@@ -50,7 +50,7 @@ public final class TableStatuses {
             String encoded = store.get(tableKey);
             if (encoded != null) {
                 TableGenerations g = generations.apply(tableKey);
-                forward.accept(tableKey, TableStatus.decode(encoded).withGenerations(g.active(), g.staged()).at(nowMs));
+                forward.accept(tableKey, TableStatus.decode(encoded).withGenerations(g.active(), g.staged(), g.stagedRows()).at(nowMs));
                 any = true;
             }
         }

@@ -76,6 +76,7 @@ public final class ChartstreamConfig {
         k.put("source.password", new String[] {"", "password of that user (never printed)"});
         k.put("source.schema", new String[] {"", "schema holding the tables (postgres: public, sqlserver: dbo when empty)"});
         k.put("source.poll-interval-ms", new String[] {DebeziumConfigs.POLL_INTERVAL_MS, "how long Debezium sleeps when the source had no new change (poll.interval.ms; Debezium's default is 500)"});
+        k.put("source.catalog-check-ms", new String[] {"10000", "how often the capturing process looks for registered tables gone from the source catalog (a dropped or renamed table's rows then leave the index)"});
         k.put("sources", new String[] {"", "comma list of source ids, each configured by source.<id>.<key> (the source.* key names; unset"
                 + " ones fall back to source.*, topic-prefix to the id); empty: the one source of the source.* keys."
                 + " Allow-list fields per table with source[.<id>].fields.<table>=a,b,c"});
