@@ -25,6 +25,7 @@ final class StartedParts implements AutoCloseable {
 
     /** Stops every part, the last started first; returns whether every part stopped without an error. */
     boolean stop() {
+        boolean interrupted = Thread.interrupted(); // a stop asked for by an interrupt still waits for each part to close
         boolean clean = true;
         for (int i = parts.size() - 1; i >= 0; i--) {
             try {
@@ -35,6 +36,9 @@ final class StartedParts implements AutoCloseable {
             }
         }
         parts.clear();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
         return clean;
     }
 

@@ -40,4 +40,20 @@ class StartedPartsTest {
         assertThat(log).containsSubsequence("while stopping: IllegalStateException: chartstream-ingest did not close within 30 s");
         assertThat(log.get(log.size() - 1)).matches("pipeline stopped in \\d+ ms, not cleanly \\(see above\\)");
     }
+
+    @Test
+    void aStopOnAnInterruptedThreadStillWaitsForEachPartAndKeepsTheInterrupt() {
+        parts.add(() -> {
+            Thread.sleep(20); // a part that waits for its threads, as a Streams client's close does
+            stopped.add("streams");
+        });
+        Thread.currentThread().interrupt();
+        try {
+            assertThat(parts.stopLogged("pipeline")).isTrue();
+            assertThat(stopped).containsExactly("streams");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
 }

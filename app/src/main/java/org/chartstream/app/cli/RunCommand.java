@@ -38,11 +38,11 @@ public final class RunCommand implements Callable<Integer> {
         }
         RuntimeFile.deleteIfWriterGone(config.dataDir()); // a killed run's file names a broker that died with it
         StopSignals stop = StopSignals.install(STOP_BOUND, RunCommand::progress);
+        stop.interruptOnRequest(Thread.currentThread()); // a stop while starting ends the start; what started is stopped
         boolean clean;
         try (Operations ops = Operations.start(config, RunCommand::progress);
              PipelineRuntime runtime = PipelineRuntime.start(config, dir, DemoCommand.datasetLoader(config), RunCommand::progress, runAs)) {
             new RuntimeFile(runtime.bootstrapServers(), pid).write(config.dataDir());
-            stop.interruptOnRequest(Thread.currentThread());
             try {
                 serve(runAs, ops, runtime);
                 stop.awaitRequest();
@@ -54,6 +54,12 @@ public final class RunCommand implements Callable<Integer> {
             }
             stop.stopping();
             clean = runtime.stop();
+        } catch (RuntimeException e) {
+            if (!stop.requested()) {
+                throw e;
+            }
+            progress("stopped while starting (" + e.getMessage() + ")");
+            clean = false;
         } finally {
             try {
                 RuntimeFile.deleteIfWrittenBy(config.dataDir(), pid);

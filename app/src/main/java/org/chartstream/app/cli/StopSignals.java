@@ -43,7 +43,7 @@ final class StopSignals {
         return signals;
     }
 
-    /** Interrupts {@code thread} when a stop is asked for (a wait for the pipeline to become searchable, say). */
+    /** Interrupts {@code thread} when a stop is asked for (while it starts the pipeline or waits for it, say). */
     synchronized void interruptOnRequest(Thread thread) {
         interruptible = thread;
         if (requested.getCount() == 0) {
