@@ -47,7 +47,7 @@ final class EmbeddedInfrastructure implements AutoCloseable {
             infrastructure.startSources(config, dir, sources, role, loader, progress);
             return infrastructure;
         } catch (IOException | SQLException | RuntimeException e) {
-            infrastructure.close();
+            infrastructure.started.stop(); // what failed to stop is reported; the start's failure is the one thrown
             throw e;
         }
     }
@@ -128,8 +128,11 @@ final class EmbeddedInfrastructure implements AutoCloseable {
         return postgres;
     }
 
+    /** Stops PostgreSQL, then the broker; throws if either did not stop cleanly (each failure is reported as it happens). */
     @Override
     public void close() {
-        started.close();
+        if (!started.stop()) {
+            throw new IllegalStateException("the embedded broker or PostgreSQL did not stop cleanly");
+        }
     }
 }

@@ -34,8 +34,10 @@ import org.chartstream.schemas.unreadable.UnreadableRecordCounts;
  * The pipeline of one process, against any broker: its topics, embedded Debezium per source, the ingest and query
  * topologies, the index materializer and the store. The broker and source databases are the configured ones, or an
  * in-process KRaft broker and an embedded PostgreSQL this process starts for what is not configured (see
- * {@link EmbeddedInfrastructure}). Started in dependency order and stopped in reverse (the broker last). A process
- * that answers publishes what its store serves ({@link StoreStatus}) on {@code chartstream.store.status}.
+ * {@link EmbeddedInfrastructure}). Started in dependency order and stopped in reverse ({@link #stop}): change data
+ * capture first, then the query and ingest Streams clients (each commits and checkpoints its stores), the store, the
+ * model, PostgreSQL and the broker last. A process that answers publishes what its store serves ({@link StoreStatus})
+ * on {@code chartstream.store.status}.
  */
 public final class PipelineRuntime implements AutoCloseable {
     /** Loads the source database the first time it is created; returns row counts per table. */
@@ -154,7 +156,7 @@ public final class PipelineRuntime implements AutoCloseable {
                     StreamsClients.ingestStreamsSettings(config).properties(), captureStartGate);
         }
         if (role.answers()) {
-            queryWiring = QueryWiring.create(config, model, store, indexCatchUp);
+            queryWiring = started.add(QueryWiring.create(config, model, store, indexCatchUp));
             query = streams.start(QUERY_APPLICATION_ID, queryWiring.topology(), QueryWiring.streamsSettings(config));
             startStatusPublisher();
         }
@@ -388,11 +390,13 @@ public final class PipelineRuntime implements AutoCloseable {
         return (System.nanoTime() - nanos) / 1e9;
     }
 
+    /** Stops every part, the last started first (see the class comment); whether every part stopped cleanly. */
+    public boolean stop() {
+        return started.stopLogged("pipeline");
+    }
+
     @Override
     public void close() {
-        started.close();
-        if (queryWiring != null) {
-            queryWiring.close();
-        }
+        stop();
     }
 }

@@ -9,6 +9,7 @@ import java.util.Properties;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -17,8 +18,8 @@ import org.chartstream.runtime.config.ChartstreamConfig;
 
 /**
  * The Kafka Streams clients of a runtime: the settings every topology shares, each topology's own over them, the
- * record size limits, and a client that stops the process's part on an error; each client started is closed with
- * the runtime.
+ * record size limits, and a client that stops the process's part on an error; each client started is closed cleanly
+ * with the runtime and reports what it restores from changelogs.
  */
 final class StreamsClients {
     private final String bootstrap;
@@ -62,9 +63,27 @@ final class StreamsClients {
         if (stateListener != null) {
             streams.setStateListener(stateListener);
         }
+        streams.setGlobalStateRestoreListener(new ChangelogRestoreReport(applicationId, progress));
         streams.start();
-        started.add(() -> streams.close(Duration.ofSeconds(10)));
+        started.add(() -> closeCleanly(applicationId, streams));
         return streams;
+    }
+
+    /** How long a Streams client may take to commit, checkpoint and close its tasks before its stop counts as unclean. */
+    static final Duration CLOSE_BOUND = Duration.ofSeconds(30);
+
+    /**
+     * Closes {@code streams} within {@link #CLOSE_BOUND}: its threads finish the record in hand, commit (under exactly-once,
+     * the open transaction), write each task's checkpoint and close the stores, so the next start restores nothing. The
+     * client leaves its group, so the tasks move to another instance at once rather than after the session timeout.
+     */
+    private static void closeCleanly(String applicationId, KafkaStreams streams) {
+        boolean closed = streams.close(CloseOptions.timeout(CLOSE_BOUND)
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        if (!closed) {
+            throw new IllegalStateException(applicationId + " did not close within " + CLOSE_BOUND.toSeconds()
+                    + " s; tasks not closed are restored from their changelogs on the next start");
+        }
     }
 
     /**

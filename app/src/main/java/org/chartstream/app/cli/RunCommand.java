@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.chartstream.app.Main;
 import org.chartstream.app.ops.Operations;
 import org.chartstream.runtime.PipelineRuntime;
@@ -49,38 +48,61 @@ public final class RunCommand implements Callable<Integer> {
         if (runAs != PipelineRuntime.Role.ALL && config.string("kafka.bootstrap").isEmpty()) {
             throw new ConfigException("--role " + role + " needs a shared broker: set kafka.bootstrap (CHARTSTREAM_KAFKA_BOOTSTRAP)");
         }
-        CountDownLatch stop = new CountDownLatch(1);
         RuntimeFile.deleteIfWriterGone(config.dataDir()); // a killed run's file names a broker that died with it
         source.claim(dir);
+        StopSignals stop = StopSignals.install(STOP_BOUND, RunCommand::progress);
+        stop.interruptOnRequest(Thread.currentThread()); // a stop while starting ends the start; what started is stopped
+        boolean clean;
         try (Operations ops = Operations.start(config, RunCommand::progress);
              PipelineRuntime runtime = PipelineRuntime.start(config, dir, source.loader(RunCommand::progress), RunCommand::progress, runAs)) {
             new RuntimeFile(runtime.bootstrapServers(), pid).write(config.dataDir());
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                stop.countDown();
-                try {
-                    RuntimeFile.deleteIfWrittenBy(config.dataDir(), pid);
-                } catch (IOException ignored) {
-                    // best effort: a stale file names a pid that is gone, and commands say so
+            try {
+                serve(runAs, ops, runtime);
+                stop.awaitRequest();
+            } catch (RuntimeException e) {
+                if (!stop.requested()) {
+                    throw e;
                 }
-            }));
-            switch (runAs) {
-                case ALL -> {
-                    ops.attach(runtime);
-                    runtime.awaitSearchable(Duration.ofMinutes(15));
-                }
-                case QUERY -> {
-                    ops.attach(runtime);
-                    runtime.awaitStoreReady(Duration.ofMinutes(30));
-                }
-                case INGEST -> {
-                    ops.attach(runtime);
-                    progress("ingest running: change data capture into " + org.chartstream.schemas.Topics.INDEX);
-                }
+                // asked to stop while waiting for the pipeline to become searchable
             }
-            progress("pipeline running; Kafka at " + runtime.bootstrapServers() + ". Ask with: ./chartstream ask \"...\"  (Ctrl-C stops)");
-            stop.await();
+            stop.stopping();
+            clean = runtime.stop();
+        } catch (RuntimeException e) {
+            if (!stop.requested()) {
+                throw e;
+            }
+            progress("stopped while starting (" + e.getMessage() + ")");
+            clean = false;
+        } finally {
+            try {
+                RuntimeFile.deleteIfWrittenBy(config.dataDir(), pid);
+            } catch (IOException ignored) {
+                // best effort: a stale file names a pid that is gone, and commands say so
+            }
+            stop.finished();
         }
-        return 0;
+        return clean ? 0 : 1;
+    }
+
+    /** Bound of a stop: the Streams clients' close bounds, Debezium's and PostgreSQL's stops, with room to spare. */
+    static final Duration STOP_BOUND = Duration.ofSeconds(150);
+
+    private static void serve(PipelineRuntime.Role runAs, Operations ops, PipelineRuntime runtime) {
+        switch (runAs) {
+            case ALL -> {
+                ops.attach(runtime);
+                runtime.awaitSearchable(Duration.ofMinutes(15));
+            }
+            case QUERY -> {
+                ops.attach(runtime);
+                runtime.awaitStoreReady(Duration.ofMinutes(30));
+            }
+            case INGEST -> {
+                ops.attach(runtime);
+                progress("ingest running: change data capture into " + org.chartstream.schemas.Topics.INDEX);
+            }
+        }
+        progress("pipeline running; Kafka at " + runtime.bootstrapServers() + ". Ask with: ./chartstream ask \"...\"  (Ctrl-C stops)");
     }
 
     static PipelineRuntime.Role role(String name) {
