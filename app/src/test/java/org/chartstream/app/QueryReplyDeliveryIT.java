@@ -31,7 +31,7 @@ import org.chartstream.embedded.EmbeddedKafkaBroker;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
-import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.StreamsClients;
 import org.chartstream.runtime.QueryWiring;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.QueryRequest;
@@ -74,7 +74,7 @@ class QueryReplyDeliveryIT {
             store.commit(Map.of());
             broker.createTopics(Map.of(Topics.REQUESTS, 1, Topics.REPLIES, 1, Topics.AUDIT, 1, Topics.DEAD_LETTER, 1));
             try (QueryWiring wiring = QueryWiring.create(config, model, store)) {
-                Properties p = PipelineRuntime.streamsProperties("reply-delivery-it", broker.bootstrapServers(), Map.of(), dir.resolve("streams"));
+                Properties p = StreamsClients.streamsProperties("reply-delivery-it", broker.bootstrapServers(), Map.of(), dir.resolve("streams"));
                 p.putAll(QueryWiring.streamsSettings(config));
                 try (KafkaStreams streams = new KafkaStreams(wiring.topology(), p)) {
                     streams.start();

@@ -21,7 +21,7 @@ import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.client.QueryClient;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.replica.IndexMaterializer;
-import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.StreamsClients;
 import org.chartstream.runtime.PipelineTopics;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.TransportSecurity;
@@ -90,7 +90,7 @@ class TransportSecurityClientsTest {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream("chartstream.requests");
         try (KafkaStreams streams = new KafkaStreams(builder.build(),
-                PipelineRuntime.streamsProperties("tls-test", bootstrap, security, dir.resolve("streams")))) {
+                StreamsClients.streamsProperties("tls-test", bootstrap, security, dir.resolve("streams")))) {
             streams.start();
             awaitConnections();
             streams.close(Duration.ZERO);

@@ -30,7 +30,7 @@ import org.chartstream.evaluation.RankingMetrics;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.query.admission.AdmissionControl;
-import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.StreamsClients;
 import org.chartstream.runtime.QueryWiring;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.AnswerAudit;
@@ -44,7 +44,7 @@ import org.chartstream.store.lucene.LuceneHybridStore;
 /**
  * Request → final reply through the real query topology on the embedded broker, with no LLM endpoint (extractive
  * answers), over a Lucene index of N clustered chunks, with the query topology's Kafka Streams settings of the
- * runtime ({@link PipelineRuntime#streamsProperties}, {@link QueryWiring#streamsSettings}). C clients each send
+ * runtime ({@link StreamsClients#streamsProperties}, {@link QueryWiring#streamsSettings}). C clients each send
  * requests one after another; the gate is opened (threshold −1) so every request runs every stage, and admission is
  * fixed at 256 so that none is turned away ({@code bench load} measures admission). Per-stage times come from the
  * audit records.
@@ -140,7 +140,7 @@ public final class QueryBench {
             progress.printf(Locale.ROOT, "index %s: %d segments%n", reuse ? "reused from " + indexPath : "built", index.segments());
             broker.createTopics(Map.of(Topics.REQUESTS, 1, Topics.REPLIES, 1, Topics.AUDIT, 1, Topics.DEAD_LETTER, 1));
             try (QueryWiring wiring = QueryWiring.create(config, model, store)) {
-                Properties p = PipelineRuntime.streamsProperties("chartstream-bench-query", broker.bootstrapServers(), Map.of(),
+                Properties p = StreamsClients.streamsProperties("chartstream-bench-query", broker.bootstrapServers(), Map.of(),
                         dir.resolve("streams"));
                 p.putAll(QueryWiring.streamsSettings(config));
                 progress.printf(Locale.ROOT, "query topology: %s=%s, %s=%s, %s=%s%n", StreamsConfig.PROCESSING_GUARANTEE_CONFIG,

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.function.Consumer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.chartstream.core.store.HybridStore;
@@ -222,14 +221,6 @@ public final class PipelineRuntime implements AutoCloseable {
 
     /** Bound of the wait for the ingest group before capture starts (capture is correct without it). */
     static final int CAPTURE_GATE_BOUND_SECONDS = 60;
-
-    /**
-     * The settings of the runtime's Kafka Streams instances; {@code security} (the transport security of an external
-     * broker) reaches their consumers, producers and admin clients alike.
-     */
-    public static Properties streamsProperties(String applicationId, String bootstrapServers, Map<String, String> security, Path stateDir) {
-        return StreamsClients.streamsProperties(applicationId, bootstrapServers, security, stateDir);
-    }
 
     /** Rows per registered table in the source databases. */
     public Map<String, Long> sourceRowCounts() {

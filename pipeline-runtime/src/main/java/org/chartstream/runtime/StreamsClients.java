@@ -21,7 +21,7 @@ import org.chartstream.runtime.config.ChartstreamConfig;
  * record size limits, and a client that stops the process's part on an error; each client started is closed cleanly
  * with the runtime and reports what it restores from changelogs.
  */
-final class StreamsClients {
+public final class StreamsClients {
     private final String bootstrap;
     private final Map<String, String> security;
     private final Path stateDir;

@@ -30,7 +30,7 @@ class IngestStreamsSettingsTest {
 
     @Test
     void theIngestPollTimeStaysOutOfTheSettingsTheTopologiesShare() {
-        Properties shared = PipelineRuntime.streamsProperties("app", "127.0.0.1:9092", Map.of(), Path.of("state"));
+        Properties shared = StreamsClients.streamsProperties("app", "127.0.0.1:9092", Map.of(), Path.of("state"));
 
         assertThat(shared).doesNotContainKey(StreamsConfig.POLL_MS_CONFIG)
                 .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
