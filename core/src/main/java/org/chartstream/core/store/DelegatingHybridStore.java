@@ -42,11 +42,6 @@ public interface DelegatingHybridStore extends HybridStore {
   }
 
   @Override
-  default Map<TableRef, Long> activeGenerations() {
-    return reads().activeGenerations();
-  }
-
-  @Override
   default List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
     return reads().vectorSearch(query, k, filter);
   }
@@ -57,8 +52,8 @@ public interface DelegatingHybridStore extends HybridStore {
   }
 
   @Override
-  default List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
-    return reads().patientsNamed(terms, limit, filter);
+  default Map<TableRef, Long> activeGenerations() {
+    return reads().activeGenerations();
   }
 
   @Override
@@ -74,5 +69,10 @@ public interface DelegatingHybridStore extends HybridStore {
   @Override
   default long chunkCount() {
     return reads().chunkCount();
+  }
+
+  @Override
+  default List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
+    return reads().patientsNamed(terms, limit, filter);
   }
 }

@@ -11,17 +11,17 @@ import java.util.Set;
 public interface StoreReads {
   Map<String, String> checkpoint();
 
-  Map<TableRef, Long> activeGenerations();
-
   List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter);
 
   List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter);
 
-  List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter);
+  Map<TableRef, Long> activeGenerations();
 
   long countRows(TableRef table);
 
   List<StoredChunk> rowChunks(RowRef row);
 
   long chunkCount();
+
+  List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter);
 }
