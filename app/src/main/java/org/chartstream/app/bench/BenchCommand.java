@@ -1,7 +1,5 @@
 package org.chartstream.app.bench;
 
-import org.chartstream.app.Main;
-import org.chartstream.runtime.config.ChartstreamConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -21,10 +19,5 @@ public final class BenchCommand implements Runnable {
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
-  }
-
-  /** The configuration {@code Main} loaded (file, environment, {@code -D} options), for a bench subcommand. */
-  static ChartstreamConfig config(CommandSpec spec) {
-    return ((Main) spec.root().userObject()).config();
   }
 }

@@ -1,11 +1,8 @@
 package org.chartstream.app.bench;
 
-import java.util.concurrent.Callable;
 import org.chartstream.bench.FreshnessBench;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code chartstream bench freshness}: from a source commit to the change being searchable, one single-row change
@@ -20,9 +17,7 @@ import picocli.CommandLine.Spec;
                 "written (read_uncommitted arrival) -> committed (read_committed arrival) -> searchable.",
                 "JSON: changes, p50_ms, p99_ms, hops_ms (p50 per hop), hops_p99_ms, hops_changes (changes whose",
                 "records were all seen)."})
-public final class FreshnessBenchCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class FreshnessBenchCommand extends BenchSubcommand {
 
     @Option(names = "--changes", description = "single-row changes to time, at least 200 (default: ${DEFAULT-VALUE})", defaultValue = "200")
     int changes;
@@ -46,7 +41,7 @@ public final class FreshnessBenchCommand implements Callable<Integer> {
         if (gapMs < 0) {
             throw new IllegalArgumentException("--gap-ms must not be negative");
         }
-        FreshnessBench.Result result = FreshnessBench.run(BenchCommand.config(spec), changes, patients, gapMs);
+        FreshnessBench.Result result = FreshnessBench.run(config(), changes, patients, gapMs);
         System.out.println(json ? result.json() : result.text());
         return 0;
     }

@@ -1,11 +1,8 @@
 package org.chartstream.app.bench;
 
-import java.util.concurrent.Callable;
 import org.chartstream.bench.IngestBench;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code chartstream bench ingest}: snapshot throughput of the whole ingest path (Debezium → Kafka → normalise,
@@ -18,9 +15,7 @@ import picocli.CommandLine.Spec;
                 "raw rate. JSON: rows, chunks, chunks_per_s, raw_embed_chunks_per_s, ratio, seconds, raw_seconds, and the",
                 "CPU seconds this JVM (pipeline, broker, store; PostgreSQL runs apart) used in each phase, in all and on",
                 "its JIT compiler and GC threads: cpu_s (snapshot), raw_cpu_s (direct embedding)."})
-public final class IngestBenchCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class IngestBenchCommand extends BenchSubcommand {
 
     @Option(names = "--patients", description = "synthetic patients (default: ${DEFAULT-VALUE})", defaultValue = "50")
     int patients;
@@ -30,7 +25,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        IngestBench.Result result = IngestBench.run(BenchCommand.config(spec), patients);
+        IngestBench.Result result = IngestBench.run(config(), patients);
         System.out.println(json ? result.json() : result.text());
         return 0;
     }

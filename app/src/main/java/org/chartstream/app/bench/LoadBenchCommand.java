@@ -5,13 +5,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.chartstream.bench.LoadBench;
 import org.chartstream.bench.LoadLevel;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code chartstream bench load}: admission, latency and loss at rising concurrency through the request topic. */
 @Command(name = "load", mixinStandardHelpOptions = true, description = {
@@ -30,9 +28,7 @@ import picocli.CommandLine.Spec;
         "{\"levels\":[{\"clients\":…, \"rps\":…, \"p50_ms\":…, \"p99_ms\":…, \"busy\":…,",
         "\"busy_p50_ms\":…, \"busy_p99_ms\":…, \"busy_hops_p99_ms\":{\"request\":…, \"reply\":…},",
         "\"lost\":…, \"admission_limit\":…}, …]}"})
-public final class LoadBenchCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class LoadBenchCommand extends BenchSubcommand {
 
     @Option(names = "--chunks", description = "chunks in the index (default: ${DEFAULT-VALUE})", defaultValue = "10000")
     int chunks;
@@ -48,13 +44,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
             defaultValue = "60")
     int timeoutSeconds;
 
-    @Option(names = "--index-dir", description = {"keep the index here and reuse it in later runs with the same --chunks",
-            "(default: a temporary index, built and deleted by each run)"})
-    java.nio.file.Path indexDir;
-
-    @Option(names = "--shared-reply-reader", description = {"the clients share one query client and its one reply-topic consumer, as one",
-            "upstream service would (default: a client and consumer each, every reply read by every client)"})
-    boolean sharedReplyReader;
+    @Mixin
+    QueryIndexOptions index;
 
     @Option(names = "--json", description = "print the figures as one JSON line")
     boolean json;
@@ -66,8 +57,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
             return 2;
         }
         PrintWriter progress = new PrintWriter(System.err, true);
-        List<LoadLevel> levels = LoadBench.run(BenchCommand.config(spec), chunks, clients, requests,
-                Duration.ofSeconds(timeoutSeconds), indexDir, sharedReplyReader, progress);
+        List<LoadLevel> levels = LoadBench.run(config(), chunks, clients, requests,
+                Duration.ofSeconds(timeoutSeconds), index.indexDir, index.sharedReplyReader, progress);
         if (json) {
             System.out.println(LoadLevel.levelsJson(levels));
         } else {

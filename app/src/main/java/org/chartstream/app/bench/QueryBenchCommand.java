@@ -3,12 +3,10 @@ package org.chartstream.app.bench;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.chartstream.bench.QueryBench;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code chartstream bench query}: request → final reply latency through the query topology, no LLM. */
 @Command(name = "query", mixinStandardHelpOptions = true, description = {
@@ -17,9 +15,7 @@ import picocli.CommandLine.Spec;
         "configured settings (query.poll-ms, query.commit-interval-ms) and admission fixed at 256. Last stdout line with",
         "--json: {\"chunks\":…, \"clients\":…, \"p50_ms\":…, \"p95_ms\":…, \"stages_ms\":{…}, \"requests_per_s\":…}; with",
         "several client counts {\"runs\":[…]} holding one such object per count (each also on stderr as it ends)."})
-public final class QueryBenchCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class QueryBenchCommand extends BenchSubcommand {
 
     @Option(names = "--chunks", description = "chunks in the index (default: ${DEFAULT-VALUE})", defaultValue = "100000")
     int chunks;
@@ -30,13 +26,8 @@ public final class QueryBenchCommand implements Callable<Integer> {
     @Option(names = "--requests", description = "requests per client (default: ${DEFAULT-VALUE})", defaultValue = "50")
     int requests;
 
-    @Option(names = "--index-dir", description = {"keep the index here and reuse it in later runs with the same --chunks",
-            "(default: a temporary index, built and deleted by each run)"})
-    java.nio.file.Path indexDir;
-
-    @Option(names = "--shared-reply-reader", description = {"the clients share one query client and its one reply-topic consumer, as one",
-            "upstream service would (default: a client and consumer each, every reply read by every client)"})
-    boolean sharedReplyReader;
+    @Mixin
+    QueryIndexOptions index;
 
     @Option(names = "--json", description = "print the figures as JSON lines")
     boolean json;
@@ -44,7 +35,7 @@ public final class QueryBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter progress = new PrintWriter(System.err, true);
-        List<QueryBench.Result> results = QueryBench.run(BenchCommand.config(spec), chunks, clients, requests, indexDir, sharedReplyReader, progress);
+        List<QueryBench.Result> results = QueryBench.run(config(), chunks, clients, requests, index.indexDir, index.sharedReplyReader, progress);
         if (json) {
             System.out.println(QueryBench.lastLine(results));
             return 0;

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.chartstream.app.Main;
 import org.chartstream.app.pipeline.EmbeddingReport;
 import org.chartstream.app.pipeline.IngestStatusReader;
@@ -14,9 +13,7 @@ import org.chartstream.bench.PipelineBenchRuntime;
 import org.chartstream.bench.QueryInstanceProcess;
 import org.chartstream.bench.ScaleOutLoad;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code chartstream bench scaleout}: ingest instances sharing the embedding; query instances sharing the request topic, one killed mid-load. */
 @Command(name = "scaleout", mixinStandardHelpOptions = true, description = {
@@ -51,15 +48,13 @@ import picocli.CommandLine.Spec;
         "{\"query\":{\"instances\":…, \"killed\":1, \"in_flight_at_kill\":…, \"requests\":…, \"answered\":…, \"lost\":…,",
         "\"duplicates\":…, \"conflicting_duplicates\":…, \"p99_ms\":…, …}, \"ingest\":{\"instances\":…,",
         "\"chunks_per_s\":…, \"single_chunks_per_s\":…, \"ratio\":…, \"index_equals_source\":…, …}}"})
-public final class ScaleOutBenchCommand implements Callable<Integer> {
+public final class ScaleOutBenchCommand extends BenchSubcommand {
     /**
      * The query instances' commit interval: the kill waits for a request admitted two commit intervals and 300 ms before
      * (so that it is in the committed pending store), and at the default 1000 ms no request lived that long on a fast
      * machine, so the kill came after the load and tested no failover (QueryScaleOutIT uses the same 100 ms).
      */
     static final long COMMIT_INTERVAL_MS = 100;
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--instances", description = "query instances (default: ${DEFAULT-VALUE})", defaultValue = "2")
     int instances;
@@ -122,7 +117,7 @@ public final class ScaleOutBenchCommand implements Callable<Integer> {
                     + " --kill-after between 0 and 1 (exclusive), --part ingest, query or both, every other count at least 1");
             return 2;
         }
-        var config = BenchCommand.config(spec);
+        var config = config();
         Path work = config.dataDir().resolve("bench-scaleout");
         PipelineBenchRuntime.deleteRecursively(work);
         List<String> parts = new ArrayList<>();

@@ -1,14 +1,11 @@
 package org.chartstream.app.bench;
 
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import org.chartstream.bench.StoreBench;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** {@code chartstream bench store}: index build, kNN/BM25/filtered-kNN latency and recall of the Lucene store. */
 @Command(name = "store", mixinStandardHelpOptions = true,
@@ -16,10 +13,8 @@ import picocli.CommandLine.Spec;
         "deterministic per seed) through the store's own write path, then measure kNN, BM25 and patient-filtered",
         "kNN latency and recall@10 against an exact scan. Needs about chunks x dimension x 4 bytes of heap for",
         "the exact-scan copy (1M x 384: 1.5 GB; run with CHARTSTREAM_JAVA_OPTS=-Xmx8g)."})
-public final class StoreBenchCommand implements Callable<Integer> {
+public final class StoreBenchCommand extends BenchSubcommand {
 
-  @Spec
-  CommandSpec spec;
 
   @Option(names = "--chunks", description = "chunks to index (default: ${DEFAULT-VALUE})", defaultValue = "100000")
   int chunks;

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.chartstream.app.Main;
 import org.chartstream.app.audit.AuditTrail;
 import org.chartstream.app.audit.CitationDrift;
 import org.chartstream.app.audit.CurrentIndex;
@@ -20,7 +19,6 @@ import org.chartstream.runtime.config.TransportSecurity;
 import org.chartstream.schemas.AnswerAudit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine;
 
 /** Lists answers with their evidence and flags citations whose rows have changed or gone since. */
@@ -35,14 +33,8 @@ import picocli.CommandLine;
         "Prints no question or record text unless --show-text is given.",
         "Exit code 0 when nothing is flagged, 3 when a citation is flagged.", ""})
 public final class AuditCommand implements Callable<Integer> {
-    @ParentCommand
-    Main main;
-
     @CommandLine.Mixin
     WindowOptions options;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--json", description = "print the audit as one JSON object (the last line)")
     boolean json;
@@ -55,8 +47,8 @@ public final class AuditCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ChartstreamConfig config = main.config();
-        TimeWindow window = options.window(spec);
+        ChartstreamConfig config = options.config();
+        TimeWindow window = options.window();
         String servers = options.bootstrapServers(config);
         Map<String, String> security = TransportSecurity.kafkaClientProperties(config);
         List<AnswerAudit> audits = new ReplyLog(new TopicReader(servers, security)).audits(window, includeReplays);

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import org.chartstream.app.Main;
 import org.chartstream.app.audit.ReplayComparison;
 import org.chartstream.app.audit.ReplayRun;
 import org.chartstream.app.audit.TimeWindow;
@@ -21,7 +20,6 @@ import org.chartstream.runtime.config.TransportSecurity;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 /** Re-runs past requests into a reply topic of their own and compares the answers with the originals. */
 @Command(name = "replay", mixinStandardHelpOptions = true, description = {
@@ -35,14 +33,8 @@ import picocli.CommandLine.ParentCommand;
         "Prints ids, outcomes and row keys only, never question or answer text.",
         "Exit code 0 when every request got a replay answer (and, with --compare, all are the same), 3 otherwise.", ""})
 public final class ReplayCommand implements Callable<Integer> {
-    @ParentCommand
-    Main main;
-
     @CommandLine.Mixin
     WindowOptions options;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--compare", description = "diff each replay's answer and citations with the original's")
     boolean compare;
@@ -62,10 +54,10 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ChartstreamConfig config = main.config();
-        TimeWindow window = options.window(spec);
+        ChartstreamConfig config = options.config();
+        TimeWindow window = options.window();
         if (parallel < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
+            throw options.usageError("--parallel must be at least 1");
         }
         String runId = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())
                 + "-" + UUID.randomUUID().toString().substring(0, 6);
@@ -75,7 +67,7 @@ public final class ReplayCommand implements Callable<Integer> {
         try {
             report = ReplayRun.run(reader, window, runId, topic, compare, parallel, Duration.ofSeconds(timeoutSeconds), RunCommand::progress);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw options.usageError(e.getMessage());
         }
         String summary = String.format("replay %s: %d requests, %d answered into %s", report.runId(), report.results().size(),
                 report.answered(), report.replyTopic())

@@ -2,18 +2,13 @@ package org.chartstream.store.documentdb;
 
 import com.mongodb.MongoException;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import org.bson.Document;
-import org.chartstream.core.store.HybridStore;
-import org.chartstream.core.store.IndexedPatient;
+import org.chartstream.core.store.DelegatingHybridStore;
 import org.chartstream.core.store.RetrievalFilter;
-import org.chartstream.core.store.RowRef;
-import org.chartstream.core.store.SearchHit;
-import org.chartstream.core.store.StoredChunk;
-import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.StoreReads;
+import org.chartstream.core.store.StoreWrites;
 import org.chartstream.core.store.TermIndex;
 import org.chartstream.core.store.rowset.RowSetQuery;
 import org.chartstream.core.store.rowset.RowSetResult;
@@ -58,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * documents), {@link DocumentDbWriter} (buffered writes and the commit), {@link DocumentDbSearcher} (vector and text
  * search, row lookups, counts).
  */
-public final class DocumentDbHybridStore implements HybridStore {
+public final class DocumentDbHybridStore implements DelegatingHybridStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(DocumentDbHybridStore.class);
 
@@ -121,47 +116,12 @@ public final class DocumentDbHybridStore implements HybridStore {
 
   // ------------------------------------------------------------------------------------------------ writes
 
-  @Override
-  public void upsertRow(RowRef row, long generation, List<StoredChunk> chunks) {
-    writer.upsertRow(row, generation, chunks);
-  }
-
-  @Override
-  public void deleteRow(RowRef row) {
-    writer.deleteRow(row);
-  }
-
-  @Override
-  public void publish(TableRef table, long generation) {
-    writer.publish(table, generation);
-  }
-
-  @Override
-  public void commit(Map<String, String> checkpoint) {
-    writer.commit(checkpoint);
-  }
-
   /** Test seam: runs inside the next commits, after every write and before the commit switch. */
   void failBeforeStateSwitch(Runnable failure) {
     writer.failBeforeStateSwitch(failure);
   }
 
   // ------------------------------------------------------------------------------------------------ reads
-
-  @Override
-  public Map<String, String> checkpoint() {
-    return searcher.checkpoint();
-  }
-
-  @Override
-  public Map<TableRef, Long> activeGenerations() {
-    return searcher.activeGenerations();
-  }
-
-  @Override
-  public List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
-    return searcher.vectorSearch(query, k, filter);
-  }
 
   /** The first pushed-down vector search pipeline this store sends for the filter (tests pin its options). */
   List<Document> pushedDownPipeline(float[] query, int k, RetrievalFilter filter) {
@@ -177,16 +137,6 @@ public final class DocumentDbHybridStore implements HybridStore {
   @Override
   public Optional<TermIndex> termIndex() {
     return Optional.of(termIndex);
-  }
-
-  @Override
-  public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
-    return searcher.lexicalSearch(query, k, filter);
-  }
-
-  @Override
-  public List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
-    return searcher.patientsNamed(terms, limit, filter);
   }
 
   @Override
@@ -206,18 +156,13 @@ public final class DocumentDbHybridStore implements HybridStore {
   }
 
   @Override
-  public long countRows(TableRef table) {
-    return searcher.countRows(table);
+  public StoreWrites writes() {
+    return writer;
   }
 
   @Override
-  public List<StoredChunk> rowChunks(RowRef row) {
-    return searcher.rowChunks(row);
-  }
-
-  @Override
-  public long chunkCount() {
-    return searcher.chunkCount();
+  public StoreReads reads() {
+    return searcher;
   }
 
   @Override

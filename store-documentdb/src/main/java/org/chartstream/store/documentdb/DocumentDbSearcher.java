@@ -44,6 +44,7 @@ import org.chartstream.core.store.PatientTerms;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoreReads;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
@@ -56,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * scanning exactly when the filter is selective; lexical search is {@code $text}, its hits scored by rank
  * ({@link DocumentDbPipelines#lexicalRankScore}). Hits and row lookups carry each chunk's vector.
  */
-final class DocumentDbSearcher {
+final class DocumentDbSearcher implements StoreReads {
 
   private static final Logger LOG = LoggerFactory.getLogger(DocumentDbSearcher.class);
 
@@ -99,15 +100,18 @@ final class DocumentDbSearcher {
     return view;
   }
 
-  Map<String, String> checkpoint() {
+  @Override
+  public Map<String, String> checkpoint() {
     return readView().checkpoint();
   }
 
-  Map<TableRef, Long> activeGenerations() {
+  @Override
+  public Map<TableRef, Long> activeGenerations() {
     return readView().active();
   }
 
-  List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
+  @Override
+  public List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
     Objects.requireNonNull(query, "query");
     requireK(k);
     if (query.length != settings.dimension()) {
@@ -223,7 +227,8 @@ final class DocumentDbSearcher {
     return m.contains("filter is not supported") || (m.contains("filter") && m.contains("not supported"));
   }
 
-  List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
+  @Override
+  public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
     requireK(k);
     String text = DocumentDbPipelines.textSearch(query);
     if (text == null) {
@@ -299,7 +304,8 @@ final class DocumentDbSearcher {
    * one of the words (indexed: {@code patients_by_term}), read without text or vector, one per patient (its first
    * row by row id).
    */
-  List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
+  @Override
+  public List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
     Objects.requireNonNull(terms, "terms");
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be >= 1: " + limit);
@@ -324,7 +330,8 @@ final class DocumentDbSearcher {
     return new RowRef(d.getString(SOURCE_ID), d.getString(TABLE), d.getString(ROW_KEY));
   }
 
-  long countRows(TableRef table) {
+  @Override
+  public long countRows(TableRef table) {
     Objects.requireNonNull(table, "table");
     ReadView view = readView();
     Long g = view.active().get(table);
@@ -336,7 +343,8 @@ final class DocumentDbSearcher {
         Filters.eq(ROW_HEAD, true), Filters.lte(EPOCH_ADDED, view.epoch()), Filters.gt(EPOCH_REMOVED, view.epoch())));
   }
 
-  List<StoredChunk> rowChunks(RowRef row) {
+  @Override
+  public List<StoredChunk> rowChunks(RowRef row) {
     Objects.requireNonNull(row, "row");
     ReadView view = readView();
     Long g = view.active().get(row.tableRef());
@@ -352,7 +360,8 @@ final class DocumentDbSearcher {
     return List.copyOf(out);
   }
 
-  long chunkCount() {
+  @Override
+  public long chunkCount() {
     ReadView view = readView();
     if (view.active().isEmpty()) {
       return 0;

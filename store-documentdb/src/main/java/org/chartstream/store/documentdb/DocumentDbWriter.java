@@ -36,6 +36,7 @@ import org.bson.conversions.Bson;
 import org.chartstream.core.store.ChunkChecks;
 import org.chartstream.core.store.GenerationSwitch;
 import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoreWrites;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.slf4j.Logger;
@@ -47,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * transaction where the server has them). Undoes an unfinished commit, and deletes chunk versions superseded longer
  * than the grace period ago. All methods are synchronized: one writer per store.
  */
-final class DocumentDbWriter {
+final class DocumentDbWriter implements StoreWrites {
 
   private static final Logger LOG = LoggerFactory.getLogger(DocumentDbWriter.class);
 
@@ -132,7 +133,8 @@ final class DocumentDbWriter {
     }
   }
 
-  synchronized void upsertRow(RowRef row, long generation, List<StoredChunk> chunks) {
+  @Override
+  public synchronized void upsertRow(RowRef row, long generation, List<StoredChunk> chunks) {
     Objects.requireNonNull(row, "row");
     Objects.requireNonNull(chunks, "chunks");
     database.ensureOpen();
@@ -147,14 +149,16 @@ final class DocumentDbWriter {
     pending.add(new Upsert(row, generation, List.copyOf(chunks)));
   }
 
-  synchronized void deleteRow(RowRef row) {
+  @Override
+  public synchronized void deleteRow(RowRef row) {
     Objects.requireNonNull(row, "row");
     database.ensureOpen();
     pending.removeIf(w -> w instanceof Upsert u && u.row().equals(row));
     pending.add(new Delete(row));
   }
 
-  synchronized void publish(TableRef table, long generation) {
+  @Override
+  public synchronized void publish(TableRef table, long generation) {
     Objects.requireNonNull(table, "table");
     database.ensureOpen();
     Long active = writerActive.get(table);
@@ -167,7 +171,8 @@ final class DocumentDbWriter {
         active == null ? "none" : active);
   }
 
-  synchronized void commit(Map<String, String> checkpoint) {
+  @Override
+  public synchronized void commit(Map<String, String> checkpoint) {
     database.ensureOpen();
     Map<String, String> cp = checkpoint == null ? committedCheckpoint : copyCheckpoint(checkpoint);
     long previous = committedEpoch;

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -22,13 +21,11 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.Version;
-import org.chartstream.core.store.HybridStore;
-import org.chartstream.core.store.IndexedPatient;
+import org.chartstream.core.store.DelegatingHybridStore;
 import org.chartstream.core.store.RetrievalFilter;
-import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
-import org.chartstream.core.store.StoredChunk;
-import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.StoreReads;
+import org.chartstream.core.store.StoreWrites;
 import org.chartstream.core.store.TermIndex;
 import org.chartstream.core.store.WeightedText;
 import org.chartstream.core.store.rowset.RowSetQuery;
@@ -57,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * <p>The parts: {@link LuceneSchema} (fields, documents, codec), {@link LuceneStoreWriter} (writes, generations,
  * commits), {@link LuceneStoreSearcher} (kNN, BM25, row lookups on one {@link Snapshot}).
  */
-public final class LuceneHybridStore implements HybridStore {
+public final class LuceneHybridStore implements DelegatingHybridStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(LuceneHybridStore.class);
 
@@ -216,26 +213,6 @@ public final class LuceneHybridStore implements HybridStore {
 
   // ------------------------------------------------------------------------------------------------ writes
 
-  @Override
-  public void upsertRow(RowRef row, long generation, List<StoredChunk> chunks) {
-    writer.upsertRow(row, generation, chunks);
-  }
-
-  @Override
-  public void deleteRow(RowRef row) {
-    writer.deleteRow(row);
-  }
-
-  @Override
-  public void publish(TableRef table, long generation) {
-    writer.publish(table, generation);
-  }
-
-  @Override
-  public void commit(Map<String, String> checkpoint) {
-    writer.commit(checkpoint);
-  }
-
   /** A near-real-time reader over the writes, without a Lucene commit: no fsync. */
   @Override
   public void refresh() {
@@ -277,26 +254,6 @@ public final class LuceneHybridStore implements HybridStore {
   // ------------------------------------------------------------------------------------------------ reads
 
   @Override
-  public Map<String, String> checkpoint() {
-    return searcher.checkpoint();
-  }
-
-  @Override
-  public Map<TableRef, Long> activeGenerations() {
-    return searcher.activeGenerations();
-  }
-
-  @Override
-  public List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
-    return searcher.vectorSearch(query, k, filter);
-  }
-
-  @Override
-  public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
-    return searcher.lexicalSearch(query, k, filter);
-  }
-
-  @Override
   public List<SearchHit> weightedLexicalSearch(List<WeightedText> query, int k, RetrievalFilter filter) {
     return searcher.weightedLexicalSearch(query, k, filter);
   }
@@ -304,11 +261,6 @@ public final class LuceneHybridStore implements HybridStore {
   @Override
   public boolean weighsLexicalTerms() {
     return true;
-  }
-
-  @Override
-  public List<IndexedPatient> patientsNamed(Set<String> terms, int limit, RetrievalFilter filter) {
-    return searcher.patientsNamed(terms, limit, filter);
   }
 
   @Override
@@ -328,18 +280,13 @@ public final class LuceneHybridStore implements HybridStore {
   }
 
   @Override
-  public long countRows(TableRef table) {
-    return searcher.countRows(table);
+  public StoreWrites writes() {
+    return writer;
   }
 
   @Override
-  public List<StoredChunk> rowChunks(RowRef row) {
-    return searcher.rowChunks(row);
-  }
-
-  @Override
-  public long chunkCount() {
-    return searcher.chunkCount();
+  public StoreReads reads() {
+    return searcher;
   }
 
   @Override

@@ -35,6 +35,7 @@ import org.chartstream.core.store.IndexedPatient;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.SearchHit;
+import org.chartstream.core.store.StoreReads;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
@@ -48,7 +49,7 @@ import org.chartstream.core.store.rowset.RowSetResult;
  * ({@link RawVectors}). Here: kNN, row lookups and counts; BM25 is {@link LuceneLexicalSearch}, exact terms
  * {@link LuceneTermLookups}, patients by name {@link LucenePatients}.
  */
-final class LuceneStoreSearcher {
+final class LuceneStoreSearcher implements StoreReads {
 
   /**
    * HNSW candidates (the search beam) of an unfiltered search, before full-precision rescoring keeps the top k.
@@ -85,11 +86,13 @@ final class LuceneStoreSearcher {
     this.rowSets = new LuceneRowSets(reads);
   }
 
-  Map<String, String> checkpoint() {
+  @Override
+  public Map<String, String> checkpoint() {
     return reads.withSnapshot(Snapshot::checkpoint);
   }
 
-  Map<TableRef, Long> activeGenerations() {
+  @Override
+  public Map<TableRef, Long> activeGenerations() {
     return reads.withSnapshot(Snapshot::active);
   }
 
@@ -103,7 +106,8 @@ final class LuceneStoreSearcher {
     return reads.withSnapshot(s -> s.reader().leaves().size());
   }
 
-  List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
+  @Override
+  public List<SearchHit> vectorSearch(float[] query, int k, RetrievalFilter filter) {
     Objects.requireNonNull(query, "query");
     requireK(k);
     return reads.withSnapshot(s -> {
@@ -143,7 +147,8 @@ final class LuceneStoreSearcher {
   }
 
   /** {@link LuceneLexicalSearch#lexicalSearch(String, int, RetrievalFilter)}. */
-  List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
+  @Override
+  public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
     return lexical.lexicalSearch(query, k, filter);
   }
 
@@ -156,11 +161,13 @@ final class LuceneStoreSearcher {
     return terms;
   }
 
-  List<IndexedPatient> patientsNamed(Set<String> words, int limit, RetrievalFilter filter) {
+  @Override
+  public List<IndexedPatient> patientsNamed(Set<String> words, int limit, RetrievalFilter filter) {
     return patients.patientsNamed(words, limit, filter);
   }
 
-  long countRows(TableRef table) {
+  @Override
+  public long countRows(TableRef table) {
     Objects.requireNonNull(table, "table");
     return reads.withSnapshot(s -> {
       Long g = s.active().get(table);
@@ -175,7 +182,8 @@ final class LuceneStoreSearcher {
     });
   }
 
-  List<StoredChunk> rowChunks(RowRef row) {
+  @Override
+  public List<StoredChunk> rowChunks(RowRef row) {
     Objects.requireNonNull(row, "row");
     return reads.withSnapshot(s -> {
       Long g = s.active().get(row.tableRef());
@@ -201,7 +209,8 @@ final class LuceneStoreSearcher {
     });
   }
 
-  long chunkCount() {
+  @Override
+  public long chunkCount() {
     return reads.withSnapshot(s -> s.activeFilter() == null ? 0L : (long) s.searcher().count(s.activeFilter()));
   }
 

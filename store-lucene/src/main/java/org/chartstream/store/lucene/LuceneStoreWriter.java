@@ -39,6 +39,7 @@ import org.apache.lucene.store.LockObtainFailedException;
 import org.chartstream.core.store.ChunkChecks;
 import org.chartstream.core.store.GenerationSwitch;
 import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.StoreWrites;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.slf4j.Logger;
@@ -53,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * <p>Row writes from several threads run concurrently (each indexing thread builds its own segment and HNSW graph);
  * publish, commit, merges and close take the lock exclusively.
  */
-final class LuceneStoreWriter {
+final class LuceneStoreWriter implements StoreWrites {
 
   private static final Logger LOG = LoggerFactory.getLogger(LuceneStoreWriter.class);
 
@@ -138,7 +139,8 @@ final class LuceneStoreWriter {
     return closed;
   }
 
-  void upsertRow(RowRef row, long generation, List<StoredChunk> chunks) {
+  @Override
+  public void upsertRow(RowRef row, long generation, List<StoredChunk> chunks) {
     Objects.requireNonNull(row, "row");
     Objects.requireNonNull(chunks, "chunks");
     LuceneSchema.checkKeyPart(row.sourceId(), row.table(), row.rowKey());
@@ -178,7 +180,8 @@ final class LuceneStoreWriter {
     return dim;
   }
 
-  void deleteRow(RowRef row) {
+  @Override
+  public void deleteRow(RowRef row) {
     Objects.requireNonNull(row, "row");
     LuceneSchema.checkKeyPart(row.sourceId(), row.table(), row.rowKey());
     writeLock.readLock().lock();
@@ -192,7 +195,8 @@ final class LuceneStoreWriter {
     }
   }
 
-  void publish(TableRef table, long generation) {
+  @Override
+  public void publish(TableRef table, long generation) {
     Objects.requireNonNull(table, "table");
     LuceneSchema.checkKeyPart(table.sourceId(), table.table());
     writeLock.writeLock().lock();
@@ -219,7 +223,8 @@ final class LuceneStoreWriter {
     }
   }
 
-  void commit(Map<String, String> checkpoint) {
+  @Override
+  public void commit(Map<String, String> checkpoint) {
     writeLock.writeLock().lock();
     try {
       ensureOpen();
