@@ -25,6 +25,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.chartstream.core.store.RowRef;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.datasets.ClinicalDataset;
 import org.chartstream.datasets.ClinicalDatasetLoader;
 import org.chartstream.embedded.EmbeddedPostgresSource;
@@ -153,7 +155,7 @@ public final class IngestScaleOut {
             try (Connection c = pg.connection()) {
                 Map<String, Integer> loaded = ClinicalDatasetLoader.load(c, dataset);
                 sourceRows.clear();
-                loaded.forEach((table, n) -> sourceRows.put(sourceId + ":" + table, n));
+                loaded.forEach((table, n) -> sourceRows.put(new TableRef(sourceId, table).id(), n));
             }
             PipelineTopics.ensure(kafka.bootstrapServers(), List.of(new PipelineTopics.Spec(Topics.INDEX, partitions, false)), List.of());
             List<QueryInstanceProcess> processes = new ArrayList<>();
@@ -281,7 +283,7 @@ public final class IngestScaleOut {
                         cpuAtFirst = cpuNow(processes, broker, postgresDataDir);
                     }
                     chunks += e.getChunks().size();
-                    rows.put(e.getSourceId() + ":" + e.getTableName() + ":" + e.getRowKey(), e.getChunks());
+                    rows.put(RowRef.id(e.getSourceId(), e.getTableName(), e.getRowKey()), e.getChunks());
                 }
             }
         }
@@ -291,7 +293,7 @@ public final class IngestScaleOut {
             cpu.put(end.getKey(), ProcessCpu.jsonBetween(cpuAtFirst.getOrDefault(end.getKey(), Optional.empty()), end.getValue()));
         }
         Map<String, Long> perTable = new TreeMap<>();
-        tables.forEach(t -> perTable.put(sourceId + ":" + t, 0L));
+        tables.forEach(t -> perTable.put(new TableRef(sourceId, t).id(), 0L));
         Map<String, String> hashes = new TreeMap<>();
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         for (Map.Entry<String, List<ChunkRecord>> row : rows.entrySet()) {

@@ -13,10 +13,10 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.chartstream.ingest.embed.PassageEmbedder;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.TableProjection;
-import org.chartstream.ingest.status.EmbedProgress;
 import org.chartstream.models.ModelDescriptor;
 import org.chartstream.models.OnnxEmbedder;
 import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.schemas.EmbeddedChunks;
 import org.chartstream.schemas.EmbeddingProgress;
 import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.Topics;
@@ -103,7 +103,7 @@ class SourceTableTopologyTest {
     }
 
     private static long embeddedChunks(Map<String, EmbeddingProgress> progress, long generation) {
-        return EmbedProgress.embeddedChunks(progress.values(), TABLE_KEY, generation);
+        return EmbeddedChunks.of(progress.values(), TABLE_KEY, generation);
     }
 
     @Test

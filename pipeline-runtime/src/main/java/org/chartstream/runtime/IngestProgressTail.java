@@ -13,7 +13,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.chartstream.ingest.status.EmbedProgress;
+import org.chartstream.schemas.EmbeddedChunks;
 import org.chartstream.schemas.EmbeddingProgress;
 import org.chartstream.schemas.IngestTableStatus;
 import org.chartstream.schemas.Topics;
@@ -94,7 +94,7 @@ final class IngestProgressTail implements AutoCloseable {
         if (generation == 0) {
             return "";
         }
-        long embedded = EmbedProgress.embeddedChunks(progress.values(), tableKey, generation);
+        long embedded = EmbeddedChunks.of(progress.values(), tableKey, generation);
         long rows = s.getStagedGeneration() > 0 ? s.getStagedRows() : s.getRows();
         return " (staged " + rows + ", " + embedded + "/" + s.getChunks() + " chunks embedded)";
     }

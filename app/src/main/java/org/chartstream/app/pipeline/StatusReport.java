@@ -7,8 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.chartstream.ingest.status.EmbedProgress;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.runtime.StoreStatus;
+import org.chartstream.schemas.EmbeddedChunks;
 import org.chartstream.schemas.EmbeddingProgress;
 import org.chartstream.schemas.IngestTableStatus;
 
@@ -96,7 +97,7 @@ public final class StatusReport {
      */
     public static long embeddedChunks(IngestTableStatus status, Map<Integer, EmbeddingProgress> embedded) {
         long generation = status.getStagedGeneration() > 0 ? status.getStagedGeneration() : status.getActiveGeneration();
-        return EmbedProgress.embeddedChunks(embedded.values(), status.getSourceId() + ":" + status.getTableName(), generation);
+        return EmbeddedChunks.of(embedded.values(), new TableRef(status.getSourceId(), status.getTableName()).id(), generation);
     }
 
     public static List<String> notices(List<String> tables, Map<String, IngestTableStatus> ingest) {

@@ -77,7 +77,7 @@ public record StoredChunk(
 
   /** The design's chunk id: {@code {source_id}:{table}:{row_pk}:{chunk_index}:{generation}}. */
   public static String chunkId(RowRef row, int chunkIndex, long generation) {
-    return row.id() + ":" + chunkIndex + ":" + generation;
+    return RowRef.chunkId(row.sourceId(), row.table(), row.rowKey(), chunkIndex, generation);
   }
 
   /** The same chunk without its vector. */

@@ -42,11 +42,6 @@ public record EmbedProgress(int partition, String instance, long chunks, long ev
         tables = Map.copyOf(tables);
     }
 
-    /** Chunks of {@code generation} of {@code tableKey} ({@code source:table}) embedded, over the tasks' progress records. */
-    public static long embeddedChunks(java.util.Collection<EmbeddingProgress> progress, String tableKey, long generation) {
-        return progress.stream().map(p -> p.getTables().get(tableKey))
-                .filter(t -> t != null && t.getGeneration() == generation).mapToLong(TableEmbedding::getChunks).sum();
-    }
 
     public static String key(int partition) {
         return Topics.ingestProgressKey(partition);
