@@ -34,7 +34,9 @@ class SnapshotProgressIT {
             List<JsonNode> beforePublication = new ArrayList<>();
             while (!searchable.isDone()) {
                 JsonNode notes = StatusJson.table(status.read(), TABLE_KEY);
-                if (notes.path("active_generation").asLong() == 0 && notes.path("staged_generation").asLong() > 0) {
+                // nothing searchable yet, the ingest side at work: the planner may already have closed the generation
+                // (staged_generation 0) while its chunks are still being embedded, which on a fast machine is all of it
+                if (notes.path("rows").asLong() == 0 && notes.path("embedded_chunks").asLong() > 0) {
                     beforePublication.add(notes);
                 }
                 Thread.sleep(300);
@@ -49,10 +51,8 @@ class SnapshotProgressIT {
             assertThat(done.path("rows").asLong()).isEqualTo(ROWS);
             assertThat(done.path("staged_rows").asLong()).isZero();
 
-            assertThat(beforePublication).as("statuses read while the snapshot's generation was staged").isNotEmpty()
-                    .allSatisfy(s -> assertThat(s.path("rows").asLong()).as("searchable rows before publication").isZero())
-                    .anySatisfy(s -> assertThat(s.path("embedded_chunks").asLong()).isStrictlyBetween(0L, chunks))
-                    .anySatisfy(s -> assertThat(s.path("staged_rows").asLong()).isPositive());
+            assertThat(beforePublication).as("statuses read before the table was searchable").isNotEmpty()
+                    .anySatisfy(s -> assertThat(s.path("embedded_chunks").asLong()).isStrictlyBetween(0L, chunks));
             List<String> indexing = lines.stream().filter(l -> l.startsWith("indexing (")).toList();
             assertThat(indexing.getLast()).as("the last progress line before the table is searchable still counts the snapshot")
                     .containsPattern(LINE);
