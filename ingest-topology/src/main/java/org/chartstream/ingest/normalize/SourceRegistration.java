@@ -2,6 +2,7 @@ package org.chartstream.ingest.normalize;
 
 import java.util.Map;
 import java.util.Optional;
+import org.chartstream.core.binding.SourceBinding;
 import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.TableProjection;
 
@@ -11,12 +12,22 @@ import org.chartstream.ingest.project.TableProjection;
  * any other table are dead-lettered.
  */
 public record SourceRegistration(String sourceId, String kind, String topicPrefix,
-                                 PatientIdentityColumns patientIdentity, Map<String, TableProjection> tables) {
+                                 PatientIdentityColumns patientIdentity, Map<String, TableProjection> tables,
+                                 SourceBinding binding) {
     /** The connector side's {@code DebeziumConfigs.NOTIFICATION_TOPIC_SUFFIX}; the app checks that both agree. */
     public static final String NOTIFICATION_TOPIC_SUFFIX = "debezium-notifications";
 
     public SourceRegistration {
         tables = Map.copyOf(tables);
+        if (binding == null) {
+            binding = SourceBinding.of(tables.values().stream().map(TableProjection::binding).toList());
+        }
+    }
+
+    /** A source bound by its tables' projections alone (no dictionaries). */
+    public SourceRegistration(String sourceId, String kind, String topicPrefix, PatientIdentityColumns patientIdentity,
+                              Map<String, TableProjection> tables) {
+        this(sourceId, kind, topicPrefix, patientIdentity, tables, null);
     }
 
     /** The topic this source's Debezium notifications (snapshot progress) arrive on. */
