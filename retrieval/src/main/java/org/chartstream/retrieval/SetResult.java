@@ -12,7 +12,10 @@ import java.util.Objects;
  * @param field      the field values were read from ({@link Output#VALUES}, {@link Output#TOP_VALUES}), else null
  * @param rows       rows in the set, exact
  * @param patients   distinct patients of those rows, exact
- * @param patientsListed the patients listed (their labels: number or name), for {@link Output#PATIENTS}
+ * @param patientsListed the patients listed (each one's number when it has one, else its name), for
+ *                   {@link Output#PATIENTS}
+ * @param patientKeys the keys of every patient of the set when {@code complete} (what a follow-up about "they" is
+ *                   scoped to), else empty
  * @param values     the values listed with their counts, for {@link Output#VALUES} and {@link Output#TOP_VALUES}
  * @param rowIds     the rows listed or cited ({@code RowRef.id}), for {@link Output#ROWS}, {@link Output#LATEST},
  *                   {@link Output#EARLIEST}
@@ -20,6 +23,7 @@ import java.util.Objects;
  * @param complete   whether the lists hold the whole set the question asks for (the reply's completeness says why not)
  */
 public record SetResult(Output output, String field, long rows, long patients, List<String> patientsListed,
+                        List<String> patientKeys,
                         List<Value> values, List<String> rowIds, List<String> concepts, boolean complete) {
 
     public enum Output { PATIENTS, ROWS, COUNT, VALUES, TOP_VALUES, LATEST, EARLIEST }
@@ -39,6 +43,7 @@ public record SetResult(Output output, String field, long rows, long patients, L
     public SetResult {
         Objects.requireNonNull(output, "output");
         patientsListed = List.copyOf(patientsListed);
+        patientKeys = List.copyOf(patientKeys);
         values = List.copyOf(values);
         rowIds = List.copyOf(rowIds);
         concepts = List.copyOf(concepts);
