@@ -53,15 +53,20 @@ class MimicIvDemoDatasetTest {
     }
 
     @Test
-    void itsConfigurationIndexesFiveTablesOfItsSchemaAndKnowsPatientsByNumber() {
+    void itsConfigurationNamesItsSchemaAndItsShippedBindingFile() throws Exception {
         assertThat(Datasets.mimicIvDemo().configuration())
                 .containsEntry("source.schema", "mimiciv_hosp")
-                .containsEntry("source.tables", "patients,admissions,diagnoses_icd,procedures_icd,prescriptions")
-                .containsEntry("source.patient-table", "patients")
-                .containsEntry("source.patient-id-column", "subject_id")
-                .containsEntry("source.patient-number-column", "subject_id")
-                .containsEntry("source.patient-name-columns", "")
-                .hasSize(6);
+                .containsEntry("source.binding", "classpath:org/chartstream/datasets/mimic/mimic-iv-demo.binding")
+                .hasSize(2);
+        String binding = Datasets.mimicIvDemo().configuration().get("source.binding").substring("classpath:".length());
+        try (InputStream in = getClass().getClassLoader().getResourceAsStream(binding)) {
+            assertThat(in).as(binding).isNotNull();
+            String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            for (String table : Datasets.mimicIvDemo().tables()) {
+                assertThat(text).as("the binding binds %s", table)
+                        .contains("table." + table.substring(table.indexOf('.') + 1) + ".role = ");
+            }
+        }
     }
 
     @Test

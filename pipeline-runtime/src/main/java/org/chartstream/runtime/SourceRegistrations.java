@@ -1,21 +1,21 @@
 package org.chartstream.runtime;
 
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.chartstream.connectors.DebeziumConfigs;
 import org.chartstream.connectors.SourceConnection;
 import org.chartstream.connectors.SourceKind;
+import org.chartstream.core.binding.SourceBinding;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
+import org.chartstream.runtime.config.SourceBindings;
 
 /** Builds the registered sources (ingest side and Debezium connection) from the configuration. */
 public final class SourceRegistrations {
@@ -31,35 +31,21 @@ public final class SourceRegistrations {
         return config.sourceIds().stream().map(id -> registration(config, id)).toList();
     }
 
+    /**
+     * Source {@code id} as its binding describes it: a projection per bound table (dictionaries included: their
+     * changes arrive too, and their role says they are joined, not indexed), the patient identity columns of its
+     * patient table (none without one) and the binding itself.
+     */
     public static SourceRegistration registration(ChartstreamConfig config, String id) {
-        String patientTable = config.sourceValue(id, "patient-table");
-        String patientId = config.sourceValue(id, "patient-id-column");
-        Map<String, Set<String>> excluded = excludedFields(config.sourceKey(id, "excluded-fields"),
-                config.sourceList(id, "excluded-fields"));
+        SourceBinding binding = SourceBindings.of(config, id);
         Map<String, TableProjection> tables = new LinkedHashMap<>();
-        for (String table : config.sourceList(id, "tables")) {
-            tables.put(table, new TableProjection(table, config.allowedFields(id, table),
-                    excluded.getOrDefault(table, Set.of()), patientId));
-        }
-        PatientIdentityColumns identity = tables.containsKey(patientTable)
-                ? new PatientIdentityColumns(patientTable, patientId, config.sourceList(id, "patient-name-columns"),
-                        config.sourceValue(id, "patient-number-column"))
-                : null;
+        binding.tables().values().forEach(table -> tables.put(table.table(), TableProjection.of(table)));
+        PatientIdentityColumns identity = binding.patientTable()
+                .map(patients -> new PatientIdentityColumns(patients.table(), patients.patientColumn(), patients.nameColumns(),
+                        patients.numberColumn() == null ? "" : patients.numberColumn()))
+                .orElse(null);
         return new SourceRegistration(id, kind(config, id).name().toLowerCase(Locale.ROOT),
-                config.sourceValue(id, "topic-prefix"), identity, tables);
-    }
-
-    /** {@code table.field} entries grouped by table. */
-    static Map<String, Set<String>> excludedFields(String key, List<String> entries) {
-        Map<String, Set<String>> excluded = new LinkedHashMap<>();
-        for (String tableField : entries) {
-            int dot = tableField.indexOf('.');
-            if (dot <= 0 || dot == tableField.length() - 1) {
-                throw new ConfigException("configuration '" + key + "' entry '" + tableField + "' is not table.field");
-            }
-            excluded.computeIfAbsent(tableField.substring(0, dot), t -> new HashSet<>()).add(tableField.substring(dot + 1));
-        }
-        return excluded;
+                config.sourceValue(id, "topic-prefix"), identity, tables, binding);
     }
 
     public static SourceKind kind(ChartstreamConfig config, String id) {

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 import org.chartstream.connectors.SourceConnection;
 import org.chartstream.connectors.SourceKind;
+import org.chartstream.core.binding.TableRole;
 import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.ingest.project.PatientIdentityColumns;
 import org.chartstream.ingest.project.TableProjection;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
@@ -104,5 +106,42 @@ class SourceRegistrationsTest {
                 .hasMessageContaining("lists a source twice");
         assertThatThrownBy(() -> ChartstreamConfig.defaults().with("sources", "a").with("source.a.tables", "t").with("source.a.kind", "oracle"))
                 .hasMessageContaining("source.a.kind");
+    }
+
+    @Test
+    void aBindingFileGivesEveryBoundTableItsProjectionThePatientIdentityAndTheCapturedTablesWithTheDictionaries() {
+        String mimic = Path.of("..", "datasets", "src", "main", "resources", "org", "chartstream", "datasets", "mimic",
+                "mimic-iv-demo.binding").toString();
+        ChartstreamConfig config = ChartstreamConfig.defaults().with("source.schema", "mimiciv_hosp").with("source.binding", mimic);
+
+        SourceRegistration ehr = SourceRegistrations.from(config);
+
+        assertThat(ehr.binding().tables()).hasSize(11);
+        assertThat(ehr.tables()).containsOnlyKeys(ehr.binding().tables().keySet());
+        ehr.binding().tables().values().forEach(table ->
+                assertThat(ehr.table(table.table())).contains(TableProjection.of(table)));
+        assertThat(ehr.table("d_icd_diagnoses").orElseThrow().binding().role()).isEqualTo(TableRole.DICTIONARY);
+        assertThat(ehr.table("labevents").orElseThrow().allows("valuenum")).isTrue();
+        assertThat(ehr.table("labevents").orElseThrow().allows("order_provider_id")).as("not in the binding's fields").isFalse();
+        assertThat(ehr.table("labevents").orElseThrow().patientColumn()).isEqualTo("subject_id");
+        assertThat(ehr.patientIdentity()).isEqualTo(new PatientIdentityColumns("patients", "subject_id", List.of(), "subject_id"));
+
+        Map<String, String> topics = SourceRegistrations.changeTopics(config);
+        assertThat(topics).hasSize(11).containsEntry("ehr:d_labitems", "ehr.mimiciv_hosp.d_labitems")
+                .containsEntry("ehr:labevents", "ehr.mimiciv_hosp.labevents");
+        assertThat(List.copyOf(topics.keySet())).startsWith("ehr:d_icd_diagnoses", "ehr:d_icd_procedures", "ehr:d_labitems", "ehr:patients");
+    }
+
+    @Test
+    void aSelectionOfBoundTablesRegistersThemWithTheDictionariesTheyUse() {
+        ChartstreamConfig config = ChartstreamConfig.defaults()
+                .with("source.binding", "classpath:org/chartstream/runtime/config/clinic.binding").with("source.tables", "visits");
+
+        SourceRegistration ehr = SourceRegistrations.from(config);
+
+        assertThat(ehr.tables()).containsOnlyKeys("visits");
+        assertThat(ehr.patientIdentity()).as("the patient table is not captured").isNull();
+        assertThat(ehr.table("visits").orElseThrow().fields()).containsExactly("reason", "visited_at");
+        assertThat(SourceRegistrations.changeTopics(config)).containsOnlyKeys("ehr:visits");
     }
 }

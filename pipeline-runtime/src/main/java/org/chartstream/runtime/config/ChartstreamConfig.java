@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import org.chartstream.connectors.DebeziumConfigs;
 
 /**
  * All configuration in one typed place. Every key has a default (README.md, "Configuration"); a properties file
@@ -24,7 +23,7 @@ public final class ChartstreamConfig {
     public static final Map<String, String[]> KEYS = keys();
 
     /** The source.* keys that a source listed in {@code sources} may set as source.<id>.<suffix>. */
-    public static final List<String> SOURCE_SUFFIXES = List.of("kind", "topic-prefix", "tables", "excluded-fields",
+    public static final List<String> SOURCE_SUFFIXES = List.of("kind", "topic-prefix", "binding", "tables", "excluded-fields",
             "patient-table", "patient-id-column", "patient-name-columns", "patient-number-column", "host", "port",
             "database", "user", "password", "schema");
     private static final java.util.regex.Pattern FIELDS_KEY =
@@ -60,26 +59,7 @@ public final class ChartstreamConfig {
         k.put("documentdb.tls.allow-invalid-certificates", new String[] {"false", "true accepts any DocumentDB certificate and host name (development only; logged as a warning at every connect)"});
         k.put("ops.http.host", new String[] {"127.0.0.1", "address the operations endpoint (/metrics, /health, /ready) binds to"});
         k.put("ops.http.port", new String[] {"9464", "port of the operations endpoint; 0 or off: no endpoint"});
-        k.put("source.id", new String[] {"ehr", "id of the clinical source (part of every chunk id)"});
-        k.put("source.kind", new String[] {"postgres", "postgres | mariadb | mysql | sqlserver"});
-        k.put("source.topic-prefix", new String[] {"ehr", "Debezium topic prefix of the source"});
-        k.put("source.tables", new String[] {"patients,encounters,conditions,medications,clinical_notes", "allow-listed tables, in snapshot order (patients first)"});
-        k.put("source.excluded-fields", new String[] {"", "comma list of table.field that never leave the source"});
-        k.put("source.patient-table", new String[] {"patients", "table holding patient identity"});
-        k.put("source.patient-id-column", new String[] {"patient_id", "patient id column (same name in child tables)"});
-        k.put("source.patient-name-columns", new String[] {"first_name,last_name", "columns forming the patient's display name"});
-        k.put("source.patient-number-column", new String[] {"patient_no", "the patient's business number (used by the one-patient filter)"});
-        k.put("source.host", new String[] {"", "database host; empty: the embedded PostgreSQL (postgres kind only)"});
-        k.put("source.port", new String[] {"0", "database port; 0: the kind's default (5432, 3306, 1433)"});
-        k.put("source.database", new String[] {"", "database name (the MariaDB/MySQL database is also the topic namespace)"});
-        k.put("source.user", new String[] {"", "user Debezium connects as (needs replication rights)"});
-        k.put("source.password", new String[] {"", "password of that user (never printed)"});
-        k.put("source.schema", new String[] {"", "schema holding the tables (postgres: public, sqlserver: dbo when empty)"});
-        k.put("source.poll-interval-ms", new String[] {DebeziumConfigs.POLL_INTERVAL_MS, "how long Debezium sleeps when the source had no new change (poll.interval.ms; Debezium's default is 500)"});
-        k.put("source.catalog-check-ms", new String[] {"10000", "how often the capturing process looks for registered tables gone from the source catalog (a dropped or renamed table's rows then leave the index)"});
-        k.put("sources", new String[] {"", "comma list of source ids, each configured by source.<id>.<key> (the source.* key names; unset"
-                + " ones fall back to source.*, topic-prefix to the id); empty: the one source of the source.* keys."
-                + " Allow-list fields per table with source[.<id>].fields.<table>=a,b,c"});
+        SourceKeys.define(k);
         k.put("index.partitions", new String[] {"1", "partitions of the index log chartstream.index (generation markers go to all of them)"});
         k.put("store.kind", new String[] {"lucene", "lucene (an index under the data directory, one per process) | documentdb (a DocumentDB server at store.documentdb.uri, shared by the processes naming it)"});
         k.put("store.documentdb.uri", new String[] {"", "DocumentDB connection string with store.kind=documentdb, e.g. mongodb://documentdb:10260/?tls=true (credentials in store.documentdb.username / .password)"});
@@ -189,7 +169,7 @@ public final class ChartstreamConfig {
             if (!isKnown(key)) {
                 throw new ConfigException("unknown configuration key '" + key + "' in " + origin);
             }
-            if (c.origins.getOrDefault(key, "default").equals("default")) {
+            if (BindingKeys.unset(c.origins.get(key))) {
                 c.values.put(key, value.trim());
                 c.origins.put(key, origin);
             }
@@ -199,6 +179,7 @@ public final class ChartstreamConfig {
     }
 
     private void validate() {
+        BindingKeys.derive(this, values, origins); // first: the checks below read the keys a binding file sets
         positive("embedding.threads");
         nonNegative("chunk.window-tokens");
         nonNegative("chunk.overlap-tokens");
