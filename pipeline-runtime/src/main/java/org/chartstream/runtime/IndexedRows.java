@@ -14,7 +14,6 @@ import org.chartstream.connectors.SourceConnection;
 import org.chartstream.core.store.HybridStore;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.normalize.SourceRegistration;
-import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.Topics;
 
 /**
@@ -22,7 +21,6 @@ import org.chartstream.schemas.Topics;
  * in the store's active generations, and the waits for a first published generation and for every row.
  */
 final class IndexedRows {
-    private final ChartstreamConfig config;
     private final List<SourceRegistration> sources;
     private final EmbeddedInfrastructure infrastructure;
     private final HybridStore store;
@@ -34,10 +32,9 @@ final class IndexedRows {
      * @param checkHealthy throws if a part of the pipeline has stopped on an error (a wait then ends at once)
      * @param snapshots    opens a reader of the ingest's status and progress topics, for what a snapshot has done so far
      */
-    IndexedRows(ChartstreamConfig config, List<SourceRegistration> sources, EmbeddedInfrastructure infrastructure, HybridStore store,
+    IndexedRows(List<SourceRegistration> sources, EmbeddedInfrastructure infrastructure, HybridStore store,
                 Runnable checkHealthy, Consumer<String> progress, Supplier<IngestProgressTail> snapshots) {
         this.snapshots = snapshots;
-        this.config = config;
         this.sources = sources;
         this.infrastructure = infrastructure;
         this.store = store;
@@ -61,7 +58,7 @@ final class IndexedRows {
         for (SourceRegistration source : sources) {
             SourceConnection connection = infrastructure.connections().get(source.sourceId());
             try (Connection c = infrastructure.connection(source.sourceId()); Statement s = c.createStatement()) {
-                for (String table : config.sourceList(source.sourceId(), "tables")) {
+                for (String table : SourceRegistrations.indexedTables(source)) {
                     try (ResultSet rs = s.executeQuery("select count(*) from " + SourceDatabases.qualifiedTable(connection, table))) {
                         rs.next();
                         counts.put(countKey(source, table), rs.getLong(1));
@@ -78,7 +75,7 @@ final class IndexedRows {
     Map<String, Long> indexedRowCounts() {
         Map<String, Long> counts = new LinkedHashMap<>();
         for (SourceRegistration source : sources) {
-            for (String table : config.sourceList(source.sourceId(), "tables")) {
+            for (String table : SourceRegistrations.indexedTables(source)) {
                 counts.put(countKey(source, table), store.countRows(new TableRef(source.sourceId(), table)));
             }
         }

@@ -248,7 +248,7 @@ public final class PipelineRuntime implements AutoCloseable {
     }
 
     private IndexedRows indexedRows() {
-        return new IndexedRows(config, sources, infrastructure, store, this::checkHealthy, progress,
+        return new IndexedRows(sources, infrastructure, store, this::checkHealthy, progress,
                 () -> new IngestProgressTail(bootstrapServers(), kafkaClientProperties()));
     }
 
@@ -333,9 +333,9 @@ public final class PipelineRuntime implements AutoCloseable {
         return sources;
     }
 
-    /** Every registered table, source by source in configuration order. */
+    /** Every registered table whose rows are indexed (dictionaries are not), source by source in configuration order. */
     public List<TableRef> registeredTables() {
-        return sources.stream().flatMap(s -> s.tables().keySet().stream().map(t -> new TableRef(s.sourceId(), t))).toList();
+        return sources.stream().flatMap(s -> SourceRegistrations.indexedTables(s).stream().map(t -> new TableRef(s.sourceId(), t))).toList();
     }
 
     public IndexMaterializer materializer() {

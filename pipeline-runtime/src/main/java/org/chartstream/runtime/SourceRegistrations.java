@@ -9,6 +9,7 @@ import org.chartstream.connectors.DebeziumConfigs;
 import org.chartstream.connectors.SourceConnection;
 import org.chartstream.connectors.SourceKind;
 import org.chartstream.core.binding.SourceBinding;
+import org.chartstream.core.binding.TableBinding;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.project.PatientIdentityColumns;
@@ -46,6 +47,15 @@ public final class SourceRegistrations {
                 .orElse(null);
         return new SourceRegistration(id, kind(config, id).name().toLowerCase(Locale.ROOT),
                 config.sourceValue(id, "topic-prefix"), identity, tables, binding);
+    }
+
+    /**
+     * The tables of a registered source whose rows are indexed, in binding order: every table but the dictionaries
+     * (their rows are joined into the rows that use their codes, so an index never holds them and a wait for every
+     * source row to be searchable does not count them).
+     */
+    public static List<String> indexedTables(SourceRegistration source) {
+        return source.binding().indexed().stream().map(TableBinding::table).filter(source.tables()::containsKey).toList();
     }
 
     public static SourceKind kind(ChartstreamConfig config, String id) {

@@ -32,6 +32,7 @@ class SourceRegistrationsTest {
             assertThat(s.topicPrefix()).isEqualTo("ehr");
             assertThat(s.tables()).containsOnlyKeys("patients", "encounters", "conditions", "medications", "clinical_notes");
             assertThat(s.patientIdentity().table()).isEqualTo("patients");
+            assertThat(SourceRegistrations.indexedTables(s)).containsExactly("patients", "encounters", "conditions", "medications", "clinical_notes");
         });
         assertThat(SourceRegistrations.connection(config, "ehr")).isEmpty();
     }
@@ -125,6 +126,8 @@ class SourceRegistrationsTest {
         assertThat(ehr.table("labevents").orElseThrow().allows("order_provider_id")).as("not in the binding's fields").isFalse();
         assertThat(ehr.table("labevents").orElseThrow().patientColumn()).isEqualTo("subject_id");
         assertThat(ehr.patientIdentity()).isEqualTo(new PatientIdentityColumns("patients", "subject_id", List.of(), "subject_id"));
+        assertThat(SourceRegistrations.indexedTables(ehr)).as("the dictionaries are joined, not indexed").containsExactly(
+                "patients", "admissions", "transfers", "diagnoses_icd", "procedures_icd", "prescriptions", "microbiologyevents", "labevents");
 
         Map<String, String> topics = SourceRegistrations.changeTopics(config);
         assertThat(topics).hasSize(11).containsEntry("ehr:d_labitems", "ehr.mimiciv_hosp.d_labitems")

@@ -5,8 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.chartstream.core.binding.CodeLookup;
 import org.chartstream.core.binding.EmbedPolicy;
 import org.chartstream.core.binding.SourceBinding;
@@ -86,6 +94,53 @@ class BindingFileTest {
         assertThat(mimic.indexed()).extracting(TableBinding::table).containsExactly("patients", "admissions", "transfers",
                 "diagnoses_icd", "procedures_icd", "prescriptions", "microbiologyevents", "labevents");
         assertThat(mimic.indexed()).allSatisfy(t -> assertThat(t.patientColumn()).isEqualTo("subject_id"));
+    }
+
+    @Test
+    void everyColumnTheMimicBindingNamesIsAColumnOfItsTableInTheDatasetsDdl() throws Exception {
+        Map<String, Set<String>> columns = ddlColumns(Files.readString(MIMIC.resolveSibling("mimic-iv-demo-hosp.sql")));
+        SourceBinding mimic = BindingFile.read(MIMIC.toString());
+        assertThat(columns).containsOnlyKeys(mimic.tables().keySet());
+        for (TableBinding t : mimic.tables().values()) {
+            Set<String> own = columns.get(t.table());
+            List<String> named = new ArrayList<>(t.key());
+            Stream.of(t.patientColumn(), t.encounterColumn(), t.numberColumn(), t.birthDateColumn(), t.endColumn())
+                    .filter(Objects::nonNull).forEach(named::add);
+            named.addAll(t.nameColumns());
+            named.addAll(t.timeColumns());
+            named.addAll(t.fields());
+            named.addAll(t.excluded());
+            t.lookups().forEach(l -> named.addAll(l.codeColumns()));
+            assertThat(own).as("columns of %s", t.table()).containsAll(named);
+            Set<String> shown = new HashSet<>(own);
+            t.lookups().forEach(l -> shown.add(l.field()));
+            assertThat(shown).as("labelled, termed and concept fields of %s", t.table()).containsAll(t.labels().keySet())
+                    .containsAll(t.fieldTerms().keySet()).containsAll(t.embed().fields());
+            if (t.conceptField() != null) {
+                assertThat(shown).contains(t.conceptField());
+            }
+            for (CodeLookup l : t.lookups()) {
+                assertThat(columns.get(l.dictionary())).as("columns of %s", l.dictionary())
+                        .containsAll(l.dictionaryColumns()).contains(l.meaningColumn());
+            }
+        }
+    }
+
+    /** The columns of each {@code CREATE TABLE schema.table (...)} of a DDL script, by table. */
+    private static Map<String, Set<String>> ddlColumns(String ddl) {
+        Map<String, Set<String>> columns = new LinkedHashMap<>();
+        Matcher table = Pattern.compile("CREATE TABLE \\w+\\.(\\w+)\\s*\\((.*?)\\);", Pattern.DOTALL).matcher(ddl);
+        while (table.find()) {
+            Set<String> names = new HashSet<>();
+            for (String line : table.group(2).split("\n")) {
+                String first = line.strip().split("\\s+")[0];
+                if (!first.isEmpty() && !first.equals("CONSTRAINT")) {
+                    names.add(first);
+                }
+            }
+            columns.put(table.group(1), names);
+        }
+        return columns;
     }
 
     @Test
