@@ -17,7 +17,7 @@ final class BindingKeys {
     /** The origin of a value derived from a binding file. */
     private static final String DERIVED = "derived from binding file ";
     private static final List<String> FROM_FILE = List.of("patient-table", "patient-id-column", "patient-name-columns",
-            "patient-number-column", "excluded-fields");
+            "patient-number-column", "patient-birth-date-column", "excluded-fields");
 
     private BindingKeys() {
     }
@@ -77,6 +77,7 @@ final class BindingKeys {
         put(values, origins, c.sourceKey(id, "patient-id-column"), patients == null ? "" : orEmpty(patients.patientColumn()), from);
         put(values, origins, c.sourceKey(id, "patient-name-columns"), patients == null ? "" : String.join(",", patients.nameColumns()), from);
         put(values, origins, c.sourceKey(id, "patient-number-column"), patients == null ? "" : orEmpty(patients.numberColumn()), from);
+        put(values, origins, c.sourceKey(id, "patient-birth-date-column"), patients == null ? "" : orEmpty(patients.birthDateColumn()), from);
         List<TableBinding> bound = tables.stream().map(t -> binding.tables().get(t)).toList();
         put(values, origins, c.sourceKey(id, "excluded-fields"), bound.stream()
                 .flatMap(t -> t.excluded().stream().map(column -> t.table() + "." + column)).collect(Collectors.joining(",")), from);

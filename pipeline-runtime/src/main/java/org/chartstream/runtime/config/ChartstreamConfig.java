@@ -24,7 +24,7 @@ public final class ChartstreamConfig {
 
     /** The source.* keys that a source listed in {@code sources} may set as source.<id>.<suffix>. */
     public static final List<String> SOURCE_SUFFIXES = List.of("kind", "topic-prefix", "binding", "tables", "excluded-fields",
-            "patient-table", "patient-id-column", "patient-name-columns", "patient-number-column", "host", "port",
+            "patient-table", "patient-id-column", "patient-name-columns", "patient-number-column", "patient-birth-date-column", "host", "port",
             "database", "user", "password", "schema");
     private static final java.util.regex.Pattern FIELDS_KEY =
             java.util.regex.Pattern.compile("source\\.(?:([A-Za-z0-9_-]+)\\.)?fields\\.([A-Za-z0-9_$]+)");

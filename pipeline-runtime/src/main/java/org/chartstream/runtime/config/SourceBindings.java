@@ -31,6 +31,7 @@ public final class SourceBindings {
         String patientTable = config.sourceValue(id, "patient-table");
         String patientId = config.sourceValue(id, "patient-id-column");
         String number = config.sourceValue(id, "patient-number-column");
+        String birthDate = config.sourceValue(id, "patient-birth-date-column");
         Map<String, Set<String>> excluded = excludedFields(config.sourceKey(id, "excluded-fields"),
                 config.sourceList(id, "excluded-fields"));
         List<TableBinding> tables = new ArrayList<>();
@@ -38,7 +39,8 @@ public final class SourceBindings {
             boolean patients = table.equals(patientTable);
             tables.add(new TableBinding(table, patients ? TableRole.PATIENT : TableRole.EVENT, List.of(), patientId, null,
                     null, patients && !number.isEmpty() ? number : null,
-                    patients ? config.sourceList(id, "patient-name-columns") : List.of(), null, List.of(), null,
+                    patients ? config.sourceList(id, "patient-name-columns") : List.of(),
+                    patients && !birthDate.isEmpty() ? birthDate : null, List.of(), null,
                     config.allowedFields(id, table), List.copyOf(excluded.getOrDefault(table, Set.of())), Map.of(),
                     Map.of(), List.of(), null, null, EmbedPolicy.ROW));
         }

@@ -25,6 +25,7 @@ final class SourceKeys {
         k.put("source.patient-id-column", new String[] {"patient_id", "patient id column (same name in child tables)"});
         k.put("source.patient-name-columns", new String[] {"first_name,last_name", "columns forming the patient's display name"});
         k.put("source.patient-number-column", new String[] {"patient_no", "the patient's business number (used by the one-patient filter)"});
+        k.put("source.patient-birth-date-column", new String[] {"birth_date", "the patient table's birth date column: the birth year in a patient's label (none there: no birth year)"});
         k.put("source.host", new String[] {"", "database host; empty: the embedded PostgreSQL (postgres kind only)"});
         k.put("source.port", new String[] {"0", "database port; 0: the kind's default (5432, 3306, 1433)"});
         k.put("source.database", new String[] {"", "database name (the MariaDB/MySQL database is also the topic namespace)"});

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.chartstream.core.binding.SourceBinding;
+import org.chartstream.core.binding.TableBinding;
 import org.chartstream.core.binding.TableRole;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ class ChartstreamConfigBindingTest {
         assertThat(c.string("source.patient-id-column")).isEqualTo("person_id");
         assertThat(c.list("source.patient-name-columns")).containsExactly("given", "family");
         assertThat(c.string("source.patient-number-column")).isEqualTo("mrn");
+        assertThat(c.string("source.patient-birth-date-column")).isEqualTo("born");
         assertThat(c.list("source.excluded-fields")).containsExactly("persons.ssn");
         assertThat(c.allowedFields("ehr", "visits")).containsExactly("reason", "visited_at");
         assertThat(c.allowedFields("ehr", "persons")).isEmpty();
@@ -42,14 +44,18 @@ class ChartstreamConfigBindingTest {
         ChartstreamConfig unbound = bound.with("source.binding", "");
         assertThat(unbound.describe()).isEqualTo(ChartstreamConfig.defaults().with("source.binding", "").describe());
         assertThat(unbound.allowedFields("ehr", "visits")).isEmpty();
-        assertThat(SourceBindings.of(ChartstreamConfig.defaults(), "ehr").patientTable().orElseThrow().table()).isEqualTo("patients");
+        TableBinding patients = SourceBindings.of(ChartstreamConfig.defaults(), "ehr").patientTable().orElseThrow();
+        assertThat(patients.table()).isEqualTo("patients");
+        assertThat(patients.birthDateColumn()).as("the birth year of a patient's label").isEqualTo("birth_date");
+        assertThat(SourceBindings.of(ChartstreamConfig.defaults().with("source.patient-birth-date-column", ""), "ehr")
+                .patientTable().orElseThrow().birthDateColumn()).isNull();
     }
 
     @Test
     void aKeyTheBindingFileSaysIsRefusedWhenSetAsWellNamingBothKeys(@TempDir Path dir) throws Exception {
         ChartstreamConfig bound = ChartstreamConfig.defaults().with("source.binding", CLINIC);
         for (String key : new String[] {"source.patient-table", "source.patient-id-column", "source.patient-name-columns",
-                "source.patient-number-column", "source.excluded-fields", "source.fields.visits"}) {
+                "source.patient-number-column", "source.patient-birth-date-column", "source.excluded-fields", "source.fields.visits"}) {
             assertThatThrownBy(() -> bound.with(key, "x.y")).as(key).isInstanceOf(ConfigException.class)
                     .hasMessageContaining("'" + key + "' (from command line)")
                     .hasMessageContaining("'source.binding' (from command line)");
