@@ -7,8 +7,9 @@ import java.util.function.Consumer;
 
 /**
  * A dataset the product runs by name ({@code run --dataset NAME}): how to fill an empty source database with it, and
- * the configuration its source needs (schema, tables, patient columns), shipped with it as configuration keys. Table
- * and column names of a dataset live in its files, never in the pipeline's code.
+ * the configuration its source needs (schema, and its binding file: tables, roles, patient columns, dictionaries;
+ * docs/BINDING.md), shipped with it as configuration keys and resources. Table and column names of a dataset live in
+ * its files, never in the pipeline's code.
  */
 public interface Dataset {
 

@@ -34,7 +34,8 @@ public final class Datasets {
 
     /**
      * The MIMIC-IV Clinical Database Demo 2.2 (real, de-identified records of 100 patients, ODbL): eleven hospital
-     * tables as MIMIC's own build scripts declare them, from the copy in {@value #MIMIC_IV_DEMO_FOLDER}.
+     * tables as MIMIC's own build scripts declare them, from the copy in {@value #MIMIC_IV_DEMO_FOLDER}, read as its
+     * binding file {@code mimic/mimic-iv-demo.binding} says (named by its configuration's {@code source.binding}).
      */
     public static CsvTablesDataset mimicIvDemo() {
         return new CsvTablesDataset(MIMIC_IV_DEMO,
