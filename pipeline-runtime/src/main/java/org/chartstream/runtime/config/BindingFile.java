@@ -50,7 +50,7 @@ public final class BindingFile {
     /** Parses a binding file's text; {@code file} names it in errors. */
     public static SourceBinding parse(String file, String text) {
         Map<String, BoundTable> tables = new LinkedHashMap<>();
-        String[] lines = text.split("\\R", -1);
+        String[] lines = (text.startsWith("\uFEFF") ? text.substring(1) : text).split("\\R", -1);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].strip();
             if (line.isEmpty() || line.startsWith("#")) {

@@ -180,6 +180,8 @@ class BindingFileTest {
                 """);
         assertThat(List.copyOf(b.tables().keySet())).containsExactly("visits", "people");
         assertThat(b.patientTable().orElseThrow().patientColumn()).isEqualTo("person_id");
+        assertThat(BindingFile.parse("windows.binding", "\uFEFFtable.visits.role = event\r\ntable.visits.label.x = a # b\r\n")
+                .table("visits").orElseThrow().label("x")).as("a byte order mark, CRLF, and a # inside a value").isEqualTo("a # b");
     }
 
     @Test
