@@ -67,23 +67,6 @@ final class BoundTable {
         }
         TableRole role = BindingValues.role(roleEntry.at(), roleEntry.value());
         checkRoles(role, all);
-        Map<String, String> labels = new LinkedHashMap<>();
-        Map<String, List<String>> terms = new LinkedHashMap<>();
-        List<CodeLookup> lookups = new ArrayList<>();
-        entries.forEach((attribute, e) -> {
-            if (attribute.startsWith("label.")) {
-                labels.put(BindingValues.name(e.at(), column(attribute)), BindingValues.words(e.at(), e.value()));
-            } else if (attribute.startsWith("terms.")) {
-                terms.put(BindingValues.name(e.at(), column(attribute)), BindingValues.wordList(e.at(), e.value()));
-            } else if (attribute.startsWith("lookup.")) {
-                CodeLookup lookup = BindingValues.lookup(e.at(), BindingValues.name(e.at(), column(attribute)), e.value());
-                BoundTable dictionary = all.get(lookup.dictionary());
-                if (dictionary == null || dictionary.roleOrNull() != TableRole.DICTIONARY) {
-                    throw e.at().error("names dictionary " + lookup.dictionary() + ", which is not a table of this file with role dictionary");
-                }
-                lookups.add(lookup);
-            }
-        });
         List<String> fields = names("fields");
         List<String> excluded = names("exclude");
         for (String column : excluded) {
@@ -91,6 +74,7 @@ final class BoundTable {
                 throw entries.get("exclude").at().error("lists '" + column + "', which table." + table + ".fields shows");
             }
         }
+        List<CodeLookup> lookups = lookups(all, fields);
         String via = name("via");
         if (via != null) {
             BoundTable encounters = all.get(via);
@@ -101,24 +85,55 @@ final class BoundTable {
                 throw entries.get("via").at().error("needs table." + table + ".encounter, the column holding the encounter number");
             }
         }
+        Map<String, String> labels = new LinkedHashMap<>();
+        Map<String, List<String>> terms = new LinkedHashMap<>();
+        entries.forEach((attribute, e) -> {
+            if (attribute.startsWith("label.")) {
+                labels.put(BindingValues.name(e.at(), column(attribute)), BindingValues.words(e.at(), e.value()));
+            } else if (attribute.startsWith("terms.")) {
+                terms.put(BindingValues.name(e.at(), column(attribute)), BindingValues.wordList(e.at(), e.value()));
+            }
+        });
         EmbedPolicy embed = entries.containsKey("embed") ? BindingValues.embed(entries.get("embed").at(), entries.get("embed").value()) : EmbedPolicy.ROW;
         String conceptField = name("concept-field");
-        List<String> shown = new ArrayList<>(fields);
-        lookups.forEach(l -> shown.add(l.field()));
         if (!fields.isEmpty()) {
-            if (conceptField != null && !shown.contains(conceptField)) {
-                throw entries.get("concept-field").at().error("names '" + conceptField + "', which is neither a shown field nor a lookup field");
+            List<String> shown = new ArrayList<>(fields);
+            lookups.forEach(l -> shown.add(l.field()));
+            if (conceptField != null) {
+                checkShown(shown, "concept-field", conceptField);
             }
-            for (String field : embed.fields()) {
-                if (!shown.contains(field)) {
-                    throw entries.get("embed").at().error("names '" + field + "', which is neither a shown field nor a lookup field");
-                }
-            }
+            embed.fields().forEach(field -> checkShown(shown, "embed", field));
         }
         return new TableBinding(table, role, names("key"), name("patient"), name("encounter"), via, name("number"),
                 names("name"), name("birth-date"), names("time"), name("end"), fields, excluded, labels, terms, lookups,
                 entries.containsKey("concept") ? BindingValues.words(entries.get("concept").at(), entries.get("concept").value()) : null,
                 conceptField, embed);
+    }
+
+    /** The table's {@code lookup.<field>} lines, each naming a dictionary table of the file and a field no shown column has. */
+    private List<CodeLookup> lookups(Map<String, BoundTable> all, List<String> fields) {
+        List<CodeLookup> lookups = new ArrayList<>();
+        entries.forEach((attribute, e) -> {
+            if (attribute.startsWith("lookup.")) {
+                CodeLookup lookup = BindingValues.lookup(e.at(), BindingValues.name(e.at(), column(attribute)), e.value());
+                BoundTable dictionary = all.get(lookup.dictionary());
+                if (dictionary == null || dictionary.roleOrNull() != TableRole.DICTIONARY) {
+                    throw e.at().error("names dictionary " + lookup.dictionary() + ", which is not a table of this file with role dictionary");
+                }
+                if (fields.contains(lookup.field())) {
+                    throw e.at().error("gives the row field '" + lookup.field() + "', which is a column table." + table
+                            + ".fields shows: name the meaning differently");
+                }
+                lookups.add(lookup);
+            }
+        });
+        return lookups;
+    }
+
+    private void checkShown(List<String> shown, String attribute, String field) {
+        if (!shown.contains(field)) {
+            throw entries.get(attribute).at().error("names '" + field + "', which is neither a shown field nor a lookup field");
+        }
     }
 
     private void checkRoles(TableRole role, Map<String, BoundTable> all) {
@@ -129,10 +144,17 @@ final class BoundTable {
                 throw e.getValue().at().error("does not apply to a table of role " + role.name().toLowerCase(java.util.Locale.ROOT));
             }
         }
-        if (role == TableRole.PATIENT) {
+        if (role == TableRole.PATIENT || role == TableRole.ENCOUNTER) {
+            String what = role == TableRole.PATIENT ? "a patient table names its patient id column" : "an encounter table names its patient column";
             if (!entries.containsKey("patient")) {
-                throw entries.get("role").at().error("a patient table names its patient id column (table." + table + ".patient)");
+                throw entries.get("role").at().error(what + " (table." + table + ".patient)");
             }
+        }
+        if (role == TableRole.ENCOUNTER && !entries.containsKey("number")) {
+            throw entries.get("role").at().error("an encounter table names its number column (table." + table + ".number), by which"
+                    + " event rows name their encounter");
+        }
+        if (role == TableRole.PATIENT) {
             for (BoundTable other : all.values()) {
                 if (other == this) {
                     break;

@@ -211,6 +211,7 @@ class BindingFileTest {
             lookup arity mismatch       | table.t.lookup.meaning = code, version -> d(code).title | table.t.lookup.meaning | names 2 code column(s) but 1 key column(s) of d
             lookup of no dictionary     | table.t.lookup.meaning = code -> missing(code).title  | table.t.lookup.meaning | names dictionary missing, which is not a table of this file with role dictionary
             lookup of an event table    | table.t.lookup.meaning = code -> e(code).title        | table.t.lookup.meaning | names dictionary e
+            lookup field is a column    | table.t.lookup.a = a -> d(a).title                    | table.t.lookup.a       | gives the row field 'a', which is a column table.t.fields shows
             via without encounter       | table.t.via = admissions                              | table.t.via            | needs table.t.encounter
             via of a non-encounter      | table.t.via = e                                       | table.t.via            | names e, which is not a table of this file with role encounter
             column listed twice         | table.e.fields = a, b, a                              | table.e.fields         | lists 'a' twice
@@ -229,7 +230,10 @@ class BindingFileTest {
                 table.t.role = event
                 table.t.fields = a, b
                 table.e.role = event
-                """ + line + "\n";
+                """ + line + "\n" + """
+                table.admissions.patient = subject_id
+                table.d.role = dictionary
+                """;
         assertThatThrownBy(() -> BindingFile.parse("clinic.binding", text)).as(kind)
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("binding file clinic.binding, line 6, key '" + key + "': ")
@@ -246,6 +250,14 @@ class BindingFileTest {
                 """)).isInstanceOf(ConfigException.class)
                 .hasMessage("binding file clinic.binding, line 3, key 'table.notes.fields': table notes has no role"
                         + " (table.notes.role = patient | encounter | event | dictionary)");
+    }
+
+    @Test
+    void anEncounterTableNamesItsPatientAndNumberColumns() {
+        assertThatThrownBy(() -> BindingFile.parse("b", "table.admissions.role = encounter\ntable.admissions.number = hadm_id\n"))
+                .hasMessageContaining("line 1, key 'table.admissions.role'").hasMessageContaining("table.admissions.patient");
+        assertThatThrownBy(() -> BindingFile.parse("b", "table.admissions.role = encounter\ntable.admissions.patient = subject_id\n"))
+                .hasMessageContaining("line 1, key 'table.admissions.role'").hasMessageContaining("table.admissions.number");
     }
 
     @Test
