@@ -63,7 +63,7 @@ final class BindingKeys {
             }
         }
         String tablesKey = c.sourceKey(id, "tables");
-        List<String> tables = binding.tables().keySet().stream().toList();
+        List<String> tables = List.copyOf(binding.tables().keySet());
         if (!unset(origins.get(tablesKey))) {
             tables = selected(binding, c.sourceList(id, "tables"), "'" + tablesKey + "' (from " + origins.get(tablesKey) + ")",
                     values.get(bindingKey));
@@ -72,7 +72,8 @@ final class BindingKeys {
             put(values, origins, tablesKey, String.join(",", tables), values.get(bindingKey));
         }
         String from = values.get(bindingKey);
-        TableBinding patients = binding.patientTable().filter(t -> c.sourceList(id, "tables").contains(t.table())).orElse(null);
+        List<String> captured = tables;
+        TableBinding patients = binding.patientTable().filter(t -> captured.contains(t.table())).orElse(null);
         put(values, origins, c.sourceKey(id, "patient-table"), patients == null ? "" : patients.table(), from);
         put(values, origins, c.sourceKey(id, "patient-id-column"), patients == null ? "" : orEmpty(patients.patientColumn()), from);
         put(values, origins, c.sourceKey(id, "patient-name-columns"), patients == null ? "" : String.join(",", patients.nameColumns()), from);
