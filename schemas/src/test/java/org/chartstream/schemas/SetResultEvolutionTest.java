@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
@@ -180,9 +179,8 @@ class SetResultEvolutionTest {
     }
 
     private static byte[] singleObject(Schema writer, GenericRecord record) throws IOException {
-        ByteBuffer written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), writer).encode(record);
-        byte[] bytes = new byte[written.remaining()];
-        written.get(bytes);
-        return bytes;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new BinaryMessageEncoder<GenericRecord>(GenericData.get(), writer).encode(record, out);
+        return out.toByteArray();
     }
 }
