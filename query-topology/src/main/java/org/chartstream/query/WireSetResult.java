@@ -37,11 +37,24 @@ public final class WireSetResult {
         List<SetResult.Value> values = budget.take(set.values(), v -> v.value().length());
         List<String> patients = budget.take(set.patientsListed(), String::length);
         List<String> rowIds = budget.take(set.rowIds(), String::length);
-        return org.chartstream.schemas.SetResult.newBuilder().setOutput(SetOutput.valueOf(set.output().name()))
+        return org.chartstream.schemas.SetResult.newBuilder().setOutput(output(set.output()))
                 .setField(set.field()).setRows(set.rows()).setPatients(set.patients()).setPatientsListed(patients)
                 .setValues(values.stream().map(v -> new SetValue(v.value(), v.rows(), v.patients())).toList())
                 .setRowIds(rowIds).setConcepts(concepts).setComplete(set.complete() && !budget.cut)
                 .setListsCut(budget.cut).build();
+    }
+
+    /** Exhaustive: a kind retrieval adds does not compile until the wire has it. */
+    private static SetOutput output(SetResult.Output output) {
+        return switch (output) {
+            case PATIENTS -> SetOutput.PATIENTS;
+            case ROWS -> SetOutput.ROWS;
+            case COUNT -> SetOutput.COUNT;
+            case VALUES -> SetOutput.VALUES;
+            case TOP_VALUES -> SetOutput.TOP_VALUES;
+            case LATEST -> SetOutput.LATEST;
+            case EARLIEST -> SetOutput.EARLIEST;
+        };
     }
 
     /** The audit's copy of a reply's set result: its counts, row ids and concepts, how many values and patients it listed. */
