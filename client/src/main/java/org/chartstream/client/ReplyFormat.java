@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Locale;
 import org.chartstream.schemas.Citation;
+import org.chartstream.schemas.CohortSummary;
 import org.chartstream.schemas.ReplyEvent;
+import org.chartstream.schemas.SetResult;
+import org.chartstream.schemas.SetValue;
 
 /** Renders a reply for people (text) or machines (one JSON object per question). */
 public final class ReplyFormat {
@@ -47,7 +50,36 @@ public final class ReplyFormat {
             last.getCandidates().forEach(c -> candidates.addObject().put("name", c.getName())
                     .put("patient_number", c.getPatientNumber()).put("birth_year", c.getBirthYear()));
         }
+        if (last.getCompleteness() != null) {
+            o.put("completeness", last.getCompleteness().name().toLowerCase(Locale.ROOT));
+            o.put("completeness_reason", last.getCompletenessReason());
+        }
+        if (last.getCohort() != null) {
+            CohortSummary c = last.getCohort();
+            o.putObject("cohort").put("anchor", c.getAnchor()).put("patients", c.getPatients()).put("rows", c.getRows())
+                    .put("cap", c.getCap());
+        }
+        if (last.getSetResult() != null) {
+            set(o.putObject("set"), last.getSetResult());
+        }
         return o.toString();
+    }
+
+    /** A whole-set answer's structured result: what was counted, the exact counts and what was listed. */
+    private static void set(ObjectNode o, SetResult set) {
+        o.put("output", set.getOutput().name().toLowerCase(Locale.ROOT));
+        o.put("field", set.getField());
+        o.put("rows", set.getRows());
+        o.put("patients", set.getPatients());
+        set.getPatientsListed().forEach(o.putArray("patients_listed")::add);
+        ArrayNode values = o.putArray("values");
+        for (SetValue v : set.getValues()) {
+            values.addObject().put("value", v.getValue()).put("rows", v.getRows()).put("patients", v.getPatients());
+        }
+        set.getRowIds().forEach(o.putArray("row_ids")::add);
+        set.getConcepts().forEach(o.putArray("concepts")::add);
+        o.put("complete", set.getComplete());
+        o.put("lists_cut", set.getListsCut());
     }
 
     public static String text(String question, List<ReplyEvent> events) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.chartstream.schemas.Citation;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
+import org.chartstream.schemas.SetResult;
 
 /**
  * Every reply event a load of requests got back, as they lie on the reply topic (not deduplicated), checked against
@@ -20,11 +21,11 @@ import org.chartstream.schemas.ReplyType;
  * Thread-safe: senders and one reader of the reply topic share it.
  */
 public final class ReplyTally {
-    /** What a final reply says: its type, its text and the rows it cites, in order. */
-    public record Content(ReplyType type, String text, List<String> citedRows) {
+    /** What a final reply says: its type, its text, the rows it cites, in order, and a whole-set answer's result. */
+    public record Content(ReplyType type, String text, List<String> citedRows, SetResult set) {
         public static Content of(ReplyEvent e) {
             return new Content(e.getType(), e.getText() == null ? "" : e.getText().toString(),
-                    e.getCitations().stream().map(Citation::getRowKey).map(String::valueOf).toList());
+                    e.getCitations().stream().map(Citation::getRowKey).map(String::valueOf).toList(), e.getSetResult());
         }
     }
 

@@ -62,4 +62,17 @@ class ReplyTallyTest {
 
         assertThat(tally.summary().conversationsOutOfOrder()).isEqualTo(1);
     }
+
+    @Test
+    void repeatsWithTheSameTextAreConflictingWhenTheirStructuredResultsDiffer() {
+        tally.sent("s", "c1", 0);
+        ReplyEvent first = event("s", 1, ReplyType.ANSWER, "17 patients");
+        tally.received(ReplyEvent.newBuilder(first).setSetResult(org.chartstream.schemas.SetResult.newBuilder()
+                .setOutput(org.chartstream.schemas.SetOutput.PATIENTS).setRows(21).setPatients(17).build()).build(), 1);
+        tally.received(ReplyEvent.newBuilder(first).setSetResult(org.chartstream.schemas.SetResult.newBuilder()
+                .setOutput(org.chartstream.schemas.SetOutput.PATIENTS).setRows(22).setPatients(17).build()).build(), 2);
+
+        assertThat(tally.summary().duplicates()).isEqualTo(1);
+        assertThat(tally.summary().conflictingDuplicates()).isEqualTo(1);
+    }
 }

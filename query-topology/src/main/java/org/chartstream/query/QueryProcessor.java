@@ -17,6 +17,7 @@ import org.chartstream.query.admission.AdmissionControl;
 import org.chartstream.query.audit.AuditRecords;
 import org.chartstream.query.catchup.CatchUpGate;
 import org.chartstream.query.memory.ConversationMemories;
+import org.chartstream.query.memory.RememberedPatients;
 import org.chartstream.query.pending.PendingRequests;
 import org.chartstream.query.reply.ReplySender;
 import org.chartstream.query.reply.ReplyWriter;
@@ -31,7 +32,6 @@ import org.chartstream.query.request.RequestReader;
 import org.chartstream.query.run.Emission;
 import org.chartstream.query.run.PipelineRuns;
 import org.chartstream.retrieval.QueryPipeline;
-import org.chartstream.retrieval.scope.TurnPatients;
 import org.chartstream.schemas.ConversationMemory;
 import org.chartstream.schemas.PendingRequest;
 import org.chartstream.schemas.QueryRequest;
@@ -262,12 +262,16 @@ final class QueryProcessor implements Processor<String, byte[], String, Object> 
                 ConversationMemory memory = memories.get(r.getConversationId());
                 memories.put(r.getConversationId(), ConversationMemories.append(
                         memory == null ? ConversationMemories.empty(r.getConversationId(), r.getUserId()) : memory,
-                        r.getQuestion(), result.answer().text(), TurnPatients.of(result.scope(), result.answer().passages()),
+                        r.getQuestion(), result.answer().text(), RememberedPatients.of(result),
                         System.currentTimeMillis(),
                         ConversationMemories.DEFAULT_MAX_TURNS));
-                LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}", r.getRequestId(),
+                LOG.info("request {} answered: outcome={} citations={} gate={} total_ms={}{}", r.getRequestId(),
                         result.answer().outcome(), result.answer().passages().size(), result.trace().gateDescription(),
-                        result.stageMs().get("total"));
+                        result.stageMs().get("total"), result.answer().set().map(s -> " " + s).orElse(""));
+                if (RememberedPatients.setOverCap(result)) {
+                    LOG.info("request {}: its whole set has more than {} patients; a follow-up is not scoped to it",
+                            r.getRequestId(), RememberedPatients.MAX_PATIENTS);
+                }
                 done(p, finishedMs);
             });
             pending.replied(p);

@@ -78,7 +78,7 @@ public final class RetrievalTypes {
             return ConversationHistory.EMPTY;
         }
         return new ConversationHistory(memory.getSummary(),
-                memory.getTurns().stream().map(t -> new RecentTurn(t.getQuestion(), t.getAnswer(), t.getPatientKeys())).toList());
+                memory.getTurns().stream().map(t -> new RecentTurn(t.getQuestion(), t.getAnswer(), t.getPatientKeys(), t.getWholeSet())).toList());
     }
 
     public static RetrievalFilter filter(RetrievalFilterSpec spec) {

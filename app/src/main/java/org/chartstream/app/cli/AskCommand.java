@@ -57,7 +57,7 @@ public final class AskCommand implements Callable<Integer> {
     @Option(names = "--timeout", description = "seconds to wait for the final reply (default: ${DEFAULT-VALUE})", defaultValue = "60")
     int timeoutSeconds;
 
-    @Option(names = "--json", description = "print each reply event as one JSON line, then the summary object")
+    @Option(names = "--json", description = "print each reply event as one JSON line, then the summary object (with the completeness, the cohort and a whole-set answer's counts and lists as `set`)")
     boolean json;
 
     @Override

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.chartstream.core.store.SearchHit;
 import org.chartstream.query.RetrievalTypes;
+import org.chartstream.query.WireSetResult;
 import org.chartstream.retrieval.Answer;
 import org.chartstream.retrieval.Candidate;
 import org.chartstream.retrieval.QueryPipeline;
@@ -19,7 +20,8 @@ import org.chartstream.schemas.ScoredId;
 /**
  * Builds the {@link AnswerAudit} evidence record for one request: variants, each side's ranked ids and scores
  * (prefixed {@code q<n>|} for the n-th variant beyond the first), fused order, rerank scores, gate decision, cited
- * chunks with generations and source positions, models, stage timings. Record text never goes into it.
+ * chunks with generations and source positions, models, stage timings, a whole-set answer's counts, row ids and
+ * concepts. Record text never goes into it.
  */
 public final class AuditRecords {
     private static final int MAX_FUSED = 100;
@@ -40,7 +42,8 @@ public final class AuditRecords {
                 .setStageMs(result.stageMs())
                 .setPatientScope(result.scope().describe())
                 .setCompleteness(RetrievalTypes.completeness(answer.completeness()))
-                .setCohort(RetrievalTypes.cohort(answer.completeness()));
+                .setCohort(RetrievalTypes.cohort(answer.completeness()))
+                .setSetResult(WireSetResult.audit(WireSetResult.of(answer.set())));
         switch (result.trace()) {
             case RetrievalTrace.Ranked ranked -> ranked(audit, ranked);
             // the rows a cohort lists are its cited passages; none was searched, fused or scored

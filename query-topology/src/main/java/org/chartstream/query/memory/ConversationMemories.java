@@ -32,13 +32,20 @@ public final class ConversationMemories {
         return append(memory, question, answer, List.of(), now, maxTurns);
     }
 
-    /**
-     * @param patientKeys the patients the turn was about ({@code TurnPatients}), which a follow-up inherits
-     */
+    /** A turn that was not a whole-set answer, about {@code patientKeys} ({@code TurnPatients}). */
     public static ConversationMemory append(ConversationMemory memory, String question, String answer,
                                             List<String> patientKeys, long now, int maxTurns) {
+        return append(memory, question, answer, new RememberedPatients(patientKeys, false), now, maxTurns);
+    }
+
+    /**
+     * @param patients the patients the turn was about, which a follow-up inherits (or, a whole set, is scoped to)
+     */
+    public static ConversationMemory append(ConversationMemory memory, String question, String answer,
+                                            RememberedPatients patients, long now, int maxTurns) {
         List<ConversationTurn> turns = new ArrayList<>(memory.getTurns());
-        turns.add(new ConversationTurn(question, truncate(answer, MAX_STORED_ANSWER_CHARS), now, List.copyOf(patientKeys)));
+        turns.add(new ConversationTurn(question, truncate(answer, MAX_STORED_ANSWER_CHARS), now, patients.keys(),
+                patients.wholeSet()));
         StringBuilder summary = new StringBuilder(memory.getSummary());
         while (turns.size() > maxTurns) {
             ConversationTurn oldest = turns.remove(0);

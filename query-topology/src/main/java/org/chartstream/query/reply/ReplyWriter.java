@@ -11,6 +11,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.chartstream.query.RetrievalTypes;
+import org.chartstream.query.WireSetResult;
 import org.chartstream.query.request.RequestFingerprint;
 import org.chartstream.retrieval.Answer;
 import org.chartstream.retrieval.Completeness;
@@ -120,6 +121,7 @@ public final class ReplyWriter {
                 .setCompleteness(RetrievalTypes.completeness(answer.completeness()))
                 .setCompletenessReason(answer.completeness().map(Completeness::reason).orElse(null))
                 .setCohort(RetrievalTypes.cohort(answer.completeness()))
+                .setSetResult(WireSetResult.of(answer.set()))
                 .setCandidates(RetrievalTypes.candidates(result.scope())).build(), afterDelivery);
     }
 

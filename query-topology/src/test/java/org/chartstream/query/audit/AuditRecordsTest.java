@@ -15,6 +15,7 @@ import org.chartstream.retrieval.Outcome;
 import org.chartstream.retrieval.PatientScope;
 import org.chartstream.retrieval.QueryPipeline;
 import org.chartstream.retrieval.RetrievalTrace;
+import org.chartstream.retrieval.SetResult;
 import org.chartstream.retrieval.gate.QuestionScope;
 import org.chartstream.retrieval.gate.ScopedGateDecision;
 import org.chartstream.retrieval.generate.Passage;
@@ -89,5 +90,38 @@ class AuditRecordsTest {
         assertThat(audit.getReranker()).isEqualTo(RetrievalTrace.Cohort.LOOKUP);
         assertThat(audit.getGateDecision()).startsWith("answer (exact-term").isEqualTo(trace.gateDescription());
         assertThat(audit.getCohort().getAnchor()).isEqualTo("E11.9");
+    }
+
+    @Test
+    void aWholeSetAnswerIsAuditedByItsCountsRowIdsAndConceptsWithoutItsValues() {
+        SetResult set = new SetResult(SetResult.Output.VALUES, "route", 21, 17, List.of(), List.of("p1"),
+                List.of(new SetResult.Value("Oral tablet route", 20, 16)), List.of(CONDITION.row().id()), List.of("amoxicillin"), true);
+        Answer answer = new Answer(Outcome.ANSWER, "route: Oral tablet route", true, List.of(new Passage(1, CONDITION, 1.0, CONDITION.text())),
+                RetrievalTrace.Cohort.LOOKUP, List.of(), Optional.of(Completeness.MOST_RELEVANT), Optional.of(set));
+        QueryRequest request = QueryRequest.newBuilder().setRequestId("r3").setConversationId("c1").setUserId("u1")
+                .setQuestion("q").setTopK(6).build();
+
+        AnswerAudit audit = AuditRecords.of(request, new QueryPipeline.Result(answer,
+                new RetrievalTrace.Cohort(true, "every listed row holds the question's anchor"), PatientScope.NONE, Map.of()), "minilm");
+
+        assertThat(audit.getSetResult().getRows()).isEqualTo(21);
+        assertThat(audit.getSetResult().getPatients()).isEqualTo(17);
+        assertThat(audit.getSetResult().getValuesListed()).isEqualTo(1);
+        assertThat(audit.getSetResult().getRowIds()).containsExactly(CONDITION.row().id());
+        assertThat(audit.getSetResult().getConcepts()).containsExactly("amoxicillin");
+        assertThat(audit.toString()).doesNotContain("Oral tablet route");
+    }
+
+    @Test
+    void anOrdinaryAnswerIsAuditedWithoutASetResult() {
+        Answer answer = new Answer(Outcome.ANSWER, "answer", true, List.of(), RetrievalTrace.Cohort.LOOKUP, List.of(),
+                Optional.of(Completeness.MOST_RELEVANT));
+        QueryRequest request = QueryRequest.newBuilder().setRequestId("r4").setConversationId("c1").setUserId("u1")
+                .setQuestion("q").setTopK(6).build();
+
+        AnswerAudit audit = AuditRecords.of(request, new QueryPipeline.Result(answer,
+                new RetrievalTrace.Cohort(true, "every listed row holds the question's anchor"), PatientScope.NONE, Map.of()), "minilm");
+
+        assertThat(audit.getSetResult()).isNull();
     }
 }

@@ -5,12 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.chartstream.core.store.ChunkFixture;
+import org.chartstream.core.store.StoredChunk;
+import org.chartstream.retrieval.Answer;
+import org.chartstream.retrieval.Completeness;
+import org.chartstream.retrieval.Outcome;
+import org.chartstream.retrieval.PatientScope;
+import org.chartstream.retrieval.QueryPipeline;
+import org.chartstream.retrieval.RetrievalTrace;
+import org.chartstream.retrieval.SetResult;
 import org.chartstream.retrieval.generate.Passage;
 import org.chartstream.schemas.PendingRequest;
 import org.chartstream.schemas.QueryRequest;
@@ -18,6 +28,8 @@ import org.chartstream.schemas.ReplyAddress;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
 import org.chartstream.schemas.RequestIdEntry;
+import org.chartstream.schemas.SetOutput;
+import org.chartstream.schemas.SetValue;
 import org.chartstream.schemas.Topics;
 import org.chartstream.schemas.serde.AvroSerde;
 import org.junit.jupiter.api.BeforeEach;
@@ -205,5 +217,52 @@ class ReplyWriterTest {
         assertThat(replies.get(2).event().getError()).isEqualTo("field 'question' is empty");
         assertThat(requestIds.approximateNumEntries()).isZero();
         assertThat(pending.approximateNumEntries()).isZero();
+    }
+
+    @Test
+    void aWholeSetAnswerCarriesItsStructuredResultAsFieldsAndARepeatGetsItAgain() {
+        PendingRequest p = request("r10");
+        writer.accepted(p, "fingerprint-10");
+        SetResult set = new SetResult(SetResult.Output.VALUES, "route", 21, 17, List.of(), List.of("p1", "p2"),
+                List.of(new SetResult.Value("PO", 20, 16), new SetResult.Value("IV", 1, 1)),
+                List.of("ehr:medications:m1", "ehr:medications:m2"), List.of("amoxicillin"), true);
+
+        writer.outcome(p, result(Optional.of(set)), () -> { });
+
+        ReplyEvent answer = sent().get(1).event();
+        org.chartstream.schemas.SetResult wire = answer.getSetResult();
+        assertThat(wire.getOutput()).isEqualTo(SetOutput.VALUES);
+        assertThat(wire.getField()).isEqualTo("route");
+        assertThat(wire.getRows()).isEqualTo(21);
+        assertThat(wire.getPatients()).isEqualTo(17);
+        assertThat(wire.getValues()).containsExactly(new SetValue("PO", 20L, 16L), new SetValue("IV", 1L, 1L));
+        assertThat(wire.getRowIds()).containsExactly("ehr:medications:m1", "ehr:medications:m2");
+        assertThat(wire.getConcepts()).containsExactly("amoxicillin");
+        assertThat(wire.getPatientsListed()).isEmpty();
+        assertThat(wire.getComplete()).isTrue();
+        assertThat(wire.getListsCut()).isFalse();
+        assertThat(requestIds.get("r10").getOutcome().getSetResult()).as("what a repeat gets").isEqualTo(wire);
+    }
+
+    @Test
+    void anOrdinaryAnswerCarriesNoSetResult() {
+        PendingRequest p = request("r11");
+        writer.accepted(p, "fingerprint-11");
+
+        writer.outcome(p, result(Optional.empty()), () -> { });
+
+        ReplyEvent answer = sent().get(1).event();
+        assertThat(answer.getType()).isEqualTo(ReplyType.ANSWER);
+        assertThat(answer.getCompleteness()).isNotNull();
+        assertThat(answer.getSetResult()).isNull();
+    }
+
+    /** An extractive answer citing one row, with {@code set} as its whole-set result. */
+    private static QueryPipeline.Result result(Optional<SetResult> set) {
+        StoredChunk row = ChunkFixture.of("ehr", "medications", "m1").patient("p1").build();
+        Answer answer = new Answer(Outcome.ANSWER, "21 orders of amoxicillin", true, List.of(new Passage(1, row, 1.0, row.text())),
+                RetrievalTrace.Cohort.LOOKUP, List.of(), Optional.of(Completeness.MOST_RELEVANT), set);
+        return new QueryPipeline.Result(answer, new RetrievalTrace.Cohort(true, "every listed row holds the question's anchor"),
+                PatientScope.NONE, Map.of("total", 3L));
     }
 }
