@@ -25,8 +25,11 @@ import org.chartstream.core.binding.SourceBinding;
  * written to, with the counts and the status in the same transaction. A global table is read by a separate thread
  * with no order relative to the row topics, so a meaning change could not re-chunk the rows already indexed without
  * a second index of them anyway; a foreign-key join re-emits every joined row as a join result and would need the
- * generation, row-image and patient logic downstream of it again. Dictionaries are small (MIMIC's largest, the
- * ICD-10 diagnoses, about 110k rows): one more store of the planner costs less than a global copy on every instance.
+ * generation, row-image and patient logic downstream of it again. The figures favour the local store: the MIMIC-IV
+ * demo's dictionaries hold 109,776 (diagnoses), 85,258 (procedures) and 1,623 (lab items) rows against 4,506
+ * diagnosis rows using them, so a dictionary row costs two store writes and no embedding, most codes are used by no
+ * row (their arrival chunks nothing again), and a global table would copy all of them to every ingest instance to
+ * serve the one planner task that reads them.
  */
 public final class Dictionaries {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -95,7 +95,7 @@ public final class RowReferences {
 
     /** The rows naming {@code reference} (a code, an encounter) are to be chunked again. */
     public void changed(String reference) {
-        rows.changed(reference);
+        rows.changedIfUsed(reference);
     }
 
     /** The next row naming a changed code or encounter, still to be chunked again; empty once none is left. */

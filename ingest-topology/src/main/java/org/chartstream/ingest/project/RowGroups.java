@@ -42,6 +42,16 @@ public final class RowGroups {
     }
 
     /**
+     * {@link #changed} for a group that has rows; a group without any gets no cursor (most codes of a dictionary are
+     * used by no row: a dictionary's snapshot writes no cursor for them).
+     */
+    public void changedIfUsed(String group) {
+        if (rows.after(group, "").isPresent()) {
+            changed(group);
+        }
+    }
+
+    /**
      * The next row of a changed group, in group then row-key order; the group's cursor moves past it (and is dropped
      * after the group's last row). Empty once none is left.
      */

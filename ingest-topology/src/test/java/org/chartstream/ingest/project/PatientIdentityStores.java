@@ -37,7 +37,7 @@ public final class PatientIdentityStores {
         return store;
     }
 
-    static KeyValueStore<String, String> store(String name) {
+    public static KeyValueStore<String, String> store(String name) {
         KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
                 Serdes.String(), Serdes.String()).withLoggingDisabled().build();
         store.init(new MockProcessorContext<>().getStateStoreContext(), store);
