@@ -78,10 +78,10 @@ public final class Dictionaries {
         return codeKey(sourceId, lookup.dictionary(), lookup.dictionaryColumns(), lookup.codeColumns().stream().map(row::get).toList());
     }
 
-    /** The meaning column {@code column} of a code, or null when the dictionary does not hold the code. */
-    public String meaning(String codeKey, String column) {
+    /** Every kept meaning column of a code; empty when the dictionary does not hold the code. */
+    public Map<String, String> meanings(String codeKey) {
         String encoded = entries.get(codeKey);
-        return encoded == null ? null : decode(encoded).get(column);
+        return encoded == null ? Map.of() : decode(encoded);
     }
 
     /**

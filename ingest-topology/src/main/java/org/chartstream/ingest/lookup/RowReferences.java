@@ -1,5 +1,6 @@
 package org.chartstream.ingest.lookup;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -44,6 +45,7 @@ public final class RowReferences {
             return new Rendered(row, 0);
         }
         Map<String, String> rendered = new LinkedHashMap<>(row);
+        Map<String, Map<String, String>> entries = new HashMap<>(); // lookups of one code (a lab item's label, fluid) read it once
         int unresolved = 0;
         for (CodeLookup lookup : lookups) {
             String code = Dictionaries.codeKey(sourceId, lookup, row);
@@ -51,7 +53,7 @@ public final class RowReferences {
                 rendered.remove(lookup.field());
                 continue; // no code on the row: nothing to resolve
             }
-            String meaning = dictionaries.meaning(code, lookup.meaningColumn());
+            String meaning = entries.computeIfAbsent(code, dictionaries::meanings).get(lookup.meaningColumn());
             if (meaning == null || meaning.isBlank()) {
                 rendered.remove(lookup.field());
                 unresolved++;

@@ -62,8 +62,7 @@ class RowReferencesTest {
         assertThat(deleted.wasKept()).isTrue();
         assertThat(deleted.isKept()).isFalse();
         assertThat(drain()).containsExactly("mimic:diagnoses_icd:1|1");
-        assertThat(dictionaries.meaning(Dictionaries.codeKey("mimic", MimicShapedBindings.DIAGNOSIS, diagnosis("4019", "9")),
-                "long_title")).isNull();
+        assertThat(dictionaries.meanings(Dictionaries.codeKey("mimic", MimicShapedBindings.DIAGNOSIS, diagnosis("4019", "9")))).isEmpty();
 
         references.rowMoved("mimic", "mimic:diagnoses_icd:1|1", DIAGNOSES, diagnosis("4019", "9"), null);
         apply(dictionaryRow("4019", "9", "Essential hypertension"));

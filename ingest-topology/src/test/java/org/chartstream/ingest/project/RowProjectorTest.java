@@ -146,14 +146,10 @@ class RowProjectorTest {
         assertThat(RowProjector.shownFields(unlisted, row).keySet()).containsExactly("icd_version", "icd_code", "diagnosis", "seq_num");
     }
 
+    /** A diagnosis row in no particular column order: its table's field list orders the text. */
     private static Map<String, String> diagnosisRow() {
-        Map<String, String> row = new LinkedHashMap<>();
-        row.put("subject_id", "10014078");
-        row.put("hadm_id", "22595853");
-        row.put("seq_num", "1");
-        row.put("icd_code", "4019   ");
-        row.put("icd_version", "9");
-        return row;
+        return new java.util.HashMap<>(Map.of("subject_id", "10014078", "hadm_id", "22595853", "seq_num", "1",
+                "icd_code", "4019   ", "icd_version", "9"));
     }
 
     @Test
