@@ -31,8 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the {@code d_icd_diagnoses} dictionary, a table reaching its patient through the admission it names. A row is indexed
  * with its code's meaning (a padded code included); a code its dictionary lacks is shown alone and counted in the
  * table's status; a dictionary row read after the rows using it, a changed meaning and a deleted dictionary row chunk
- * those rows again, in the generation they were written to; a dictionary's own rows are never indexed. With the real
- * ONNX model.
+ * those rows again, in the generation they were written to, and a truncated dictionary takes its meanings away; a
+ * re-index renders the meanings as they are now; a dictionary's own rows are never indexed and it has no generation.
+ * A table naming only the admission reaches its patient when the admission arrives and follows it when it changes
+ * patient. With the real ONNX model.
  */
 class DictionaryEnrichmentTopologyTest {
     private static final String DIAGNOSES_KEY = "mimic:diagnoses_icd";
@@ -132,6 +134,25 @@ class DictionaryEnrichmentTopologyTest {
         assertThat(statuses.get(DIAGNOSES_KEY).getUnresolvedCodes()).as("the other version's code was never resolved, this one no longer is")
                 .isEqualTo(2);
         assertThat(statuses.get("mimic:d_icd_diagnoses").getRows()).isZero();
+    }
+
+    @Test
+    void aReindexRebuildsTheRowsWithTheMeaningsAsTheDictionaryHoldsThemNow() {
+        dictionaryRow("c", "4019", 9, HYPERTENSION, 10);
+        patient("10014078", 11);
+        diagnosis("22595853", 1, "4019", 9, 12);
+        settle();
+        index.readValuesToList();
+
+        ingest.requestReindex("mimic", "diagnoses_icd");
+        ingest.requestReindex("mimic", "d_icd_diagnoses");
+        settle();
+
+        List<IndexEvent> rebuilt = index.readValuesToList();
+        assertThat(rebuilt).extracting(IndexEvent::getTableName).as("a dictionary has no generation to rebuild")
+                .containsOnly("diagnoses_icd");
+        assertThat(onlyRow(rebuilt, "diagnoses_icd").getText()).endsWith("diagnosis: " + HYPERTENSION);
+        assertThat(onlyRow(rebuilt, "diagnoses_icd").getGeneration()).isEqualTo(2);
     }
 
     @Test
