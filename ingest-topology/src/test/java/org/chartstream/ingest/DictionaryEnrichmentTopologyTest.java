@@ -138,11 +138,7 @@ class DictionaryEnrichmentTopologyTest {
 
     @Test
     void aReindexRebuildsTheRowsWithTheMeaningsAsTheDictionaryHoldsThemNow() {
-        dictionaryRow("c", "4019", 9, HYPERTENSION, 10);
-        patient("10014078", 11);
-        diagnosis("22595853", 1, "4019", 9, 12);
-        settle();
-        index.readValuesToList();
+        indexOneHypertensionDiagnosis();
 
         ingest.requestReindex("mimic", "diagnoses_icd");
         ingest.requestReindex("mimic", "d_icd_diagnoses");
@@ -157,11 +153,7 @@ class DictionaryEnrichmentTopologyTest {
 
     @Test
     void aTruncatedDictionaryTakesItsMeaningsAwayAndPublishesNothingOfItsOwn() {
-        dictionaryRow("c", "4019", 9, HYPERTENSION, 10);
-        patient("10014078", 11);
-        diagnosis("22595853", 1, "4019", 9, 12);
-        settle();
-        index.readValuesToList();
+        indexOneHypertensionDiagnosis();
 
         ingest.input("mimic.public.d_icd_diagnoses").pipeInput(null, change("t", "false", "null", 13));
         settle();
@@ -195,6 +187,15 @@ class DictionaryEnrichmentTopologyTest {
         ChunkRecord moved = onlyRow(index.readValuesToList(), "services");
         assertThat(moved.getPatientKey()).isEqualTo("10035185");
         assertThat(moved.getPatientNumber()).isEqualTo("10035185");
+    }
+
+    /** A patient's one diagnosis, its code in the dictionary, indexed (its events read). */
+    private void indexOneHypertensionDiagnosis() {
+        dictionaryRow("c", "4019", 9, HYPERTENSION, 10);
+        patient("10014078", 11);
+        diagnosis("22595853", 1, "4019", 9, 12);
+        settle();
+        index.readValuesToList();
     }
 
     private void settle() {
