@@ -4,17 +4,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.chartstream.core.binding.TableRole;
 import org.chartstream.core.model.TextChunker;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.chunk.RowChunker;
 import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.embed.FlushRule;
 import org.chartstream.ingest.embed.PassageEmbedder;
+import org.chartstream.ingest.lookup.Dictionaries;
+import org.chartstream.ingest.lookup.RowReferences;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.normalize.TableDropped;
 import org.chartstream.ingest.normalize.TableScanCompleted;
@@ -52,9 +54,14 @@ import org.slf4j.LoggerFactory;
  * input has been quiet for a moment it asks Kafka Streams to commit, so a lone change does not wait for the commit
  * interval. Each linger period lets the {@link ReindexDriver} rebuild re-indexed tables from the kept row images,
  * while streaming changes keep flowing to both the active and the staged generation, and announces the table
- * statuses that changed, and chunks the child rows of patients whose name or number changed again under the new
- * header ({@link PatientIdentities}), as much as fits in the linger period each time. Both timers run only while
- * there is such work ({@link WorkPunctuation}): an idle task asks for no transaction.
+ * statuses that changed, and chunks again the rows whose patient, codes or encounter changed ({@link RowsChunkedAgain}),
+ * as much as fits in the linger period each time. Both timers run only while there is such work
+ * ({@link WorkPunctuation}): an idle task asks for no transaction.
+ *
+ * <p>A dictionary table's rows are not indexed: they are kept as the meanings of their codes ({@link Dictionaries}),
+ * each row of a table with lookups is rendered with them ({@link RowReferences}), and a dictionary change chunks
+ * again the rows using the codes it touched. An encounter table's rows also keep the encounter's patient, for the
+ * tables that reach their patient through it.
  *
  * <p>The latest image of every indexed row is kept (without excluded fields): what a re-index rebuilds from and what
  * keeps each table's row and chunk counts exact. A row whose allowed fields are all NULL is not indexed (and leaves
@@ -86,7 +93,9 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     private PlannerState state;
     private PatientIdentities patients;
     private TableStatuses statuses;
+    private RowReferences references;
     private RowEvents rowEvents;
+    private RowsChunkedAgain again;
     private ReindexDriver reindex;
     private TableRetirement retirement;
 
@@ -106,7 +115,9 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         this.state = PlannerState.of(context);
         this.patients = state.patients();
         this.statuses = state.statuses();
-        this.rowEvents = new RowEvents(new RowChunker(textChunker, patients), events, this::emit);
+        this.references = state.references();
+        this.rowEvents = new RowEvents(new RowChunker(textChunker, patients), references, events, this::emit);
+        this.again = new RowsChunkedAgain(sources, state, rowEvents, embedder.dimension(), maxRecordBytes);
         this.reindex = new ReindexDriver(sources, state, rowEvents, flushRule.batchChunks());
         this.retirement = new TableRetirement(sources, state, rowEvents, reindex);
         commits = new WorkPunctuation(context, flushRule.quiet(), () -> {
@@ -118,7 +129,7 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         Duration linger = flushRule.linger();
         background = new WorkPunctuation(context, linger, () -> {
             boolean rebuilt = reindex.advance(linger);
-            boolean rechunked = chunkRenamedPatientsRowsAgain(linger);
+            boolean rechunked = again.advance(linger);
             if (uncommitted) {
                 commit();
                 return true;
@@ -151,6 +162,13 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         PatientIdentityColumns idColumns = source.patientIdentity();
         RowId row = new RowId(change.getSourceId(), change.getTableName(), change.getRowKey());
         TableRef table = row.tableRef();
+        if (projection.binding().role() == TableRole.DICTIONARY) {
+            dictionaryChanged(change, source, row);
+            return;
+        }
+        if (projection.binding().role() == TableRole.ENCOUNTER && change.getOp() != RowOp.DELETE) {
+            patients.rememberEncounter(change.getSourceId(), projection.binding(), change.getAfter()).ifPresent(references::changed);
+        }
 
         // a deleted patient's children keep the identity they were indexed with until they change
         List<String> awaitedPatient = List.of();
@@ -174,62 +192,36 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
                     GenerationPlanner.stagedRowsWith(generations, change.getSnapshot()), timestamp, status);
         }
         statuses.put(table.id(), status);
-        awaitedPatient.forEach(rowStoreKey -> chunkAgainUnderItsPatient(RowId.parse(rowStoreKey)));
+        awaitedPatient.forEach(rowStoreKey -> again.chunkAgain(RowId.parse(rowStoreKey)));
     }
 
     /**
-     * Chunks the rows of patients whose name or number changed again, a row at a time, for at most {@code budget}:
-     * a patient with more rows than that goes on at the next punctuation, so one loop of the stream thread re-emits
-     * only what it can chunk in the budget (plus the row under way when it ran out) and stays inside the transaction
-     * timeout.
-     *
-     * @return whether any row was chunked
+     * A dictionary row kept (or forgotten) as the meanings of the codes it provides; the rows using a code it added,
+     * changed or removed are chunked again. The table's status counts its kept rows; it has no chunks or generations.
      */
-    private boolean chunkRenamedPatientsRowsAgain(Duration budget) {
-        long start = System.nanoTime();
-        long deadline = start + budget.toNanos();
-        int rowsChunked = 0;
-        while (System.nanoTime() < deadline) {
-            Optional<PatientIdentities.RenamedChild> next = patients.nextRenamedChild();
-            if (next.isEmpty()) {
-                break;
-            }
-            chunkAgainUnderItsPatient(RowId.parse(next.get().rowStoreKey()));
-            rowsChunked++;
-        }
-        if (rowsChunked > 0) {
-            LOG.info("{} rows of patients with a changed name or number chunked again in {} ms", rowsChunked,
-                    (System.nanoTime() - start) / 1_000_000);
-        }
-        return rowsChunked > 0;
+    private void dictionaryChanged(RowChange change, SourceRegistration source, RowId row) {
+        TableRef table = row.tableRef();
+        Dictionaries.Applied applied = state.dictionaries().apply(row.sourceId(), source.binding(), row.table(), row.id(),
+                change.getOp() == RowOp.DELETE ? null : change.getAfter());
+        applied.changed().forEach(references::changed);
+        TableStatus status = statuses.of(table.id(), table.sourceId(), table.table())
+                .withChange(change.getSourcePosition(), change.getCommitTsMs(), embedder.modelId());
+        statuses.put(table.id(), status.withCounts(status.rows() + (applied.isKept() ? 1 : 0) - (applied.wasKept() ? 1 : 0), 0));
     }
 
-    /**
-     * A row chunked again under its patient as the patient table names them now: chunked before its patient's row was
-     * read, or its patient's name or number changed since. Its header names the patient and its chunks carry the
-     * patient's filter key. It is written again to the newest generation it was
-     * written to (an older one it may also be in is superseded when that one publishes); a row deleted or emptied
-     * since is skipped.
-     */
-    private void chunkAgainUnderItsPatient(RowId row) {
-        RowImage image = state.rows().get(row);
-        SourceRegistration source = sources.get(row.sourceId());
-        if (image == null || source == null || source.table(row.table()).isEmpty()) {
-            return;
+    /** A dictionary emptied at the source (truncated, dropped): its meanings go, the rows using them are chunked again. */
+    private TableStatus forgetDictionary(TableRef table, TableStatus status) {
+        SourceRegistration source = sources.get(table.sourceId());
+        for (String rowStoreKey : state.dictionaries().rowsOf(table.id() + ":")) {
+            state.dictionaries().apply(table.sourceId(), source.binding(), table.table(), rowStoreKey, null).changed()
+                    .forEach(references::changed);
         }
-        TableProjection projection = source.table(row.table()).orElseThrow();
-        String body = RowProjector.body(projection, image.row());
-        if (body.isEmpty()) {
-            return;
-        }
-        RowChunks chunks = rowEvents.chunk(row, projection, image, body);
-        if (IndexRecordSize.upperBound(chunks, embedder.dimension()) > maxRecordBytes) {
-            return; // the row as indexed stays: a longer header must not turn a written row into a dead letter
-        }
-        rowEvents.upsert(chunks, image.generation());
-        state.rows().put(row, image.writtenTo(chunks.count(), image.generation()));
-        TableStatus status = statuses.of(row.tableRef().id(), row.sourceId(), row.table());
-        statuses.put(row.tableRef().id(), status.withCounts(status.rows(), status.chunks() + chunks.count() - image.chunks()));
+        return status.withCounts(0, 0);
+    }
+
+    private boolean isDictionary(TableRef table) {
+        SourceRegistration source = sources.get(table.sourceId());
+        return source != null && source.table(table.table()).map(p -> p.binding().role() == TableRole.DICTIONARY).orElse(false);
     }
 
     /**
@@ -241,13 +233,14 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
                                  RowImage previous, TableStatus status) {
         ColumnPolicy.Admitted admitted = state.columns().admit(row.tableRef(), projection, change.getAfter());
         TableStatus noticed = noticeNewColumns(status, change, projection, admitted.newColumns());
-        RowImage image = RowImage.of(0, 0, change.getSourcePosition(), change.getCommitTsMs(), admitted.row(), projection);
-        String body = RowProjector.body(projection, image.row());
-        if (body.isEmpty()) {
+        RowImage read = RowImage.of(0, 0, change.getSourcePosition(), change.getCommitTsMs(), admitted.row(), projection);
+        if (RowProjector.body(projection, read.row()).isEmpty()) {
             // every allowed field is NULL: nothing to cite, so the row is not indexed (and leaves if it was)
             return (previous == null ? noticed : removeRow(row, previous, noticed)).withSkippedEmptyRow();
         }
-        RowChunks chunks = rowEvents.chunk(row, projection, image, body);
+        RowReferences.Rendered rendered = references.render(row.sourceId(), projection, read.row());
+        RowImage image = read.rendered(rendered.unresolved(), again.viaPatientOf(row.sourceId(), projection, read.row()));
+        RowChunks chunks = rowEvents.chunkRendered(row, projection, image, rendered.row());
         long size = IndexRecordSize.upperBound(chunks, embedder.dimension());
         if (size > maxRecordBytes) {
             deadLetter(row.tableRef().id(), STAGE_WRITE, "table " + change.getSchemaName() + "." + change.getTableName() + " of source "
@@ -263,13 +256,11 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         state.rows().put(row, image.writtenTo(chunks.count(), newest));
         patients.childMoved(row.sourceId(), row.id(), childPatientOf(row.sourceId(), projection, previous),
                 childPatientOf(row.sourceId(), projection, image));
-        String patientId = projection.patientColumn() == null ? null : image.row().get(projection.patientColumn());
-        SourceRegistration source = sources.get(change.getSourceId());
-        if (patientId != null && source.patientIdentity() != null && !patients.known(change.getSourceId(), patientId)) {
-            patients.awaitPatient(change.getSourceId(), patientId, row.id());
-        }
+        references.rowMoved(row.sourceId(), row.id(), projection, previous == null ? null : previous.row(), image.row());
+        again.awaitUnknownPatient(sources.get(change.getSourceId()), projection, row, image);
         return noticed.withCounts(noticed.rows() + (previous == null ? 1 : 0),
-                noticed.chunks() + chunks.count() - (previous == null ? 0 : previous.chunks()));
+                noticed.chunks() + chunks.count() - (previous == null ? 0 : previous.chunks()))
+                .withUnresolvedCodes(image.unresolved() - (previous == null ? 0 : previous.unresolved()));
     }
 
     /** Removes a row from every generation and from the kept images (a delete, or a row with nothing to index). */
@@ -281,7 +272,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         state.rows().delete(row);
         TableProjection projection = sources.get(row.sourceId()).table(row.table()).orElseThrow();
         patients.childMoved(row.sourceId(), row.id(), childPatientOf(row.sourceId(), projection, previous), null);
-        return status.withCounts(status.rows() - 1, status.chunks() - previous.chunks());
+        references.rowMoved(row.sourceId(), row.id(), projection, previous.row(), null);
+        return status.withCounts(status.rows() - 1, status.chunks() - previous.chunks()).withUnresolvedCodes(-previous.unresolved());
     }
 
     private String childPatientOf(String sourceId, TableProjection projection, RowImage image) {
@@ -319,8 +311,9 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
     /** A TRUNCATE: every row leaves the index at once, as an empty generation published in one step. */
     private void truncate(TableTruncated truncated, long timestamp) {
         TableRef table = new TableRef(truncated.sourceId(), truncated.table());
-        statuses.put(table.id(), retirement.retire(table, statuses.of(table.id(), table.sourceId(), table.table())
-                .withChange(truncated.position(), truncated.commitTsMs(), embedder.modelId()), timestamp));
+        TableStatus status = statuses.of(table.id(), table.sourceId(), table.table())
+                .withChange(truncated.position(), truncated.commitTsMs(), embedder.modelId());
+        statuses.put(table.id(), isDictionary(table) ? forgetDictionary(table, status) : retirement.retire(table, status, timestamp));
     }
 
     /**
@@ -334,7 +327,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
         if (source == null || source.table(table.table()).isEmpty() || status.dropped()) {
             return;
         }
-        statuses.put(table.id(), retirement.retire(table, status, timestamp).withDropped(true));
+        statuses.put(table.id(), (isDictionary(table) ? forgetDictionary(table, status) : retirement.retire(table, status, timestamp))
+                .withDropped(true));
         deadLetter(table.id(), STAGE_TABLE_DROPPED, "table " + table.table() + " of source " + table.sourceId() + " no longer exists"
                 + " at the source (dropped or renamed): its " + status.rows() + " rows left the index; it is indexed afresh if created again");
         LOG.warn("table {} no longer exists at the source: its rows left the index", table);
@@ -342,8 +336,8 @@ final class IndexingProcessor implements Processor<String, Object, String, Objec
 
     private void scanCompleted(TableScanCompleted scan, long timestamp) {
         TableRef table = new TableRef(scan.sourceId(), scan.table());
-        if (reindex.rebuilding(table)) {
-            return; // the staged generation is a re-index's: it is complete when its cursor reaches the end
+        if (reindex.rebuilding(table) || isDictionary(table)) {
+            return; // the staged generation is a re-index's (complete when its cursor reaches the end), or there is none
         }
         TableGenerations generations = state.generations().of(table);
         GenerationPlanner.Plan plan = GenerationPlanner.scanCompleted(generations, scan.rows());

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Rows leaving a table's index with a generation: all of them at once (a truncate, a table gone from the source), or
  * those a published snapshot did not see. Their chunks go with the superseded generation; their kept images and their
- * place under their patient go here, and the table's counts follow.
+ * place under their patient and their codes go here, and the table's counts follow.
  */
 final class TableRetirement {
     private static final Logger LOG = LoggerFactory.getLogger(TableRetirement.class);
@@ -67,8 +67,10 @@ final class TableRetirement {
             state.rows().delete(row);
             state.patients().childMoved(table.sourceId(), row.id(),
                     PatientIdentities.childPatientOf(source.patientIdentity(), projection, image), null);
+            state.references().rowMoved(table.sourceId(), row.id(), projection, image.row(), null);
         });
         long chunks = gone.values().stream().mapToLong(RowImage::chunks).sum();
-        return status.withCounts(status.rows() - gone.size(), status.chunks() - chunks);
+        long unresolved = gone.values().stream().mapToLong(RowImage::unresolved).sum();
+        return status.withCounts(status.rows() - gone.size(), status.chunks() - chunks).withUnresolvedCodes(-unresolved);
     }
 }

@@ -128,6 +128,11 @@ final class IngestTopologyFixture implements AutoCloseable {
         return status.readKeyValuesToMap().get(tableKey);
     }
 
+    /** The newest status announced for each table since the statuses were last read, by {@code source:table}. */
+    Map<String, IngestTableStatus> latestStatuses() {
+        return status.readKeyValuesToMap();
+    }
+
     /** The newest progress announced by each embedding task, by its key ({@code embed-<partition>}). */
     Map<String, EmbeddingProgress> latestProgress() {
         return progress.readKeyValuesToMap();

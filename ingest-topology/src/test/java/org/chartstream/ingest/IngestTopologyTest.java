@@ -15,6 +15,9 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.chartstream.core.binding.EmbedPolicy;
+import org.chartstream.core.binding.TableBinding;
+import org.chartstream.core.binding.TableRole;
 import org.chartstream.core.store.IndexedPatient;
 import org.chartstream.core.store.PatientLabel;
 import org.chartstream.core.store.RetrievalFilter;
@@ -81,7 +84,9 @@ class IngestTopologyTest {
     void configure() {
         SourceRegistration ehr = new SourceRegistration("ehr", "postgres", "ehr",
                 new PatientIdentityColumns("patients", "patient_id", List.of("first_name", "last_name"), "patient_no"),
-                Map.of("patients", new TableProjection("patients", List.of(), Set.of(), "patient_id"),
+                Map.of("patients", TableProjection.of(new TableBinding("patients", TableRole.PATIENT, List.of(), "patient_id", null,
+                                null, "patient_no", List.of("first_name", "last_name"), "birth_date", List.of(), null, List.of(),
+                                List.of(), Map.of(), Map.of(), List.of(), null, null, EmbedPolicy.ROW)),
                         "clinical_notes", new TableProjection("clinical_notes", List.of(), Set.of("ssn"), "patient_id")));
         start(new IngestSettings(List.of(ehr), 8, Duration.ofMillis(100), Topics.INDEX, Topics.DEAD_LETTER));
     }

@@ -29,7 +29,7 @@ class IngestStatusSchemasTest {
         IngestTableStatus status = IngestTableStatus.newBuilder().setSourceId("ehr").setTableName("clinical_notes")
                 .setActiveGeneration(2).setStagedGeneration(3).setRows(1340).setChunks(1500).setModelId("m")
                 .setSourcePosition("lsn:42").setCommitTsMs(5).setUpdatedMs(6).setRowsSkippedEmpty(1)
-                .setUnreviewedColumns(List.of("triage")).setStagedRows(700).setDropped(true).build();
+                .setUnreviewedColumns(List.of("triage")).setStagedRows(700).setDropped(true).setUnresolvedCodes(12).build();
         EmbeddingProgress progress = EmbeddingProgress.newBuilder().setPartition(1).setInstance("host:/run").setChunks(7)
                 .setEvents(8).setUpdatedMs(9).setTables(java.util.Map.of("ehr:clinical_notes",
                         TableEmbedding.newBuilder().setGeneration(3).setChunks(7).build())).build();
@@ -50,7 +50,8 @@ class IngestStatusSchemasTest {
     void aStatusWrittenWithoutTheCountersReadsThemAsNone() throws Exception {
         Schema current = IngestTableStatus.getClassSchema();
         Schema first = Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false,
-                current.getFields().stream().filter(f -> !List.of("rows_skipped_empty", "unreviewed_columns", "staged_rows", "dropped").contains(f.name()))
+                current.getFields().stream().filter(f -> !List.of("rows_skipped_empty", "unreviewed_columns", "staged_rows", "dropped",
+                                "unresolved_codes").contains(f.name()))
                         .map(f -> new Schema.Field(f, f.schema())).toList());
         assertThat(first.getField("rows_skipped_empty")).isNull();
         assertThat(first.getField("unreviewed_columns")).isNull();
@@ -67,6 +68,7 @@ class IngestStatusSchemasTest {
         assertThat(read.getUnreviewedColumns()).isEmpty();
         assertThat(read.getStagedRows()).isZero();
         assertThat(read.getDropped()).isFalse();
+        assertThat(read.getUnresolvedCodes()).as("a status from before codes were resolved names none unresolved").isZero();
     }
 
     @Test

@@ -107,8 +107,8 @@ public final class StatusReport {
     /**
      * What an operator should know per table beyond the counts: a table dropped at the source, a snapshot under way
      * (a generation being built, or one the store does not serve yet: rows staged and chunks embedded so far; it is
-     * published whole once complete), row changes not indexed because every allowed field was NULL, and columns added
-     * since the table was first indexed that stay out of the index until allow-listed.
+     * published whole once complete), row changes not indexed because every allowed field was NULL, codes their dictionary
+     * does not hold, and columns added since the table was first indexed that stay out of the index until allow-listed.
      */
     public static List<String> notices(List<Line> lines, Map<String, IngestTableStatus> ingest, Map<Integer, EmbeddingProgress> embedded) {
         List<String> out = new ArrayList<>();
@@ -128,6 +128,9 @@ public final class StatusReport {
             }
             if (s.getRowsSkippedEmpty() > 0) {
                 out.add(table + ": " + s.getRowsSkippedEmpty() + " row change(s) not indexed, every allowed field NULL (rows_skipped_empty)");
+            }
+            if (s.getUnresolvedCodes() > 0) {
+                out.add(table + ": " + s.getUnresolvedCodes() + " code(s) not in their dictionary, shown without meaning (unresolved_codes)");
             }
             if (!s.getUnreviewedColumns().isEmpty()) {
                 out.add(table + ": new column(s) not indexed until allow-listed in source.fields." + s.getTableName() + ": "
@@ -158,6 +161,7 @@ public final class StatusReport {
             row.put("staged_rows", s == null ? 0 : s.getStagedRows());
             row.put("embedded_chunks", s == null ? 0 : embeddedChunks(s, embedded));
             row.put("dropped", s != null && s.getDropped());
+            row.put("unresolved_codes", s == null ? 0 : s.getUnresolvedCodes());
             ArrayNode columns = row.putArray("unreviewed_columns");
             (s == null ? List.<String>of() : s.getUnreviewedColumns()).forEach(columns::add);
         }

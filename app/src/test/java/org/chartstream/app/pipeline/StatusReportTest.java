@@ -56,18 +56,19 @@ class StatusReportTest {
     }
 
     @Test
-    void skippedEmptyRowsAndHeldBackColumnsAreNoticesNamingTheTableAndColumnsOnly() {
+    void skippedEmptyRowsUnresolvedCodesAndHeldBackColumnsAreNoticesNamingTheTableAndColumnsOnly() {
         IngestTableStatus notes = IngestTableStatus.newBuilder(status("notes", 2, 0, 41, 55, "m", "lsn:77", 500))
-                .setRowsSkippedEmpty(1).setUnreviewedColumns(List.of("ssn")).build();
+                .setRowsSkippedEmpty(1).setUnreviewedColumns(List.of("ssn")).setUnresolvedCodes(3).build();
         List<String> tables = List.of("ehr:notes", "ehr:patients");
         Map<String, IngestTableStatus> ingest = Map.of("ehr:notes", notes, "ehr:patients", status("patients", 1, 0, 3, 3, "m", "lsn:70", 400));
 
         assertThat(StatusReport.notices(tables, ingest)).containsExactly(
                 "ehr:notes: 1 row change(s) not indexed, every allowed field NULL (rows_skipped_empty)",
+                "ehr:notes: 3 code(s) not in their dictionary, shown without meaning (unresolved_codes)",
                 "ehr:notes: new column(s) not indexed until allow-listed in source.fields.notes: ssn");
         assertThat(StatusReport.noticeText(StatusReport.notices(tables, ingest))).startsWith("notice: ehr:notes: 1 row change(s)");
         List<StatusReport.Line> lines = StatusReport.lines(tables, Map.of("ehr:notes", "t1", "ehr:patients", "t2"), null, ingest, Map.of());
-        assertThat(StatusReport.json(lines, 0L, tables, ingest)).contains("\"rows_skipped_empty\":1", "\"unreviewed_columns\":[\"ssn\"]",
+        assertThat(StatusReport.json(lines, 0L, tables, ingest)).contains("\"rows_skipped_empty\":1", "\"unreviewed_columns\":[\"ssn\"]", "\"unresolved_codes\":3",
                 "\"notices\":[\"ehr:notes: 1 row change(s)");
     }
 

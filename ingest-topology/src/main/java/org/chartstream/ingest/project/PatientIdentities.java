@@ -3,9 +3,8 @@ package org.chartstream.ingest.project;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.chartstream.core.binding.TableBinding;
 
 /**
  * The patients each source's patient table names, kept in a changelogged store (key {@code source:patientId}) so
@@ -22,25 +21,31 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * </ul>
  * A deleted patient's row leaves both in place: its children still name it, and keep the identity they were
  * indexed with until they change or the patient's row comes back with another one.
+ *
+ * <p>A table bound to reach its patient through an encounter ({@code TableBinding.patientVia}) names the encounter's
+ * number only: the encounter table's rows are kept here as encounter → patient id (key {@link #encounterKey}), and
+ * such a row's patient is its encounter's. A deleted encounter's row leaves its patient in place, as a patient's does.
  */
 public final class PatientIdentities {
     private final KeyValueStore<String, String> store;
-    private final RowsByPatient awaiting;
-    private final RowsByPatient children;
-    private final KeyValueStore<String, String> renamed;
+    private final RowsByGroup awaiting;
+    private final RowGroups children;
+    private final KeyValueStore<String, String> encounters;
 
     /**
-     * @param awaiting the rows chunked without their patient
-     * @param children every indexed child row, under the patient it names
-     * @param renamed  the patients whose rows are still to be chunked again under a changed identity, with the last
-     *                 row done
+     * @param awaiting   the rows chunked without their patient
+     * @param children   every indexed child row, under the patient it names
+     * @param renamed    the patients whose rows are still to be chunked again under a changed identity, with the last
+     *                   row done
+     * @param encounters encounter → patient id
      */
     public PatientIdentities(KeyValueStore<String, String> store, KeyValueStore<String, String> awaiting,
-                             KeyValueStore<String, String> children, KeyValueStore<String, String> renamed) {
+                             KeyValueStore<String, String> children, KeyValueStore<String, String> renamed,
+                             KeyValueStore<String, String> encounters) {
         this.store = store;
-        this.awaiting = new RowsByPatient(awaiting);
-        this.children = new RowsByPatient(children);
-        this.renamed = renamed;
+        this.awaiting = new RowsByGroup(awaiting);
+        this.children = new RowGroups(children, renamed);
+        this.encounters = encounters;
     }
 
     /** A child row of a patient whose identity changed, still to be chunked again. */
@@ -58,28 +63,70 @@ public final class PatientIdentities {
         if (identity.patientId() == null) {
             return List.of();
         }
-        String key = sourceId + ":" + identity.patientId();
+        String key = patientKey(sourceId, identity.patientId());
         String previous = store.get(key);
         if (previous != null && !PatientIdentity.decode(previous).equals(identity)) {
-            renamed.put(key, "");
+            children.changed(key);
         }
         store.put(key, identity.encode());
-        return awaiting.take(sourceId, identity.patientId());
+        return awaiting.take(key);
+    }
+
+    /**
+     * Keeps an encounter-table row's patient (by the encounter's number column, else its encounter column).
+     *
+     * @return the encounter's key ({@link #encounterKey}) when its patient is new or changed: the rows reaching their
+     * patient through it are to be chunked again; empty otherwise
+     */
+    public Optional<String> rememberEncounter(String sourceId, TableBinding encounterTable, Map<String, String> row) {
+        String number = row.get(encounterTable.numberColumn() != null ? encounterTable.numberColumn() : encounterTable.encounterColumn());
+        String patientId = encounterTable.patientColumn() == null ? null : row.get(encounterTable.patientColumn());
+        if (number == null || number.isBlank() || patientId == null) {
+            return Optional.empty();
+        }
+        String key = encounterKey(sourceId, encounterTable.table(), number);
+        if (patientId.equals(encounters.get(key))) {
+            return Optional.empty();
+        }
+        encounters.put(key, patientId);
+        return Optional.of(key);
+    }
+
+    /**
+     * The key of an encounter: {@code source:table GS number} (the number trimmed). A row reaching its patient through
+     * the encounter names it so; it is also the group under which such rows are found again.
+     */
+    public static String encounterKey(String sourceId, String encounterTable, String number) {
+        return sourceId + ":" + encounterTable + "\u001D" + number.strip();
+    }
+
+    /** The encounter a row of a table bound to reach its patient through one names, or null. */
+    public static String encounterOf(String sourceId, TableProjection projection, Map<String, String> row) {
+        TableBinding binding = projection.binding();
+        if (binding.patientVia() == null || binding.encounterColumn() == null) {
+            return null;
+        }
+        String number = row.get(binding.encounterColumn());
+        return number == null || number.isBlank() ? null : encounterKey(sourceId, binding.patientVia(), number);
     }
 
     /** Notes that {@code rowStoreKey} was chunked while its patient {@code patientId} was not known yet. */
     public void awaitPatient(String sourceId, String patientId, String rowStoreKey) {
-        awaiting.add(sourceId, patientId, rowStoreKey);
+        awaiting.add(patientKey(sourceId, patientId), rowStoreKey);
     }
 
     /**
      * The patient a kept row of a child table names; null for a row of the patient table itself (its own change
-     * chunks it under the new identity), a table without a patient column, a source without a patient table
-     * ({@code idColumns} null), or no row.
+     * chunks it under the new identity), a table without a patient column or encounter, a source without a patient
+     * table ({@code idColumns} null), or no row. A row reaching its patient through an encounter names the patient
+     * it was last chunked under ({@link RowImage#viaPatient}).
      */
     public static String childPatientOf(PatientIdentityColumns idColumns, TableProjection projection, RowImage image) {
-        if (image == null || idColumns == null || projection.patientColumn() == null || projection.table().equals(idColumns.table())) {
+        if (image == null || idColumns == null || projection.table().equals(idColumns.table())) {
             return null;
+        }
+        if (projection.patientColumn() == null) {
+            return image.viaPatient();
         }
         return image.row().get(projection.patientColumn());
     }
@@ -91,12 +138,12 @@ public final class PatientIdentities {
      */
     public void childMoved(String sourceId, String rowStoreKey, String fromPatientId, String toPatientId) {
         if (fromPatientId != null && !fromPatientId.equals(toPatientId)) {
-            children.remove(sourceId, fromPatientId, rowStoreKey);
-            awaiting.remove(sourceId, fromPatientId, rowStoreKey);
+            children.remove(patientKey(sourceId, fromPatientId), rowStoreKey);
+            awaiting.remove(patientKey(sourceId, fromPatientId), rowStoreKey);
         }
         if (toPatientId != null) {
             // written again when it names the same patient: a row indexed before this index existed joins it so
-            children.add(sourceId, toPatientId, rowStoreKey);
+            children.add(patientKey(sourceId, toPatientId), rowStoreKey);
         }
     }
 
@@ -105,47 +152,46 @@ public final class PatientIdentities {
      * patient's cursor moves past it (and is dropped after the patient's last row). Empty once none is left.
      */
     public Optional<RenamedChild> nextRenamedChild() {
-        while (true) {
-            KeyValue<String, String> cursor;
-            try (KeyValueIterator<String, String> it = renamed.all()) {
-                if (!it.hasNext()) {
-                    return Optional.empty();
-                }
-                cursor = it.next();
-            }
-            int colon = cursor.key.indexOf(':');
-            String sourceId = cursor.key.substring(0, colon);
-            String patientId = cursor.key.substring(colon + 1);
-            Optional<String> next = children.after(sourceId, patientId, cursor.value);
-            if (next.isPresent()) {
-                renamed.put(cursor.key, next.get());
-                return Optional.of(new RenamedChild(sourceId, patientId, next.get()));
-            }
-            renamed.delete(cursor.key);
-        }
+        return children.nextChanged().map(member -> {
+            int colon = member.group().indexOf(':');
+            return new RenamedChild(member.group().substring(0, colon), member.group().substring(colon + 1), member.rowStoreKey());
+        });
     }
 
     /** True once the patient table's row of {@code patientId} has been read. */
     public boolean known(String sourceId, String patientId) {
-        return store.get(sourceId + ":" + patientId) != null;
+        return store.get(patientKey(sourceId, patientId)) != null;
+    }
+
+    /**
+     * The id of the patient a row belongs to: its patient column's, else (a table reaching its patient through an
+     * encounter) its encounter's patient once the encounter's row has been read; null otherwise.
+     */
+    public String patientIdOf(String sourceId, Map<String, String> row, TableProjection projection) {
+        if (projection.patientColumn() != null) {
+            return row.get(projection.patientColumn());
+        }
+        String encounter = encounterOf(sourceId, projection, row);
+        return encounter == null ? null : encounters.get(encounter);
     }
 
     /**
      * The patient a row belongs to: as the patient table names them, or only by id when that row has not been seen;
-     * null for a table without a patient column or a row without a patient.
+     * null for a row without a patient (none, or an encounter not read yet).
      */
     public PatientIdentity of(String sourceId, Map<String, String> row, TableProjection projection) {
-        if (projection.patientColumn() == null) {
-            return null;
-        }
-        String patientId = row.get(projection.patientColumn());
+        String patientId = patientIdOf(sourceId, row, projection);
         if (patientId == null) {
             return null;
         }
-        String known = store.get(sourceId + ":" + patientId);
+        String known = store.get(patientKey(sourceId, patientId));
         if (known != null) {
             return PatientIdentity.decode(known);
         }
         return new PatientIdentity(patientId, null, null);
+    }
+
+    private static String patientKey(String sourceId, String patientId) {
+        return sourceId + ":" + patientId;
     }
 }

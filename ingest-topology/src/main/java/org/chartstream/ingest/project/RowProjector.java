@@ -1,25 +1,29 @@
 package org.chartstream.ingest.project;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.chartstream.core.binding.CodeLookup;
+import org.chartstream.core.binding.TableBinding;
 import org.chartstream.core.store.PatientLabel;
 
 /**
- * Turns a projected row into the text that is chunked and indexed: {@code field: value} lines of allow-listed
- * fields, without audit columns and opaque ids, keeping business keys, headed by the patient's name and number
- * (without them a question that names a patient cannot find the patient's encounters).
+ * Turns a projected row into the text that is chunked and indexed: {@code label: value} lines of allow-listed
+ * fields, without audit columns and opaque ids (unless the table's binding lists them, or it is an encounter's
+ * number), keeping business keys, each code resolved through a dictionary followed by its meaning, headed by the
+ * patient's name and number (without them a question that names a patient cannot find the patient's encounters).
+ * A field's label is the binding's, else its name with spaces.
  */
 public final class RowProjector {
     private static final Set<String> AUDIT_COLUMNS = Set.of("created_at", "updated_at", "modified_at", "deleted_at",
             "created_by", "updated_by", "modified_by", "inserted_at", "last_modified", "row_version");
     private static final Pattern DATE_WITH_ZONE = Pattern.compile("^\\d{4}-\\d{2}-\\d{2}Z$");
     private static final Pattern UUID = Pattern.compile("(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
-    /** Columns holding a birth date, as the clarification list names them ({@code born 1961}). */
-    private static final Pattern BIRTH_DATE_COLUMN = Pattern.compile("(?i)birth_?date|date_of_birth|dob");
     private static final Pattern LEADING_YEAR = Pattern.compile("^(\\d{4})");
 
     private RowProjector() {
@@ -67,45 +71,74 @@ public final class RowProjector {
     /** The row's allow-listed fields as {@code field: value} lines. */
     public static String body(TableProjection projection, Map<String, String> row) {
         StringBuilder text = new StringBuilder();
+        TableBinding binding = projection.binding();
         shownFields(projection, row).forEach((column, value) ->
-                text.append(column.replace('_', ' ')).append(": ").append(value).append('\n'));
+                text.append(binding.label(column)).append(": ").append(value).append('\n'));
         return text.toString().strip();
     }
 
     /**
      * The patient's label every chunk of the row carries, from the same identity as its {@link #header}: number and
-     * name, and the year of birth when the row shows a birth date column ({@code birth_date}, {@code date_of_birth},
-     * {@code dob}) whose value starts with the year. Null for a row without a patient, or a patient known only by id.
+     * name, and the year of birth when the row shows the column its binding names as the birth date (a patient
+     * table's) and its value starts with the year. Null for a row without a patient, or a patient known only by id.
      */
     public static PatientLabel label(TableProjection projection, Map<String, String> row, PatientIdentity patient) {
         if (patient == null || (patient.displayName() == null && patient.patientNo() == null)) {
             return null;
         }
         Integer birthYear = null;
-        for (Map.Entry<String, String> field : shownFields(projection, row).entrySet()) {
-            Matcher year = LEADING_YEAR.matcher(field.getValue());
-            if (BIRTH_DATE_COLUMN.matcher(field.getKey()).matches() && year.find()) {
-                birthYear = Integer.valueOf(year.group(1));
-                break;
-            }
+        String birthDateColumn = projection.binding().birthDateColumn();
+        String birthDate = birthDateColumn == null ? null : shownFields(projection, row).get(birthDateColumn);
+        Matcher year = birthDate == null ? null : LEADING_YEAR.matcher(birthDate);
+        if (year != null && year.find()) {
+            birthYear = Integer.valueOf(year.group(1));
         }
         return PatientLabel.of(patient.patientNo(), patient.displayName(), birthYear);
     }
 
     /**
      * The fields the row's text shows, in text order, with their display values: what its chunks carry as the row's
-     * fields (allow-listed, never an excluded, audit or opaque id column).
+     * fields, by column (or lookup field) name (allow-listed, never an excluded or audit column, nor an opaque id
+     * unless the binding lists it or it is the table's number). A lookup's field ({@link CodeLookup#field}, present
+     * in {@code row} once resolved) follows the last of its code columns, or ends the row when none is in the order.
      */
     public static Map<String, String> shownFields(TableProjection projection, Map<String, String> row) {
+        TableBinding binding = projection.binding();
         Map<String, String> shown = new LinkedHashMap<>();
-        Iterable<String> order = projection.fields().isEmpty() ? row.keySet() : projection.fields();
+        List<String> order = new ArrayList<>(projection.fields().isEmpty() ? row.keySet() : projection.fields());
+        List<CodeLookup> lookups = binding.lookups();
+        lookups.forEach(l -> order.remove(l.field()));
+        List<String> anchors = lookups.stream().map(l -> lastIn(order, l.codeColumns())).toList();
         for (String column : order) {
             String value = row.get(column);
-            if (value == null || value.isBlank() || !projection.allows(column) || isDropped(column, value)) {
-                continue;
+            if (value != null && !value.isBlank() && projection.allows(column)
+                    && (binding.showsExplicitly(column) || column.equals(binding.numberColumn()) || !isDropped(column, value))) {
+                shown.put(column, displayValue(value));
             }
-            shown.put(column, displayValue(value));
+            for (int i = 0; i < lookups.size(); i++) {
+                if (column.equals(anchors.get(i))) {
+                    putMeaning(shown, projection, lookups.get(i), row);
+                }
+            }
+        }
+        for (int i = 0; i < lookups.size(); i++) {
+            if (anchors.get(i) == null) {
+                putMeaning(shown, projection, lookups.get(i), row);
+            }
         }
         return shown;
+    }
+
+    private static void putMeaning(Map<String, String> shown, TableProjection projection, CodeLookup lookup, Map<String, String> row) {
+        String meaning = row.get(lookup.field());
+        if (meaning != null && !meaning.isBlank() && !projection.excluded().contains(lookup.field())) {
+            shown.put(lookup.field(), displayValue(meaning));
+        }
+    }
+
+    /** The one of {@code columns} that comes last in {@code order}, or null when none is in it. */
+    private static String lastIn(List<String> order, List<String> columns) {
+        int last = columns.stream().mapToInt(order::indexOf).max().orElse(-1);
+        return last < 0 ? null : order.get(last);
     }
 }

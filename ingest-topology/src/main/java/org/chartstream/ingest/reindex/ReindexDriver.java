@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.chartstream.core.binding.TableRole;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.ingest.chunk.RowChunks;
 import org.chartstream.ingest.normalize.SourceRegistration;
@@ -48,6 +49,10 @@ public final class ReindexDriver {
         TableRef table = new TableRef(request.sourceId(), request.table());
         if (source == null || source.table(request.table()).isEmpty()) {
             LOG.warn("re-index request for {} ignored: not a registered table", table);
+            return;
+        }
+        if (source.table(request.table()).get().binding().role() == TableRole.DICTIONARY) {
+            LOG.warn("re-index request for {} ignored: a dictionary's rows are not indexed (the rows using its codes are)", table);
             return;
         }
         TableGenerations generations = state.generations().of(table);

@@ -24,10 +24,13 @@ import org.chartstream.schemas.IngestTableStatus;
  * @param unreviewedColumns columns added to the table after it was first indexed, left out until allow-listed
  * @param stagedRows rows a snapshot has written to the staged generation so far (set when announced)
  * @param dropped    the table no longer exists at the source and its rows left the index
+ * @param unresolvedCodes codes of the indexed rows that their dictionary does not hold, each shown without meaning
+ *                   (one per row and lookup)
  */
 public record TableStatus(String sourceId, String table, long active, long staged, long rows, long chunks,
                           String modelId, String position, long commitTsMs, long updatedMs,
-                          long rowsSkippedEmpty, List<String> unreviewedColumns, long stagedRows, boolean dropped) {
+                          long rowsSkippedEmpty, List<String> unreviewedColumns, long stagedRows, boolean dropped,
+                          long unresolvedCodes) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> COLUMNS = new TypeReference<>() {
     };
@@ -38,7 +41,7 @@ public record TableStatus(String sourceId, String table, long active, long stage
 
     public TableStatus(String sourceId, String table, long active, long staged, long rows, long chunks,
                        String modelId, String position, long commitTsMs, long updatedMs) {
-        this(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs, 0, List.of(), 0, false);
+        this(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs, 0, List.of(), 0, false, 0);
     }
 
     public static TableStatus empty(String sourceId, String table) {
@@ -48,29 +51,35 @@ public record TableStatus(String sourceId, String table, long active, long stage
     /** One more row change that was not indexed because all its allowed fields were NULL. */
     public TableStatus withSkippedEmptyRow() {
         return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs,
-                rowsSkippedEmpty + 1, unreviewedColumns, stagedRows, dropped);
+                rowsSkippedEmpty + 1, unreviewedColumns, stagedRows, dropped, unresolvedCodes);
     }
 
     public TableStatus withUnreviewedColumns(List<String> columns) {
         return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs,
-                rowsSkippedEmpty, columns, stagedRows, dropped);
+                rowsSkippedEmpty, columns, stagedRows, dropped, unresolvedCodes);
     }
 
     /** With the table's generations as they are now: the active and staged one and the rows staged so far. */
     public TableStatus withGenerations(long newActive, long newStaged, long newStagedRows) {
         return new TableStatus(sourceId, table, newActive, newStaged, rows, chunks, modelId, position, commitTsMs, updatedMs,
-                rowsSkippedEmpty, unreviewedColumns, newStaged == 0 ? 0 : newStagedRows, dropped);
+                rowsSkippedEmpty, unreviewedColumns, newStaged == 0 ? 0 : newStagedRows, dropped, unresolvedCodes);
     }
 
     /** Whether the table is gone from the source (its rows left the index) or exists again. */
     public TableStatus withDropped(boolean isDropped) {
         return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, updatedMs,
-                rowsSkippedEmpty, unreviewedColumns, stagedRows, isDropped);
+                rowsSkippedEmpty, unreviewedColumns, stagedRows, isDropped, unresolvedCodes);
+    }
+
+    /** With {@code delta} more (or fewer) codes shown without their meaning. */
+    public TableStatus withUnresolvedCodes(long delta) {
+        return delta == 0 ? this : new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs,
+                updatedMs, rowsSkippedEmpty, unreviewedColumns, stagedRows, dropped, unresolvedCodes + delta);
     }
 
     public TableStatus withCounts(long newRows, long newChunks) {
         return new TableStatus(sourceId, table, active, staged, newRows, newChunks, modelId, position, commitTsMs, updatedMs,
-                rowsSkippedEmpty, unreviewedColumns, stagedRows, dropped);
+                rowsSkippedEmpty, unreviewedColumns, stagedRows, dropped, unresolvedCodes);
     }
 
     /**
@@ -80,12 +89,13 @@ public record TableStatus(String sourceId, String table, long active, long stage
     public TableStatus withChange(String newPosition, long newCommitTsMs, String newModelId) {
         boolean known = newPosition != null && !newPosition.isEmpty();
         return new TableStatus(sourceId, table, active, staged, rows, chunks, newModelId,
-                known ? newPosition : position, known ? newCommitTsMs : commitTsMs, updatedMs, rowsSkippedEmpty, unreviewedColumns, stagedRows, false);
+                known ? newPosition : position, known ? newCommitTsMs : commitTsMs, updatedMs, rowsSkippedEmpty, unreviewedColumns, stagedRows, false,
+                unresolvedCodes);
     }
 
     public TableStatus at(long nowMs) {
         return new TableStatus(sourceId, table, active, staged, rows, chunks, modelId, position, commitTsMs, nowMs,
-                rowsSkippedEmpty, unreviewedColumns, stagedRows, dropped);
+                rowsSkippedEmpty, unreviewedColumns, stagedRows, dropped, unresolvedCodes);
     }
 
     /** The wire record of the status topic. */
@@ -93,7 +103,7 @@ public record TableStatus(String sourceId, String table, long active, long stage
         return IngestTableStatus.newBuilder().setSourceId(sourceId).setTableName(table).setActiveGeneration(active)
                 .setStagedGeneration(staged).setRows(rows).setChunks(chunks).setModelId(modelId).setSourcePosition(position)
                 .setCommitTsMs(commitTsMs).setUpdatedMs(updatedMs).setRowsSkippedEmpty(rowsSkippedEmpty)
-                .setUnreviewedColumns(unreviewedColumns).setStagedRows(stagedRows).setDropped(dropped).build();
+                .setUnreviewedColumns(unreviewedColumns).setStagedRows(stagedRows).setDropped(dropped).setUnresolvedCodes(unresolvedCodes).build();
     }
 
     public String encode() {
@@ -111,6 +121,7 @@ public record TableStatus(String sourceId, String table, long active, long stage
         out.put("rows_skipped_empty", rowsSkippedEmpty);
         out.put("unreviewed_columns", unreviewedColumns);
         out.put("dropped", dropped);
+        out.put("unresolved_codes", unresolvedCodes);
         try {
             return JSON.writeValueAsString(out);
         } catch (JsonProcessingException e) {
@@ -126,7 +137,7 @@ public record TableStatus(String sourceId, String table, long active, long stage
                     n.path("model").asText(), n.path("position").asText(), n.path("commit_ts_ms").asLong(),
                     n.path("updated_ms").asLong(), n.path("rows_skipped_empty").asLong(),
                     n.has("unreviewed_columns") ? JSON.convertValue(n.get("unreviewed_columns"), COLUMNS) : List.of(),
-                    0, n.path("dropped").asBoolean(false));
+                    0, n.path("dropped").asBoolean(false), n.path("unresolved_codes").asLong(0));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not a table status: " + e.getOriginalMessage(), e);
         }

@@ -15,13 +15,14 @@ public final class PatientIdentityStores {
 
     public static PatientIdentities inMemory() {
         return new PatientIdentities(store("patient-identities"), store("rows-awaiting-patient"), store("patient-children"),
-                store("renamed-patients"));
+                store("renamed-patients"), store("encounter-patients"));
     }
 
     /** As a restarted task has them: each store restored from its changelog's records, in order (null value: deleted). */
     public static PatientIdentities restored(Function<String, List<KeyValue<String, String>>> changelog) {
         return new PatientIdentities(restored("patient-identities", changelog), restored("rows-awaiting-patient", changelog),
-                restored("patient-children", changelog), restored("renamed-patients", changelog));
+                restored("patient-children", changelog), restored("renamed-patients", changelog),
+                restored("encounter-patients", changelog));
     }
 
     private static KeyValueStore<String, String> restored(String name, Function<String, List<KeyValue<String, String>>> changelog) {
@@ -36,7 +37,7 @@ public final class PatientIdentityStores {
         return store;
     }
 
-    static KeyValueStore<String, String> store(String name) {
+    public static KeyValueStore<String, String> store(String name) {
         KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
                 Serdes.String(), Serdes.String()).withLoggingDisabled().build();
         store.init(new MockProcessorContext<>().getStateStoreContext(), store);

@@ -23,5 +23,15 @@ class RowImageTest {
         assertThat(image.row()).containsOnlyKeys("note_id", "note_text", "stop_date");
         assertThat(RowImage.decode(image.encode())).isEqualTo(image);
         assertThat(image.writtenTo(5, 4)).isEqualTo(new RowImage(5, 4, "lsn:9", 77L, image.row()));
+        assertThat(image.encode()).as("a row without lookups or encounter keeps its encoding").doesNotContain("unresolved", "via_patient");
+    }
+
+    @Test
+    void remembersItsUnresolvedCodesAndThePatientItReachedThroughItsEncounter() {
+        RowImage rendered = new RowImage(1, 2, "lsn:9", 77L, Map.of("hadm_id", "22595853")).rendered(2, "10014078");
+
+        assertThat(RowImage.decode(rendered.encode())).isEqualTo(rendered);
+        assertThat(rendered.writtenTo(3, 4).unresolved()).isEqualTo(2);
+        assertThat(rendered.writtenTo(3, 4).viaPatient()).isEqualTo("10014078");
     }
 }

@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.chartstream.core.binding.EmbedPolicy;
+import org.chartstream.core.binding.TableBinding;
+import org.chartstream.core.binding.TableRole;
 import org.chartstream.core.store.PatientLabel;
 import org.junit.jupiter.api.Test;
 
@@ -71,23 +74,82 @@ class RowProjectorTest {
     }
 
     @Test
-    void theLabelNamesThePatientAsTheHeaderDoesWithTheBirthYearOfAShownBirthDateColumn() {
+    void theLabelNamesThePatientAsTheHeaderDoesWithTheBirthYearOfTheBirthDateColumnTheBindingNames() {
         PatientIdentity patient = new PatientIdentity("p1", "Martha Collins", "MRN-000001");
         Map<String, String> row = new LinkedHashMap<>();
         row.put("patient_id", "p1");
         row.put("patient_no", "MRN-000001");
         row.put("date_of_birth", "1961-03-02Z");
         row.put("city", "Salem");
-        TableProjection all = new TableProjection("patients", List.of(), Set.of(), "patient_id");
+        TableProjection all = patients(List.of(), List.of());
 
         assertThat(RowProjector.label(all, row, patient)).isEqualTo(new PatientLabel("MRN-000001", "Martha Collins", 1961));
-        assertThat(RowProjector.label(new TableProjection("patients", List.of(), Set.of("date_of_birth"), "patient_id"), row, patient))
+        assertThat(RowProjector.label(patients(List.of(), List.of("date_of_birth")), row, patient))
                 .as("an excluded birth date never leaves the source side").isEqualTo(new PatientLabel("MRN-000001", "Martha Collins", null));
-        assertThat(RowProjector.label(new TableProjection("patients", List.of("city"), Set.of(), "patient_id"), row, patient))
+        assertThat(RowProjector.label(patients(List.of("city"), List.of()), row, patient))
                 .as("nor one the allow-list leaves out").isEqualTo(new PatientLabel("MRN-000001", "Martha Collins", null));
+        assertThat(RowProjector.label(new TableProjection("patients", List.of(), Set.of(), "patient_id"), row, patient))
+                .as("a binding that names no birth date column: no birth year, whatever a column is called")
+                .isEqualTo(new PatientLabel("MRN-000001", "Martha Collins", null));
         assertThat(RowProjector.label(all, medicationRow(), patient)).isEqualTo(new PatientLabel("MRN-000001", "Martha Collins", null));
         assertThat(RowProjector.label(all, row, new PatientIdentity("p1", null, null))).as("a patient known only by id").isNull();
         assertThat(RowProjector.label(all, medicationRow(), null)).isNull();
+    }
+
+    private static TableProjection patients(List<String> fields, List<String> excluded) {
+        return TableProjection.of(new TableBinding("patients", TableRole.PATIENT, List.of(), "patient_id", null, null, "patient_no",
+                List.of(), "date_of_birth", List.of(), null, fields, excluded, Map.of(), Map.of(), List.of(), null, null, EmbedPolicy.ROW));
+    }
+
+    @Test
+    void aResolvedCodeIsFollowedByItsMeaningUnderTheLookupsFieldAndLabelsNameTheFields() {
+        TableProjection diagnoses = TableProjection.of(MimicShapedBindings.DIAGNOSES);
+        Map<String, String> row = diagnosisRow();
+        row.put("diagnosis", "Unspecified essential hypertension");
+
+        assertThat(RowProjector.text(diagnoses, row, new PatientIdentity("10014078", null, "10014078"))).isEqualTo("""
+                record: diagnoses icd
+                patient: 10014078
+                admission: 22595853
+                seq num: 1
+                icd code: 4019
+                icd version: 9
+                diagnosis: Unspecified essential hypertension""");
+        assertThat(RowProjector.shownFields(diagnoses, row)).as("names, not labels, key the shown fields")
+                .containsExactly(Map.entry("hadm_id", "22595853"), Map.entry("seq_num", "1"), Map.entry("icd_code", "4019"),
+                        Map.entry("icd_version", "9"), Map.entry("diagnosis", "Unspecified essential hypertension"));
+    }
+
+    @Test
+    void anUnresolvedCodeIsShownAloneAndAnIdTheBindingDoesNotListStaysHidden() {
+        TableProjection diagnoses = TableProjection.of(MimicShapedBindings.DIAGNOSES);
+        Map<String, String> row = diagnosisRow();
+        row.put("row_id", "77");
+
+        assertThat(RowProjector.shownFields(diagnoses, row)).containsExactly(Map.entry("hadm_id", "22595853"),
+                Map.entry("seq_num", "1"), Map.entry("icd_code", "4019"), Map.entry("icd_version", "9"));
+        assertThat(RowProjector.shownFields(TableProjection.of(MimicShapedBindings.ADMISSIONS), Map.of("hadm_id", "22595853",
+                "subject_id", "10014078", "admission_type", "URGENT"))).as("an encounter's number is shown, its patient id is not")
+                .containsOnlyKeys("hadm_id", "admission_type");
+    }
+
+    @Test
+    void withoutAFieldListTheMeaningFollowsTheLastCodeColumnInTheRowsOrder() {
+        TableProjection unlisted = TableProjection.of(MimicShapedBindings.binding("diagnoses_icd", TableRole.EVENT, "subject_id",
+                null, null, null, null, List.of(), Map.of(), List.of(MimicShapedBindings.DIAGNOSIS)));
+        Map<String, String> row = new LinkedHashMap<>();
+        row.put("diagnosis", "Unspecified essential hypertension");
+        row.put("icd_version", "9");
+        row.put("icd_code", "4019");
+        row.put("seq_num", "1");
+
+        assertThat(RowProjector.shownFields(unlisted, row).keySet()).containsExactly("icd_version", "icd_code", "diagnosis", "seq_num");
+    }
+
+    /** A diagnosis row in no particular column order: its table's field list orders the text. */
+    private static Map<String, String> diagnosisRow() {
+        return new java.util.HashMap<>(Map.of("subject_id", "10014078", "hadm_id", "22595853", "seq_num", "1",
+                "icd_code", "4019   ", "icd_version", "9"));
     }
 
     @Test

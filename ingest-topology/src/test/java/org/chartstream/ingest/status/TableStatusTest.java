@@ -21,9 +21,13 @@ class TableStatusTest {
         TableStatus noticed = s.withSkippedEmptyRow().withSkippedEmptyRow().withUnreviewedColumns(java.util.List.of("ssn", "mood"));
         assertThat(TableStatus.decode(noticed.encode())).isEqualTo(noticed);
         assertThat(noticed.rowsSkippedEmpty()).isEqualTo(2);
+        TableStatus unresolved = s.withUnresolvedCodes(3).withUnresolvedCodes(-1);
+        assertThat(TableStatus.decode(unresolved.encode()).unresolvedCodes()).isEqualTo(2);
+        assertThat(unresolved.toRecord().getUnresolvedCodes()).isEqualTo(2);
         // a status written before these fields existed
         String old = "{\"source\":\"ehr\",\"table\":\"notes\",\"active\":1,\"rows\":4}";
         assertThat(TableStatus.decode(old).unreviewedColumns()).isEmpty();
         assertThat(TableStatus.decode(old).rowsSkippedEmpty()).isZero();
+        assertThat(TableStatus.decode(old).unresolvedCodes()).isZero();
     }
 }
