@@ -13,6 +13,7 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -737,7 +738,7 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
   }
 
   @Test
-  void theExactTermLookupCitesEachRowsFirstMatchingChunkWithoutItsVectorAndRefusesATooLongTerm() {
+  void theExactTermLookupCitesEachRowsFirstMatchingChunkWithoutItsVector() {
     RowRef a = new RowRef(NOTES, "a");
     RowRef b = new RowRef(NOTES, "b");
     store.publish(NOTES, 1);
@@ -755,8 +756,25 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     assertThat(capped.total()).isEqualTo(2);
     assertThat(capped.rows()).extracting(c -> c.row().rowKey()).containsExactly("a");
 
-    assertThatThrownBy(() -> terms.rowsWithTerm("x".repeat(760), RetrievalFilter.NONE, 10))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("this term has 760");
+  }
+
+  @Test
+  void aTermTooLongForTheEnginesRegexIsStillMatchedWhole() {
+    String term = String.join(" ", Collections.nCopies(40, "lorem"));
+    String sharesItsFirst190Characters = String.join(" ", Collections.nCopies(35, "lorem")) + " ipsum";
+    assertThat(TermPattern.fold(term).length()).isGreaterThan(DocumentDbTermLookup.MAX_TERM_CHARS);
+    assertThat(sharesItsFirst190Characters.substring(0, DocumentDbTermLookup.MAX_TERM_CHARS))
+        .isEqualTo(term.substring(0, DocumentDbTermLookup.MAX_TERM_CHARS));
+    RowRef whole = new RowRef(NOTES, "whole");
+    RowRef prefixOnly = new RowRef(NOTES, "prefix-only");
+    store.publish(NOTES, 1);
+    store.upsertRow(whole, 1, chunks(whole, 1, "p1", "note: " + term.toUpperCase() + "."));
+    store.upsertRow(prefixOnly, 1, chunks(prefixOnly, 1, "p2", "note: " + sharesItsFirst190Characters));
+    store.commit(Map.of());
+
+    TermIndex.TermRows found = store.termIndex().orElseThrow().rowsWithTerm(term, RetrievalFilter.NONE, 10);
+    assertThat(found.total()).isEqualTo(1);
+    assertThat(found.rows()).extracting(c -> c.row().rowKey()).containsExactly("whole");
   }
 
   @Test

@@ -306,7 +306,7 @@ class DocumentDbPipelinesTest {
 
   @Test
   void theExactTermLookupReadsKeysFirstAndThenTheCitedChunksWithoutVectors() throws IOException {
-    Document match = DocumentDbTermLookup.termMatch(EPOCH, ACTIVE, PATIENT, DocumentDbTermLookup.termRegex("x-ray"));
+    Document match = DocumentDbTermLookup.termMatch(EPOCH, ACTIVE, PATIENT, DocumentDbTermLookup.engineRegex("x-ray"));
     assertGolden("term-lookup-matching-keys", bson(new Document("find", "records").append("filter", match)
         .append("projection", DocumentDbTermLookup.MATCHING_CHUNK_KEYS)));
     assertGolden("term-lookup-cited-chunks", bson(new Document("find", "records")
@@ -318,13 +318,16 @@ class DocumentDbPipelinesTest {
   }
 
   @Test
-  void aTermTooLongForTheEnginesRegexIsRefusedWithItsLength() {
+  void aTermTooLongForTheEnginesRegexIsMatchedThereByItsPrefixWithTheTextRead() throws IOException {
     String longest = "a".repeat(DocumentDbTermLookup.MAX_TERM_CHARS);
-    assertThat(DocumentDbTermLookup.termRegex(longest)).isNotNull();
-    assertThatThrownBy(() -> DocumentDbTermLookup.termRegex("x".repeat(760)))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("at most " + DocumentDbTermLookup.MAX_TERM_CHARS + " characters")
-        .hasMessageContaining("this term has 760");
+    assertThat(DocumentDbTermLookup.engineRegex(longest)).isEqualTo(TermPattern.of(longest));
+    String tooLong = "Ab".repeat(DocumentDbTermLookup.MAX_TERM_CHARS / 2) + " code";
+    assertThat(DocumentDbTermLookup.engineRegex(tooLong))
+        .isEqualTo(TermPattern.prefixOf(tooLong, DocumentDbTermLookup.MAX_TERM_CHARS));
+    assertGolden("term-lookup-long-term", bson(new Document("find", "records")
+        .append("filter", DocumentDbTermLookup.termMatch(EPOCH, ACTIVE, PATIENT, DocumentDbTermLookup.engineRegex(
+            "E11.9 " + "x".repeat(DocumentDbTermLookup.MAX_TERM_CHARS))))
+        .append("projection", DocumentDbTermLookup.MATCHING_CHUNK_KEYS_AND_TEXT)));
   }
 
   @Test
