@@ -204,7 +204,8 @@ final class DocumentDbSearcher implements StoreReads {
   /**
    * The approximate search's parameters. HNSW: the settings' {@code efSearch} ({@value
    * DocumentDbSettings#DEFAULT_EF_SEARCH} by default) raised to k (a smaller list returns fewer than k hits); with
-   * none configured, the engine's own unless k exceeds it. IVF: the configured {@code nProbes}, else
+   * none configured, the engine's own unless k exceeds it. IVF: the configured {@code nProbes} (at most the index's
+   * lists: a configured number may exceed the lists a small collection got), else
    * {@link IvfSizing#probes} of the lists the index was built with, else (no build recorded) the engine's own.
    */
   static Document approximateSearchOptions(DocumentDbSettings settings, int candidates, Integer ivfLists) {
@@ -219,7 +220,8 @@ final class DocumentDbSearcher implements StoreReads {
       }
       case IVF -> {
         if (settings.ivfProbes() != null) {
-          yield new Document("nProbes", settings.ivfProbes());
+          int probes = ivfLists == null ? settings.ivfProbes() : Math.min(settings.ivfProbes(), ivfLists);
+          yield new Document("nProbes", probes);
         }
         yield ivfLists == null ? new Document() : new Document("nProbes", IvfSizing.probes(ivfLists));
       }

@@ -119,6 +119,8 @@ class DocumentDbPipelinesTest {
         DocumentDbSearcher.approximateSearchOptions(ivf.withIvfProbes(10), 10, listsAt100k), filter)));
     assertGolden("vector-ivf-engine-default", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
         DocumentDbSearcher.approximateSearchOptions(ivf, 10, null), filter)));
+    assertThat(DocumentDbSearcher.approximateSearchOptions(ivf.withIvfProbes(10), 10, 3))
+        .as("never more probes than the index has lists").isEqualTo(new Document("nProbes", 3));
   }
 
   @Test
