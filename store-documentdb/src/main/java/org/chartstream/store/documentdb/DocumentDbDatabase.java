@@ -23,6 +23,7 @@ import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_DIMENSION;
 import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_EPOCH;
 import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_ID;
 import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_VECTOR_INDEX_KIND;
+import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_VECTOR_INDEX_LISTS;
 import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_VECTOR_INDEX_ROWS;
 
 import com.mongodb.MongoClientException;
@@ -37,7 +38,6 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -151,7 +151,7 @@ final class DocumentDbDatabase {
     records.createIndex(Indexes.ascending(EPOCH_REMOVED), new IndexOptions().name("epoch_removed"));
     ensureTextIndex();
     if (settings.vectorIndexKind() == DocumentDbSettings.VectorIndexKind.HNSW) {
-      createVectorIndex();
+      createVectorIndex(0);
     }
 
     state.updateOne(Filters.eq(ID, STATE_ID),
@@ -163,6 +163,10 @@ final class DocumentDbDatabase {
     buildIvfIndexIfOutgrown();
   }
 
+  /**
+   * The stored dimension and kind against the settings: the commit state's markers, or where a store written before
+   * them has none, the vector index's own options as {@code listIndexes} reports them.
+   */
   private void requireStoredVectorIndexMatches() {
     Document s = state.find(Filters.eq(ID, STATE_ID)).first();
     if (s == null) {
@@ -170,6 +174,14 @@ final class DocumentDbDatabase {
     }
     Number storedDimension = s.get(STATE_DIMENSION, Number.class);
     String storedKind = s.getString(STATE_VECTOR_INDEX_KIND);
+    if (storedDimension == null || storedKind == null) {
+      Document options = DocumentDbPipelines.vectorIndexOptions(records.listIndexes());
+      if (options != null) {
+        storedKind = storedKind != null ? storedKind : options.getString("kind");
+        Number indexed = options.get("dimensions", Number.class);
+        storedDimension = storedDimension != null ? storedDimension : indexed;
+      }
+    }
     String requestedKind = settings.vectorIndexKind().kind();
     boolean dimensionDiffers = storedDimension != null && storedDimension.intValue() != settings.dimension();
     boolean kindDiffers = storedKind != null && !storedKind.equals(requestedKind);
@@ -183,17 +195,20 @@ final class DocumentDbDatabase {
     }
   }
 
-  private void createVectorIndex() {
-    client.getDatabase(settings.database()).runCommand(DocumentDbPipelines.vectorIndexCommand(RECORDS, settings));
+  private void createVectorIndex(int ivfLists) {
+    client.getDatabase(settings.database())
+        .runCommand(DocumentDbPipelines.vectorIndexCommand(RECORDS, settings, ivfLists));
   }
 
   /**
    * Builds the IVF index once documents are in, and rebuilds it when the collection has grown to
    * {@value #IVF_REBUILD_GROWTH} times the documents it was built on: pgvector picks an IVF index's list centres
    * from the rows present when the index is built and never retrains them, so an index built on an empty or much
-   * smaller collection probes lists that do not fit the data. Runs at open and after every commit that publishes a
-   * generation. An index of that name found without a recorded build (an older store created it at open, on no
-   * data) is rebuilt too. Vector searches fail between the drop and the end of the rebuild.
+   * smaller collection probes lists that do not fit the data. Each build sizes the lists for the collection
+   * ({@link IvfSizing#lists}, unless the settings fix them) and records them for the searches' probes. Runs at open
+   * and after every commit that wrote anything (a publication, or upserts streamed into an active generation). An
+   * index of that name found without a recorded build (an older store created it at open, on no data) is rebuilt
+   * too. Vector searches fail between the drop and the end of the rebuild.
    */
   void buildIvfIndexIfOutgrown() {
     if (settings.vectorIndexKind() != DocumentDbSettings.VectorIndexKind.IVF) {
@@ -203,19 +218,32 @@ final class DocumentDbDatabase {
     if (documents == 0) {
       return;
     }
-    Number builtOn = stateDocument().get(STATE_VECTOR_INDEX_ROWS, Number.class);
+    Document s = stateDocument();
+    Number builtOn = s.get(STATE_VECTOR_INDEX_ROWS, Number.class);
     if (builtOn != null && documents < IVF_REBUILD_GROWTH * builtOn.longValue()) {
+      if (s.get(STATE_VECTOR_INDEX_LISTS) == null) {
+        recordListsOfTheBuiltIndex();
+      }
       return;
     }
-    boolean exists = records.listIndexes().map(d -> d.getString("name")).into(new ArrayList<>())
-        .contains(DocumentDbPipelines.VECTOR_INDEX_NAME);
-    if (exists) {
+    if (DocumentDbPipelines.vectorIndexOptions(records.listIndexes()) != null) {
       records.dropIndex(DocumentDbPipelines.VECTOR_INDEX_NAME);
     }
-    createVectorIndex();
-    state.updateOne(Filters.eq(ID, STATE_ID), Updates.set(STATE_VECTOR_INDEX_ROWS, documents));
-    LOG.info("built the {} index of database {} on {} document(s)", settings.vectorIndexKind().kind(),
-        settings.database(), documents);
+    int lists = settings.ivfNumLists() != null ? settings.ivfNumLists() : IvfSizing.lists(documents);
+    createVectorIndex(lists);
+    state.updateOne(Filters.eq(ID, STATE_ID), Updates.combine(Updates.set(STATE_VECTOR_INDEX_ROWS, documents),
+        Updates.set(STATE_VECTOR_INDEX_LISTS, lists)));
+    LOG.info("built the {} index of database {} on {} document(s) with {} list(s)",
+        settings.vectorIndexKind().kind(), settings.database(), documents, lists);
+  }
+
+  /** An index built before the lists were recorded: its {@code numLists} as {@code listIndexes} reports it. */
+  private void recordListsOfTheBuiltIndex() {
+    Document options = DocumentDbPipelines.vectorIndexOptions(records.listIndexes());
+    Number lists = options == null ? null : options.get("numLists", Number.class);
+    if (lists != null) {
+      state.updateOne(Filters.eq(ID, STATE_ID), Updates.set(STATE_VECTOR_INDEX_LISTS, lists.intValue()));
+    }
   }
 
   /**

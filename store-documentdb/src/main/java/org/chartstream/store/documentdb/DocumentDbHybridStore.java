@@ -63,6 +63,7 @@ public final class DocumentDbHybridStore implements DelegatingHybridStore {
   private final DocumentDbSearcher searcher;
   private final TermIndex termIndex;
   private final DocumentDbRowSets rowSets;
+  private final DocumentDbTermLookup termLookup;
 
   private DocumentDbHybridStore(DocumentDbSettings settings, DocumentDbDatabase database, DocumentDbWriter writer) {
     this.settings = settings;
@@ -70,10 +71,11 @@ public final class DocumentDbHybridStore implements DelegatingHybridStore {
     this.writer = writer;
     this.searcher = new DocumentDbSearcher(settings, database);
     this.rowSets = new DocumentDbRowSets(database.records());
+    this.termLookup = new DocumentDbTermLookup(database.records());
     this.termIndex = new TermIndex() {
       @Override
       public TermRows rowsWithTerm(String term, RetrievalFilter filter, int cap) {
-        return searcher.rowsWithTerm(term, filter, cap);
+        return termLookup.rowsWithTerm(searcher.readView(), term, filter, cap);
       }
 
       @Override
@@ -125,9 +127,7 @@ public final class DocumentDbHybridStore implements DelegatingHybridStore {
 
   /** The first pushed-down vector search pipeline this store sends for the filter (tests pin its options). */
   List<Document> pushedDownPipeline(float[] query, int k, RetrievalFilter filter) {
-    DocumentDbSearcher.ReadView view = searcher.readView();
-    return searcher.pushedDownPipeline(query, k, filter,
-        DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter));
+    return searcher.pushedDownPipeline(query, k, filter, searcher.readView());
   }
 
   /**

@@ -2,11 +2,8 @@ package org.chartstream.store.documentdb;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bson.BsonArray;
 import org.bson.BsonDouble;
@@ -71,14 +68,6 @@ final class DocumentDbPipelines {
   /** RRF's constant: a lexical hit's score is {@code 1 / (LEXICAL_RANK_OFFSET + rank)}. */
   static final int LEXICAL_RANK_OFFSET = 60;
 
-  /** Upper bounds keep a pasted document from becoming a giant text query. */
-  static final int MAX_TEXT_TERMS = 256;
-  static final int MAX_TEXT_PHRASES = 32;
-  static final int MAX_TEXT_CHARS = 20_000;
-
-  private static final Pattern PHRASE = Pattern.compile("\"([^\"]*)\"");
-  private static final Pattern SEARCHABLE = Pattern.compile("[\\p{L}\\p{N}]");
-  private static final Pattern NOT_SEARCHABLE = Pattern.compile("[^\\p{L}\\p{N}]");
   private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
   private DocumentDbPipelines() {}
@@ -212,12 +201,16 @@ final class DocumentDbPipelines {
         .append(SCORE, new Document("$meta", scoreMeta)));
   }
 
-  /** The {@code createIndexes} command for the cosmosSearch vector index. */
-  static Document vectorIndexCommand(String collection, DocumentDbSettings settings) {
+  /**
+   * The {@code createIndexes} command for the cosmosSearch vector index.
+   *
+   * @param ivfLists the IVF index's {@code numLists} (ignored for HNSW)
+   */
+  static Document vectorIndexCommand(String collection, DocumentDbSettings settings, int ivfLists) {
     Document options = new Document("kind", settings.vectorIndexKind().kind());
     switch (settings.vectorIndexKind()) {
       case HNSW -> options.append("m", settings.hnswM()).append("efConstruction", settings.hnswEfConstruction());
-      case IVF -> options.append("numLists", settings.ivfNumLists());
+      case IVF -> options.append("numLists", ivfLists);
       default -> throw new IllegalStateException("unknown index kind " + settings.vectorIndexKind());
     }
     options.append("similarity", "COS").append("dimensions", settings.dimension());
@@ -225,6 +218,20 @@ final class DocumentDbPipelines {
         new Document("name", VECTOR_INDEX_NAME)
             .append("key", new Document(VECTOR, "cosmosSearch"))
             .append("cosmosSearchOptions", options)));
+  }
+
+  /**
+   * The {@code cosmosSearchOptions} ({@code kind}, {@code dimensions}, {@code numLists}, …) of the vector index
+   * among {@code listIndexes} entries, or {@code null} when there is none.
+   */
+  static Document vectorIndexOptions(Iterable<Document> indexes) {
+    for (Document index : indexes) {
+      if (VECTOR_INDEX_NAME.equals(index.getString("name"))) {
+        Document options = index.get("cosmosSearchOptions", Document.class);
+        return options == null ? new Document() : options;
+      }
+    }
+    return null;
   }
 
   /** The {@code createIndexes} command for the weighted text index over the chunk text and its opening. */
@@ -259,97 +266,6 @@ final class DocumentDbPipelines {
   static String opening(String text) {
     String[] words = WHITESPACE.split(text.strip(), OPENING_WORDS + 1);
     return String.join(" ", List.of(words).subList(0, Math.min(words.length, OPENING_WORDS)));
-  }
-
-  /**
-   * The {@code $text} search string for a user's question, or {@code null} when it has no searchable term. The
-   * engine parses the string with PostgreSQL's {@code websearch_to_tsquery} and then ORs the loose terms, so nothing
-   * of the question may reach it as an operator or as a phrase the user did not quote:
-   *
-   * <ul>
-   *   <li>a {@code -} before a word (the engine's NOT) is dropped, and an intra-word hyphen splits the word
-   *       ({@code follow-up} → {@code follow up}): the engine makes a hyphenated word a phrase node, and a phrase
-   *       node makes every other term required ({@code follow-up metformin} matched nothing);
-   *   <li>a bare {@code or} (the engine's OR operator; an English stop word anyway) is dropped;
-   *   <li>unbalanced quotes are punctuation; a single quoted word is sent bare, since the engine treats it as a loose
-   *       term anyway ({@code "E11.9" glucose} also matches chunks without E11.9);
-   *   <li>a quoted phrase of two or more words stays a phrase, and it is <em>required</em>: the engine ANDs it with
-   *       the rest of the query, so the other words are required with it too (the Lucene store only ranks a phrase
-   *       higher).
-   * </ul>
-   * Codes keep their dots ({@code E11.9} is one lexeme to the engine, and {@code E11} does not match it); other
-   * punctuation ({@code $}, braces, backslashes, {@code <-> & | ! :*}) is literal text to the engine and is passed
-   * through.
-   */
-  static String textSearch(String question) {
-    if (question == null || question.isBlank()) {
-      return null;
-    }
-    String text = question.length() > MAX_TEXT_CHARS ? question.substring(0, MAX_TEXT_CHARS) : question;
-    text = text.replace('\u201C', '"').replace('\u201D', '"').replace('\u201E', '"');
-    List<String> phrases = new ArrayList<>();
-    StringBuilder rest = new StringBuilder();
-    Matcher m = PHRASE.matcher(text);
-    int last = 0;
-    while (m.find()) {
-      rest.append(text, last, m.start()).append(' ');
-      List<String> phraseWords = phraseWords(m.group(1));
-      if (phraseWords.size() == 1) {
-        rest.append(phraseWords.get(0)).append(' ');
-      } else if (!phraseWords.isEmpty() && phrases.size() < MAX_TEXT_PHRASES) {
-        phrases.add(String.join(" ", phraseWords));
-      }
-      last = m.end();
-    }
-    rest.append(text.substring(last).replace('"', ' '));
-    List<String> parts = new ArrayList<>(looseTerms(rest.toString()));
-    for (String phrase : phrases) {
-      parts.add('"' + phrase + '"');
-    }
-    return parts.isEmpty() ? null : String.join(" ", parts);
-  }
-
-  /**
-   * A quoted phrase's words in order (repeats kept: they are part of the phrase), without leading minus signs (the
-   * engine skips them inside quotes); intra-word hyphens stay, the engine parses them the same in text and query.
-   */
-  private static List<String> phraseWords(String phrase) {
-    List<String> out = new ArrayList<>();
-    for (String raw : WHITESPACE.split(phrase.strip())) {
-      String w = stripLeadingHyphens(raw);
-      if (SEARCHABLE.matcher(w).find()) {
-        out.add(w);
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Distinct loose terms that have a letter or digit: each whitespace-separated word split at its hyphens, and
-   * without a bare {@code or}, at most {@value #MAX_TEXT_TERMS}.
-   */
-  private static Set<String> looseTerms(String text) {
-    Set<String> out = new LinkedHashSet<>();
-    for (String raw : WHITESPACE.split(text.strip())) {
-      for (String w : raw.split("-+")) {
-        if (!SEARCHABLE.matcher(w).find() || NOT_SEARCHABLE.matcher(w).replaceAll("").equalsIgnoreCase("or")) {
-          continue;
-        }
-        out.add(w);
-        if (out.size() >= MAX_TEXT_TERMS) {
-          return out;
-        }
-      }
-    }
-    return out;
-  }
-
-  private static String stripLeadingHyphens(String word) {
-    int i = 0;
-    while (i < word.length() && word.charAt(i) == '-') {
-      i++;
-    }
-    return word.substring(i);
   }
 
   /** A query vector as a BSON array of doubles (the engine indexes number arrays). */

@@ -54,8 +54,7 @@ final class DocumentDbRowSets {
     Document set = setMatch(view, query);
     long rows = 0;
     long patients = 0;
-    for (Document group : records.aggregate(List.of(new Document("$match", set),
-        new Document("$group", new Document("_id", "$" + PATIENT).append("rows", new Document("$sum", 1)))))) {
+    for (Document group : records.aggregate(rowsPerPatient(set))) {
       rows += group.get("rows", Number.class).longValue();
       patients += group.get("_id") == null ? 0 : 1;
     }
@@ -84,8 +83,7 @@ final class DocumentDbRowSets {
       all.add(new Document("$nor", List.of(except)));
     } else {
       TreeSet<String> patients = new TreeSet<>();
-      for (Document group : records.aggregate(List.of(new Document("$match", except),
-          new Document("$group", new Document("_id", "$" + PATIENT))))) {
+      for (Document group : records.aggregate(patientsOf(except))) {
         if (group.getString("_id") != null) {
           patients.add(group.getString("_id"));
         }
@@ -93,6 +91,32 @@ final class DocumentDbRowSets {
       all.add(new Document(PATIENT, new Document("$nin", List.copyOf(patients))));
     }
     return new Document("$and", all);
+  }
+
+  /** The set's rows counted per patient ({@code _id} null for rows without one): rows and patients in one pass. */
+  static List<Document> rowsPerPatient(Document set) {
+    return List.of(new Document("$match", set),
+        new Document("$group", new Document("_id", "$" + PATIENT).append("rows", new Document("$sum", 1))));
+  }
+
+  /** The patients of a set: what an {@code except} by patient leaves out. */
+  static List<Document> patientsOf(Document set) {
+    return List.of(new Document("$match", set), new Document("$group", new Document("_id", "$" + PATIENT)));
+  }
+
+  /** The set's rows holding the field, counted per value and patient. */
+  static List<Document> valuesPerPatient(Document set, String field) {
+    Document by = new Document("v", "$" + valuePath(field)).append("p", "$" + PATIENT);
+    return List.of(new Document("$match", withValue(set, field)),
+        new Document("$group", new Document("_id", by).append("rows", new Document("$sum", 1))));
+  }
+
+  /** The greatest (latest) or smallest value of the field in the valued set, per patient or over the whole set. */
+  static List<Document> extremeValues(Document valued, RowSetOutput.Extreme e) {
+    String accumulator = e.end() == RowSetOutput.End.LATEST ? "$max" : "$min";
+    return List.of(new Document("$match", valued),
+        new Document("$group", new Document("_id", e.perPatient() ? "$" + PATIENT : null)
+            .append("best", new Document(accumulator, "$" + valuePath(e.field())))));
   }
 
   /**
@@ -154,9 +178,7 @@ final class DocumentDbRowSets {
 
   private ValueTally tally(Document set, String field) {
     ValueTally tally = new ValueTally();
-    Document by = new Document("v", "$" + valuePath(field)).append("p", "$" + PATIENT);
-    for (Document group : records.aggregate(List.of(new Document("$match", withValue(set, field)),
-        new Document("$group", new Document("_id", by).append("rows", new Document("$sum", 1)))))) {
+    for (Document group : records.aggregate(valuesPerPatient(set, field))) {
       Document id = group.get("_id", Document.class);
       tally.add(String.valueOf(id.get("v")), id.getString("p"), group.get("rows", Number.class).longValue());
     }
@@ -172,11 +194,8 @@ final class DocumentDbRowSets {
       all.add(new Document(PATIENT, new Document("$exists", true)));
       valued = new Document("$and", all);
     }
-    String accumulator = e.end() == RowSetOutput.End.LATEST ? "$max" : "$min";
     Map<String, String> best = new HashMap<>();
-    for (Document group : records.aggregate(List.of(new Document("$match", valued),
-        new Document("$group", new Document("_id", e.perPatient() ? "$" + PATIENT : null)
-            .append("best", new Document(accumulator, "$" + valuePath(e.field()))))))) {
+    for (Document group : records.aggregate(extremeValues(valued, e))) {
       best.put(e.perPatient() ? group.getString("_id") : "", String.valueOf(group.get("best")));
     }
     if (best.isEmpty()) {

@@ -60,6 +60,8 @@ final class DocumentDbSchema {
   static final String STATE_VECTOR_INDEX_KIND = "vector_index_kind";
   /** How many documents the collection held when the IVF index was last built: its list centres' sample. */
   static final String STATE_VECTOR_INDEX_ROWS = "vector_index_rows";
+  /** The lists ({@code numLists}) the IVF index was last built with: searches probe {@link IvfSizing#probes} of them. */
+  static final String STATE_VECTOR_INDEX_LISTS = "vector_index_lists";
   static final String POINTER_GENERATIONS = "generations";
   static final String POINTER_SINCE_EPOCH = "since_epoch";
   /**
@@ -184,19 +186,25 @@ final class DocumentDbSchema {
 
   /**
    * The chunk a record (or a search result's projection of it) holds, with its vector: the stored doubles are the
-   * written floats widened, so narrowing them gives the written vector back exactly.
+   * written floats widened, so narrowing them gives the written vector back exactly. Without a vector when the
+   * projection left it out.
    */
   static StoredChunk toChunk(Document d) {
     RowRef row = new RowRef(d.getString(SOURCE_ID), d.getString(TABLE), d.getString(ROW_KEY));
     List<Number> values = d.getList(VECTOR, Number.class);
-    float[] vector = new float[values.size()];
-    for (int i = 0; i < vector.length; i++) {
-      vector[i] = values.get(i).floatValue();
-    }
+    float[] vector = values == null ? null : floats(values);
     return new StoredChunk(d.getString(CHUNK_ID), row, d.get(CHUNK_INDEX, Number.class).intValue(),
         d.get(CHUNK_COUNT, Number.class).intValue(), d.get(GENERATION, Number.class).longValue(),
         d.getString(TEXT), vector, d.getString(PATIENT), patientLabel(d), d.getString(SOURCE_POSITION),
         d.get(COMMIT_TS_MS, Number.class).longValue(), d.getString(MODEL_ID), rowFields(d));
+  }
+
+  private static float[] floats(List<Number> values) {
+    float[] out = new float[values.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = values.get(i).floatValue();
+    }
+    return out;
   }
 
   /** The label a record holds; {@code null} on a record written without one. */

@@ -16,6 +16,7 @@ import static org.chartstream.store.documentdb.DocumentDbPipelines.TABLE_GEN;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.TEXT;
 import static org.chartstream.store.documentdb.DocumentDbPipelines.VECTOR;
 import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_EPOCH;
+import static org.chartstream.store.documentdb.DocumentDbSchema.STATE_VECTOR_INDEX_LISTS;
 
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
@@ -32,7 +33,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
@@ -47,7 +47,6 @@ import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.StoreReads;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
-import org.chartstream.core.store.TermIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,8 +72,12 @@ final class DocumentDbSearcher implements StoreReads {
   private volatile ReadView cachedView;
   private volatile boolean vectorFilterPushedDown;
 
-  /** What a reader sees: one committed epoch, its checkpoint and each table's active generation at it. */
-  record ReadView(long epoch, Map<String, String> checkpoint, Map<TableRef, Long> active, List<String> activeKeys) {}
+  /**
+   * What a reader sees: one committed epoch, its checkpoint and each table's active generation at it, and the lists
+   * of the IVF index as last built ({@code null} when none is recorded).
+   */
+  record ReadView(long epoch, Map<String, String> checkpoint, Map<TableRef, Long> active, List<String> activeKeys,
+      Integer ivfLists) {}
 
   DocumentDbSearcher(DocumentDbSettings settings, DocumentDbDatabase database) {
     this.settings = settings;
@@ -88,14 +91,20 @@ final class DocumentDbSearcher implements StoreReads {
     database.ensureOpen();
     Document s = database.stateDocument();
     long epoch = s.get(STATE_EPOCH, Number.class).longValue();
+    Number lists = s.get(STATE_VECTOR_INDEX_LISTS, Number.class);
+    Integer ivfLists = lists == null ? null : lists.intValue();
     ReadView cached = cachedView;
     if (cached != null && cached.epoch() == epoch) {
+      if (!Objects.equals(cached.ivfLists(), ivfLists)) {
+        cached = new ReadView(epoch, cached.checkpoint(), cached.active(), cached.activeKeys(), ivfLists);
+        cachedView = cached;
+      }
       return cached;
     }
     Map<TableRef, Long> active = database.activeAt(epoch);
     List<String> keys = new ArrayList<>(active.size());
     active.forEach((t, g) -> keys.add(DocumentDbPipelines.tableGenKey(t.sourceId(), t.table(), g)));
-    ReadView view = new ReadView(epoch, DocumentDbSchema.readCheckpoint(s), active, List.copyOf(keys));
+    ReadView view = new ReadView(epoch, DocumentDbSchema.readCheckpoint(s), active, List.copyOf(keys), ivfLists);
     cachedView = view;
     return view;
   }
@@ -124,9 +133,10 @@ final class DocumentDbSearcher implements StoreReads {
       return List.of();
     }
     Document restriction = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter);
+    Document options = approximateSearchOptions(settings, k, view.ivfLists());
     if (vectorFilterPushedDown) {
       try {
-        return pushedDownSearch(query, k, filter, restriction);
+        return pushedDownSearch(query, k, filter, restriction, options);
       } catch (MongoException e) {
         if (settings.vectorFilterMode() != DocumentDbSettings.VectorFilterMode.AUTO || !isFilterRefusal(e)) {
           throw e;
@@ -137,18 +147,20 @@ final class DocumentDbSearcher implements StoreReads {
             database.hosts(), e.getMessage());
       }
     }
-    return postFilteredSearch(query, k, restriction);
+    return postFilteredSearch(query, k, restriction, view.ivfLists());
   }
 
   /**
    * A selective search scans its few matching vectors exactly; any other runs the approximate search and, when that
    * returns fewer than k hits, the exact one once more, which fills k whenever k chunks match.
    */
-  private List<SearchHit> pushedDownSearch(float[] query, int k, RetrievalFilter filter, Document restriction) {
+  private List<SearchHit> pushedDownSearch(float[] query, int k, RetrievalFilter filter, Document restriction,
+      Document searchOptions) {
     if (isSelective(filter, restriction)) {
       return runSearch(exactPipeline(query, k, restriction), VECTOR_SEARCH);
     }
-    List<SearchHit> approximate = runSearch(approximatePipeline(query, k, restriction), VECTOR_SEARCH);
+    List<SearchHit> approximate = runSearch(DocumentDbPipelines.vectorSearch(query, k, searchOptions, restriction),
+        VECTOR_SEARCH);
     return fillShortfall(approximate, k, () -> runSearch(exactPipeline(query, k, restriction), VECTOR_SEARCH));
   }
 
@@ -158,17 +170,15 @@ final class DocumentDbSearcher implements StoreReads {
   }
 
   /** The first pipeline a pushed-down vector search sends: exact when the filter is selective. */
-  List<Document> pushedDownPipeline(float[] query, int k, RetrievalFilter filter, Document restriction) {
+  List<Document> pushedDownPipeline(float[] query, int k, RetrievalFilter filter, ReadView view) {
+    Document restriction = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter);
     return isSelective(filter, restriction) ? exactPipeline(query, k, restriction)
-        : approximatePipeline(query, k, restriction);
+        : DocumentDbPipelines.vectorSearch(query, k, approximateSearchOptions(settings, k, view.ivfLists()),
+            restriction);
   }
 
   private static List<Document> exactPipeline(float[] query, int k, Document restriction) {
     return DocumentDbPipelines.vectorSearch(query, k, DocumentDbPipelines.exactSearch(), restriction);
-  }
-
-  private List<Document> approximatePipeline(float[] query, int k, Document restriction) {
-    return DocumentDbPipelines.vectorSearch(query, k, approximateSearchOptions(settings, k), restriction);
   }
 
   /**
@@ -192,10 +202,13 @@ final class DocumentDbSearcher implements StoreReads {
   }
 
   /**
-   * The engine's defaults unless the settings name a parameter: {@code efSearch} is raised to k (a smaller list
-   * returns fewer than k hits), and sent as k when unset and k exceeds the engine's default list.
+   * The approximate search's parameters. HNSW: the settings' {@code efSearch} ({@value
+   * DocumentDbSettings#DEFAULT_EF_SEARCH} by default) raised to k (a smaller list returns fewer than k hits); with
+   * none configured, the engine's own unless k exceeds it. IVF: the configured {@code nProbes} (at most the index's
+   * lists: a configured number may exceed the lists a small collection got), else
+   * {@link IvfSizing#probes} of the lists the index was built with, else (no build recorded) the engine's own.
    */
-  static Document approximateSearchOptions(DocumentDbSettings settings, int candidates) {
+  static Document approximateSearchOptions(DocumentDbSettings settings, int candidates, Integer ivfLists) {
     return switch (settings.vectorIndexKind()) {
       case HNSW -> {
         Integer configured = settings.numCandidates();
@@ -205,16 +218,22 @@ final class DocumentDbSearcher implements StoreReads {
         int ef = Math.max(configured == null ? 0 : configured, candidates);
         yield new Document("efSearch", Math.min(ef, DocumentDbSettings.MAX_CANDIDATES));
       }
-      case IVF -> settings.ivfProbes() == null ? new Document() : new Document("nProbes", settings.ivfProbes());
+      case IVF -> {
+        if (settings.ivfProbes() != null) {
+          int probes = ivfLists == null ? settings.ivfProbes() : Math.min(settings.ivfProbes(), ivfLists);
+          yield new Document("nProbes", probes);
+        }
+        yield ivfLists == null ? new Document() : new Document("nProbes", IvfSizing.probes(ivfLists));
+      }
     };
   }
 
   /** Over-fetches until k hits pass the filter or the fetch reaches its limit. */
-  private List<SearchHit> postFilteredSearch(float[] query, int k, Document restriction) {
+  private List<SearchHit> postFilteredSearch(float[] query, int k, Document restriction, Integer ivfLists) {
     int fetch = Math.min(Math.max(k, k * settings.overFetchFactor()), settings.maxOverFetch());
     while (true) {
       List<SearchHit> hits = runSearch(DocumentDbPipelines.vectorSearchPostFiltered(query, k, fetch,
-          approximateSearchOptions(settings, fetch), restriction), VECTOR_SEARCH);
+          approximateSearchOptions(settings, fetch, ivfLists), restriction), VECTOR_SEARCH);
       if (hits.size() >= k || fetch >= settings.maxOverFetch()) {
         return hits;
       }
@@ -230,7 +249,7 @@ final class DocumentDbSearcher implements StoreReads {
   @Override
   public List<SearchHit> lexicalSearch(String query, int k, RetrievalFilter filter) {
     requireK(k);
-    String text = DocumentDbPipelines.textSearch(query);
+    String text = TextSearchQuery.of(query);
     if (text == null) {
       return List.of();
     }
@@ -271,32 +290,6 @@ final class DocumentDbSearcher implements StoreReads {
     return e.getCode() == 40324 || m.contains("Unrecognized pipeline stage name")
         || m.contains("unknown operator: $search") || m.contains("unknown top level operator: $text")
         || m.contains("text index required");
-  }
-
-  /**
-   * {@link TermIndex#rowsWithTerm} by {@code $regex} over the chunks' text ({@link TermPattern}): every matching chunk
-   * of the committed epoch is read (without its vector) and grouped by row, so the lookup is exact but costs one pass
-   * over the matching chunks; a row is cited by its first chunk that holds the term.
-   */
-  TermIndex.TermRows rowsWithTerm(String term, RetrievalFilter filter, int cap) {
-    Objects.requireNonNull(term, "term");
-    if (cap < 1) {
-      throw new IllegalArgumentException("cap must be >= 1: " + cap);
-    }
-    String regex = TermPattern.of(term);
-    ReadView view = readView();
-    if (regex == null || view.active().isEmpty()) {
-      return TermIndex.TermRows.NONE;
-    }
-    Document match = DocumentDbPipelines.searchFilter(view.epoch(), view.activeKeys(), filter)
-        .append(DocumentDbPipelines.TEXT, new Document("$regex", regex).append("$options", "i"));
-    TreeMap<String, StoredChunk> byRowId = new TreeMap<>();
-    for (Document d : records.find(match).batchSize(BATCH_SIZE)) {
-      StoredChunk c = DocumentDbSchema.toChunk(d).withoutVector();
-      byRowId.merge(c.row().id(), c, (a, b) -> a.chunkIndex() <= b.chunkIndex() ? a : b);
-    }
-    List<StoredChunk> rows = new ArrayList<>(byRowId.values());
-    return new TermIndex.TermRows(rows.subList(0, Math.min(cap, rows.size())), rows.size());
   }
 
   /**

@@ -206,7 +206,7 @@ final class DocumentDbWriter implements StoreWrites {
     long now = System.currentTimeMillis();
     supersedingCommits.add(new long[] {epoch, now});
     deleteRetiredChunks(now);
-    if (writes.stream().anyMatch(Publish.class::isInstance)) {
+    if (!writes.isEmpty()) {
       database.buildIvfIndexIfOutgrown();
     }
   }

@@ -28,8 +28,21 @@ final class TermPattern {
 
   /** The regex, or {@code null} when the term has no letter or digit. */
   static String of(String term) {
+    return pattern(fold(term), true);
+  }
+
+  /**
+   * A regex that matches wherever the term's first {@code maxChars} folded characters stand at the start of a word,
+   * so everywhere the whole term matches too (and maybe elsewhere); {@code null} when they hold no letter or digit.
+   */
+  static String prefixOf(String term, int maxChars) {
+    String folded = fold(term);
+    return pattern(folded.substring(0, Math.min(maxChars, folded.length())), false);
+  }
+
+  private static String pattern(String folded, boolean wholeWordAtTheEnd) {
     List<String> words = new ArrayList<>();
-    for (String w : WORDS.split(fold(term))) {
+    for (String w : WORDS.split(folded)) {
       String trimmed = EDGE_DOTS.matcher(w).replaceAll("");
       if (!trimmed.isEmpty()) {
         words.add(trimmed);
@@ -48,7 +61,10 @@ final class TermPattern {
         regex.append(forms != null ? "[" + c + forms + "]" : c == '.' ? "\\." : Pattern.quote(String.valueOf(c)));
       }
     }
-    return regex.append("(?![").append(ALNUM).append("]|\\.[").append(ALNUM).append("])").toString();
+    if (wholeWordAtTheEnd) {
+      regex.append("(?![").append(ALNUM).append("]|\\.[").append(ALNUM).append("])");
+    }
+    return regex.toString();
   }
 
   /** Lower case, accents removed. */

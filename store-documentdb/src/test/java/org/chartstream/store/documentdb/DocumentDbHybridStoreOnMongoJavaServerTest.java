@@ -2,6 +2,7 @@ package org.chartstream.store.documentdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -12,6 +13,7 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,6 +24,7 @@ import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.core.store.RowRef;
 import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
+import org.chartstream.core.store.TermIndex;
 import org.chartstream.core.store.TestVectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -547,18 +550,62 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     assertThat(vectorIndexNames()).containsExactly(DocumentDbPipelines.VECTOR_INDEX_NAME);
     assertThat(indexBuiltOn()).isEqualTo(10L);
 
-    writeRows(2, 0, 25);
+    writeRows(2, 0, 15);
     store.commit(Map.of());
-    assertThat(indexBuiltOn()).as("a commit that publishes nothing builds nothing").isEqualTo(10L);
+    assertThat(indexBuiltOn()).as("25 documents, staged ones included: the index holds them too").isEqualTo(25L);
     store.publish(NOTES, 2);
     store.commit(Map.of());
-    assertThat(indexBuiltOn()).as("25 documents, at least twice the 10 it was built on").isEqualTo(25L);
+    assertThat(indexBuiltOn()).as("a publication of no new documents builds nothing").isEqualTo(25L);
 
     store.publish(NOTES, 3);
-    writeRows(3, 0, 45);
+    writeRows(3, 0, 20);
     store.commit(Map.of());
     assertThat(indexBuiltOn()).as("45 documents, fewer than twice 25").isEqualTo(25L);
     assertThat(vectorIndexNames()).containsExactly(DocumentDbPipelines.VECTOR_INDEX_NAME);
+  }
+
+  @Test
+  void streamedUpsertsIntoTheActiveGenerationRetrainTheIvfIndexWithListsForTheNewSize() {
+    store.close();
+    database = database + "_ivf_stream";
+    store = DocumentDbHybridStore.open(settings().withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF));
+    store.publish(NOTES, 1);
+    writeRows(1, 0, 10);
+    store.commit(Map.of());
+    assertThat(indexBuiltOn()).isEqualTo(10L);
+
+    for (int batch = 0; batch < 2; batch++) {
+      writeRows(1, 10 + batch * 5, 15 + batch * 5);
+      store.commit(Map.of());
+    }
+    assertThat(indexBuiltOn()).as("20 documents, twice 10, without a publication").isEqualTo(20L);
+    assertThat(indexLists()).isEqualTo(IvfSizing.lists(20));
+    assertThat(cosmosSearch(store.pushedDownPipeline(TestVectors.centroid(0), 10, RetrievalFilter.NONE)))
+        .as("the probes follow the lists the index was built with")
+        .containsEntry("nProbes", IvfSizing.probes(IvfSizing.lists(20))).doesNotContainKey("efSearch");
+  }
+
+  private Integer indexLists() {
+    return raw(DocumentDbSchema.COMMIT_STATE).find().first().getInteger(DocumentDbSchema.STATE_VECTOR_INDEX_LISTS);
+  }
+
+  @Test
+  void aStoreWrittenBeforeTheKindMarkerKeepsItsIndexKindFromListIndexes() {
+    store.close();
+    store = null;
+    raw(DocumentDbSchema.COMMIT_STATE).updateOne(new Document(),
+        new Document("$unset", new Document(DocumentDbSchema.STATE_VECTOR_INDEX_KIND, "")));
+    DocumentDbSettings ivf = settings().withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF);
+    assertThatThrownBy(() -> DocumentDbHybridStore.open(ivf))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("in a vector-hnsw index")
+        .hasMessageContaining("in a vector-ivf index").hasMessageContaining("reindex into a new database");
+    assertThat(vectorIndexNames()).as("the HNSW index is not dropped").hasSize(1);
+    assertThat(DocumentDbPipelines.vectorIndexOptions(raw(DocumentDbSchema.RECORDS).listIndexes()))
+        .containsEntry("kind", "vector-hnsw");
+
+    store = DocumentDbHybridStore.open(settings());
+    assertThat(raw(DocumentDbSchema.COMMIT_STATE).find().first().getString(DocumentDbSchema.STATE_VECTOR_INDEX_KIND))
+        .as("opened with its own kind, the marker is written").isEqualTo("vector-hnsw");
   }
 
   private void writeRows(long generation, int from, int to) {
@@ -668,7 +715,8 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     float[] query = TestVectors.centroid(0);
 
     Document unfiltered = cosmosSearch(store.pushedDownPipeline(query, 10, RetrievalFilter.NONE));
-    assertThat(unfiltered).containsEntry("k", 10).doesNotContainKeys("efSearch", "nProbes", "exact");
+    assertThat(unfiltered).containsEntry("k", 10).containsEntry("efSearch", DocumentDbSettings.DEFAULT_EF_SEARCH)
+        .doesNotContainKeys("nProbes", "exact");
     for (RetrievalFilter selective : List.of(RetrievalFilter.forPatient("p1"), RetrievalFilter.forRowKeys("r"),
         RetrievalFilter.forTables(NOTES.table()))) {
       assertThat(cosmosSearch(store.pushedDownPipeline(query, 10, selective))).as("%s", selective)
@@ -676,13 +724,57 @@ class DocumentDbHybridStoreOnMongoJavaServerTest {
     }
 
     store.close();
-    store = DocumentDbHybridStore.open(settings().withNumCandidates(200));
+    store = DocumentDbHybridStore.open(settings().withNumCandidates(300));
     assertThat(cosmosSearch(store.pushedDownPipeline(query, 10, RetrievalFilter.NONE)).get("efSearch"))
-        .as("numCandidates of the settings, int32").isEqualTo(200);
+        .as("numCandidates of the settings, int32").isEqualTo(300);
+    store.close();
+    store = DocumentDbHybridStore.open(settings().withNumCandidates(null));
+    assertThat(cosmosSearch(store.pushedDownPipeline(query, 10, RetrievalFilter.NONE)))
+        .as("the engine's own list, chosen explicitly").doesNotContainKey("efSearch");
   }
 
   private static Document cosmosSearch(List<Document> pipeline) {
     return pipeline.get(0).get("$search", Document.class).get("cosmosSearch", Document.class);
+  }
+
+  @Test
+  void theExactTermLookupCitesEachRowsFirstMatchingChunkWithoutItsVector() {
+    RowRef a = new RowRef(NOTES, "a");
+    RowRef b = new RowRef(NOTES, "b");
+    store.publish(NOTES, 1);
+    store.upsertRow(a, 1, chunks(a, 1, "p1", "no match here", "metformin 500 mg", "metformin again"));
+    store.upsertRow(b, 1, chunks(b, 1, "p2", "Metformin started"));
+    store.commit(Map.of());
+    TermIndex terms = store.termIndex().orElseThrow();
+
+    TermIndex.TermRows found = terms.rowsWithTerm("metformin", RetrievalFilter.NONE, 10);
+    assertThat(found.total()).isEqualTo(2);
+    assertThat(found.rows()).extracting(c -> c.row().rowKey(), StoredChunk::chunkIndex, StoredChunk::text)
+        .containsExactly(tuple("a", 1, "metformin 500 mg"), tuple("b", 0, "Metformin started"));
+    assertThat(found.rows()).allSatisfy(c -> assertThat(c.vector()).isNull());
+    TermIndex.TermRows capped = terms.rowsWithTerm("metformin", RetrievalFilter.NONE, 1);
+    assertThat(capped.total()).isEqualTo(2);
+    assertThat(capped.rows()).extracting(c -> c.row().rowKey()).containsExactly("a");
+
+  }
+
+  @Test
+  void aTermTooLongForTheEnginesRegexIsStillMatchedWhole() {
+    String term = String.join(" ", Collections.nCopies(40, "lorem"));
+    String sharesItsFirst190Characters = String.join(" ", Collections.nCopies(35, "lorem")) + " ipsum";
+    assertThat(TermPattern.fold(term).length()).isGreaterThan(DocumentDbTermLookup.MAX_TERM_CHARS);
+    assertThat(sharesItsFirst190Characters.substring(0, DocumentDbTermLookup.MAX_TERM_CHARS))
+        .isEqualTo(term.substring(0, DocumentDbTermLookup.MAX_TERM_CHARS));
+    RowRef whole = new RowRef(NOTES, "whole");
+    RowRef prefixOnly = new RowRef(NOTES, "prefix-only");
+    store.publish(NOTES, 1);
+    store.upsertRow(whole, 1, chunks(whole, 1, "p1", "note: " + term.toUpperCase() + "."));
+    store.upsertRow(prefixOnly, 1, chunks(prefixOnly, 1, "p2", "note: " + sharesItsFirst190Characters));
+    store.commit(Map.of());
+
+    TermIndex.TermRows found = store.termIndex().orElseThrow().rowsWithTerm(term, RetrievalFilter.NONE, 10);
+    assertThat(found.total()).isEqualTo(1);
+    assertThat(found.rows()).extracting(c -> c.row().rowKey()).containsExactly("whole");
   }
 
   @Test

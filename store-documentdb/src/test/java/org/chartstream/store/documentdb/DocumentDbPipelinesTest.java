@@ -1,6 +1,7 @@
 package org.chartstream.store.documentdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoCommandException;
@@ -23,6 +24,7 @@ import org.chartstream.core.store.SearchHit;
 import org.chartstream.core.store.TestVectors;
 import org.chartstream.core.store.rowset.FieldPredicate;
 import org.chartstream.core.store.rowset.RowSet;
+import org.chartstream.core.store.rowset.RowSetOutput;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,6 +44,9 @@ class DocumentDbPipelinesTest {
   private static final DocumentDbSettings SETTINGS = DocumentDbSettings.defaults("mongodb://localhost", "db", 384);
   private static final Document EF_SEARCH_200 = new Document("efSearch", 200);
 
+  private static final JsonWriterSettings SHELL =
+      JsonWriterSettings.builder().outputMode(JsonMode.SHELL).indent(true).build();
+
   private static BsonDocument golden(String name) throws IOException {
     try (InputStream in = DocumentDbPipelinesTest.class.getResourceAsStream(name + ".json")) {
       Objects.requireNonNull(in, "golden file " + name + ".json");
@@ -57,10 +62,15 @@ class DocumentDbPipelinesTest {
     return bson(new Document("pipeline", stages));
   }
 
-  private static void assertGolden(String name, BsonDocument actual) throws IOException {
+  /**
+   * The actual command as it reads back from its shell JSON, as the golden file does: a {@code $regex} with
+   * {@code $options} then compares as the regular expression both parse to.
+   */
+  private static void assertGolden(String name, BsonDocument sent) throws IOException {
+    BsonDocument actual = BsonDocument.parse(sent.toJson(SHELL));
     assertThat(actual)
         .as("%s differs from its golden file; actual:%n%s", name,
-            actual.toJson(JsonWriterSettings.builder().outputMode(JsonMode.SHELL).indent(true).build()))
+            actual.toJson(SHELL))
         .isEqualTo(golden(name));
   }
 
@@ -99,27 +109,43 @@ class DocumentDbPipelinesTest {
   }
 
   @Test
-  void ivfSearchSendsNProbesOnlyWhenConfigured() throws IOException {
+  void ivfSearchProbesListsThatGrowWithTheBuiltIndexUnlessConfigured() throws IOException {
     Document filter = DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, RetrievalFilter.forTables("notes", "labs"));
     DocumentDbSettings ivf = SETTINGS.withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF);
+    int listsAt100k = IvfSizing.lists(100_000);
+    assertGolden("vector-ivf-default", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
+        DocumentDbSearcher.approximateSearchOptions(ivf, 10, listsAt100k), filter)));
     assertGolden("vector-ivf-filter-table", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
-        DocumentDbSearcher.approximateSearchOptions(ivf.withIvfProbes(10), 10), filter)));
+        DocumentDbSearcher.approximateSearchOptions(ivf.withIvfProbes(10), 10, listsAt100k), filter)));
     assertGolden("vector-ivf-engine-default", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
-        DocumentDbSearcher.approximateSearchOptions(ivf, 10), filter)));
+        DocumentDbSearcher.approximateSearchOptions(ivf, 10, null), filter)));
+    assertThat(DocumentDbSearcher.approximateSearchOptions(ivf.withIvfProbes(10), 10, 3))
+        .as("never more probes than the index has lists").isEqualTo(new Document("nProbes", 3));
   }
 
   @Test
-  void hnswSearchSendsEfSearchOnlyWhenConfiguredOrKExceedsTheEngineDefault() throws IOException {
+  void ivfIndexesAreBuiltWithListsThatGrowWithTheCollection() throws IOException {
+    DocumentDbSettings ivf = SETTINGS.withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF);
+    assertGolden("index-vector-ivf", bson(DocumentDbPipelines.vectorIndexCommand("records", ivf,
+        IvfSizing.lists(100_000))));
+    assertGolden("index-vector-ivf-1m", bson(DocumentDbPipelines.vectorIndexCommand("records", ivf,
+        IvfSizing.lists(1_000_000))));
+  }
+
+  @Test
+  void hnswSearchSendsEfSearch200UnlessTheEnginesOwnIsChosen() throws IOException {
     Document filter = DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, RetrievalFilter.NONE);
-    assertGolden("vector-engine-default", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
-        DocumentDbSearcher.approximateSearchOptions(SETTINGS, 10), filter)));
+    assertThat(DocumentDbSettings.DEFAULT_EF_SEARCH).isGreaterThan(DocumentDbSettings.ENGINE_DEFAULT_EF_SEARCH);
     assertGolden("vector-plain", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
-        DocumentDbSearcher.approximateSearchOptions(SETTINGS.withNumCandidates(200), 10), filter)));
-    assertThat(DocumentDbSearcher.approximateSearchOptions(SETTINGS, 41)).as("k above the engine's 40")
+        DocumentDbSearcher.approximateSearchOptions(SETTINGS, 10, null), filter)));
+    DocumentDbSettings engineOwn = SETTINGS.withNumCandidates(null);
+    assertGolden("vector-engine-default", pipeline(DocumentDbPipelines.vectorSearch(QUERY, 10,
+        DocumentDbSearcher.approximateSearchOptions(engineOwn, 10, null), filter)));
+    assertThat(DocumentDbSearcher.approximateSearchOptions(engineOwn, 41, null)).as("k above the engine's 40")
         .isEqualTo(new Document("efSearch", 41));
-    assertThat(DocumentDbSearcher.approximateSearchOptions(SETTINGS.withNumCandidates(200), 500))
+    assertThat(DocumentDbSearcher.approximateSearchOptions(SETTINGS, 500, null))
         .as("never below k").isEqualTo(new Document("efSearch", 500));
-    assertThat(DocumentDbSearcher.approximateSearchOptions(SETTINGS, 5_000)).as("the engine's limit")
+    assertThat(DocumentDbSearcher.approximateSearchOptions(SETTINGS, 5_000, null)).as("the engine's limit")
         .isEqualTo(new Document("efSearch", DocumentDbSettings.MAX_CANDIDATES));
   }
 
@@ -165,12 +191,12 @@ class DocumentDbPipelinesTest {
   @Test
   void lexicalSearchPutsTextAndFilterInOneMatch() throws IOException {
     assertGolden("lexical-filter-patient", pipeline(DocumentDbPipelines.lexicalSearch(
-        DocumentDbPipelines.textSearch("migraine -aura \"left side\""), 10,
+        TextSearchQuery.of("migraine -aura \"left side\""), 10,
         DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT))));
     assertGolden("lexical-plain", pipeline(DocumentDbPipelines.lexicalSearch("migraine", 10,
         DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, RetrievalFilter.NONE))));
     assertGolden("lexical-hyphens-operators", pipeline(DocumentDbPipelines.lexicalSearch(
-        DocumentDbPipelines.textSearch("follow-up or x-ray -fever \"E11.9\""), 10,
+        TextSearchQuery.of("follow-up or x-ray -fever \"E11.9\""), 10,
         DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT))));
   }
 
@@ -191,9 +217,9 @@ class DocumentDbPipelinesTest {
   @Test
   void vectorIndexCommandsUseInt32Options() throws IOException {
     DocumentDbSettings settings = SETTINGS;
-    assertGolden("index-vector-hnsw", bson(DocumentDbPipelines.vectorIndexCommand("records", settings)));
-    assertGolden("index-vector-ivf", bson(DocumentDbPipelines.vectorIndexCommand("records",
-        settings.withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF))));
+    assertGolden("index-vector-hnsw", bson(DocumentDbPipelines.vectorIndexCommand("records", settings, 0)));
+    assertGolden("index-vector-ivf-fixed-lists", bson(DocumentDbPipelines.vectorIndexCommand("records",
+        settings.withVectorIndexKind(DocumentDbSettings.VectorIndexKind.IVF).withIvfNumLists(50), 50)));
   }
 
   @Test
@@ -204,59 +230,9 @@ class DocumentDbPipelinesTest {
   }
 
   @Test
-  void textSearchStringHasNoOperators() {
-    assertThat(DocumentDbPipelines.textSearch("migraine with aura")).isEqualTo("migraine with aura");
-    assertThat(DocumentDbPipelines.textSearch("-migraine --aura")).isEqualTo("migraine aura");
-    assertThat(DocumentDbPipelines.textSearch("\"breast carcinoma\" biopsy")).isEqualTo("biopsy \"breast carcinoma\"");
-    assertThat(DocumentDbPipelines.textSearch("\u201Cbreast carcinoma\u201D")).isEqualTo("\"breast carcinoma\"");
-    assertThat(DocumentDbPipelines.textSearch("\"(foo AND")).isEqualTo("(foo AND");
-    assertThat(DocumentDbPipelines.textSearch("C50.9")).isEqualTo("C50.9");
-    assertThat(DocumentDbPipelines.textSearch("\"\" -- ? !")).isNull();
-    assertThat(DocumentDbPipelines.textSearch("   ")).isNull();
-    assertThat(DocumentDbPipelines.textSearch(null)).isNull();
-    String many = DocumentDbPipelines.textSearch("t".repeat(3) + " " + String.join(" ",
-        java.util.stream.IntStream.range(0, 3_000).mapToObj(i -> "w" + i).toList()));
-    assertThat(many.split(" ")).hasSize(DocumentDbPipelines.MAX_TEXT_TERMS);
-  }
-
-  @Test
-  void hyphenatedWordsAreSplitSoTheEngineKeepsTheTermsOred() {
-    assertThat(DocumentDbPipelines.textSearch("follow-up metformin")).isEqualTo("follow up metformin");
-    assertThat(DocumentDbPipelines.textSearch("x-ray glucose")).isEqualTo("x ray glucose");
-    assertThat(DocumentDbPipelines.textSearch("E11.9 follow-up")).isEqualTo("E11.9 follow up");
-    assertThat(DocumentDbPipelines.textSearch("ex--smoker follow-up-visit")).isEqualTo("ex smoker follow up visit");
-    assertThat(DocumentDbPipelines.textSearch("\"x-ray of the chest\" follow-up"))
-        .as("inside quotes the engine parses a hyphenated word as it does in the text")
-        .isEqualTo("follow up \"x-ray of the chest\"");
-  }
-
-  @Test
-  void operatorWordsAndNegationsReachTheEngineAsPlainTerms() {
-    assertThat(DocumentDbPipelines.textSearch("heart or lung")).isEqualTo("heart lung");
-    assertThat(DocumentDbPipelines.textSearch("heart OR lung Or, (or) liver")).isEqualTo("heart lung liver");
-    assertThat(DocumentDbPipelines.textSearch("orange order")).isEqualTo("orange order");
-    assertThat(DocumentDbPipelines.textSearch("-fever cough")).isEqualTo("fever cough");
-    assertThat(DocumentDbPipelines.textSearch("cough (-fever !-rash")).isEqualTo("cough fever rash");
-    assertThat(DocumentDbPipelines.textSearch("\"chest pain\" or -fever")).isEqualTo("fever \"chest pain\"");
-    assertThat(DocumentDbPipelines.textSearch("\"-left side\"")).isEqualTo("\"left side\"");
-  }
-
-  @Test
-  void onlyMultiWordQuotedPhrasesStayPhrases() {
-    assertThat(DocumentDbPipelines.textSearch("\"E11.9\" glucose")).isEqualTo("E11.9 glucose");
-    assertThat(DocumentDbPipelines.textSearch("\"E11.9\"")).isEqualTo("E11.9");
-    assertThat(DocumentDbPipelines.textSearch("\"very very hot\"")).isEqualTo("\"very very hot\"");
-    assertThat(DocumentDbPipelines.textSearch("\"breast carcinoma\" E11.9")).isEqualTo("E11.9 \"breast carcinoma\"");
-  }
-
-  @Test
-  void hostileTextIsLiteralToTheEngine() {
-    assertThat(DocumentDbPipelines.textSearch("$where")).isEqualTo("$where");
-    assertThat(DocumentDbPipelines.textSearch("{\"$gt\": \"\"}")).isEqualTo("$gt");
-    assertThat(DocumentDbPipelines.textSearch("\"unbalanced \"quotes\" here")).isEqualTo("unbalanced quotes here");
-    assertThat(DocumentDbPipelines.textSearch("C:\\temp\\x back\\slash")).isEqualTo("C:\\temp\\x back\\slash");
-    assertThat(DocumentDbPipelines.textSearch("<-> & | ! :*")).isNull();
-    assertThat(DocumentDbPipelines.textSearch("fever <-> cough & rash:*")).isEqualTo("fever cough rash:*");
+  void aHyphenatedNumberKeepsItsSignAndAOneLetterPartIsDropped() throws IOException {
+    assertGolden("lexical-hyphen-number", pipeline(DocumentDbPipelines.lexicalSearch(
+        TextSearchQuery.of("COVID-19 x-ray"), 10, DocumentDbPipelines.searchFilter(EPOCH, ACTIVE, PATIENT))));
   }
 
   @Test
@@ -318,6 +294,55 @@ class DocumentDbPipelinesTest {
     assertThat(DocumentDbSearcher.isFilterRefusal(noFilter)).isTrue();
     assertThat(DocumentDbSearcher.isFilterRefusal(noSearchStage)).isFalse();
     assertThat(DocumentDbSearcher.isFilterRefusal(other)).isFalse();
+  }
+
+  @Test
+  void theStoredIndexKindIsReadFromListIndexesWhenTheStoreHasNoMarker() throws IOException {
+    List<Document> reply = golden("listindexes-reply-hnsw").getArray("indexes").stream()
+        .map(v -> Document.parse(v.asDocument().toJson())).toList();
+    Document options = DocumentDbPipelines.vectorIndexOptions(reply);
+    assertThat(options.getString("kind")).isEqualTo("vector-hnsw");
+    assertThat(options.get("dimensions", Number.class).intValue()).isEqualTo(384);
+    assertThat(DocumentDbPipelines.vectorIndexOptions(reply.subList(0, 1))).as("no vector index").isNull();
+  }
+
+  @Test
+  void theExactTermLookupReadsKeysFirstAndThenTheCitedChunksWithoutVectors() throws IOException {
+    Document match = DocumentDbTermLookup.termMatch(EPOCH, ACTIVE, PATIENT, DocumentDbTermLookup.engineRegex("x-ray"));
+    assertGolden("term-lookup-matching-keys", bson(new Document("find", "records").append("filter", match)
+        .append("projection", DocumentDbTermLookup.MATCHING_CHUNK_KEYS)));
+    assertGolden("term-lookup-cited-chunks", bson(new Document("find", "records")
+        .append("filter", DocumentDbTermLookup.citedChunks(List.of("clinic:notes:r1:0:3@5", "clinic:notes:r2:1:3@6")))
+        .append("projection", DocumentDbTermLookup.STORED_CHUNK_WITHOUT_VECTOR)));
+    assertThat(DocumentDbTermLookup.MATCHING_CHUNK_KEYS).doesNotContainKeys(DocumentDbPipelines.VECTOR,
+        DocumentDbPipelines.TEXT);
+    assertThat(DocumentDbTermLookup.STORED_CHUNK_WITHOUT_VECTOR).doesNotContainKey(DocumentDbPipelines.VECTOR);
+  }
+
+  @Test
+  void aTermTooLongForTheEnginesRegexIsMatchedThereByItsPrefixWithTheTextRead() throws IOException {
+    String longest = "a".repeat(DocumentDbTermLookup.MAX_TERM_CHARS);
+    assertThat(DocumentDbTermLookup.engineRegex(longest)).isEqualTo(TermPattern.of(longest));
+    String tooLong = "Ab".repeat(DocumentDbTermLookup.MAX_TERM_CHARS / 2) + " code";
+    assertThat(DocumentDbTermLookup.engineRegex(tooLong))
+        .isEqualTo(TermPattern.prefixOf(tooLong, DocumentDbTermLookup.MAX_TERM_CHARS));
+    assertGolden("term-lookup-long-term", bson(new Document("find", "records")
+        .append("filter", DocumentDbTermLookup.termMatch(EPOCH, ACTIVE, PATIENT, DocumentDbTermLookup.engineRegex(
+            "E11.9 " + "x".repeat(DocumentDbTermLookup.MAX_TERM_CHARS))))
+        .append("projection", DocumentDbTermLookup.MATCHING_CHUNK_KEYS_AND_TEXT)));
+  }
+
+  @Test
+  void eachRowSetOutputIsOneGroupOverTheSetsMatch() throws IOException {
+    Document set = DocumentDbRowSets.rowsMatch(EPOCH, ACTIVE, RowSet.of(RetrievalFilter.forTables("medications"),
+        FieldPredicate.AnyOf.of("drug", "metformin")));
+    assertGolden("rowset-count", pipeline(DocumentDbRowSets.rowsPerPatient(set)));
+    assertGolden("rowset-except-patients", pipeline(DocumentDbRowSets.patientsOf(set)));
+    assertGolden("rowset-values", pipeline(DocumentDbRowSets.valuesPerPatient(set, "dose.unit")));
+    assertGolden("rowset-latest-per-patient", pipeline(DocumentDbRowSets.extremeValues(set,
+        new RowSetOutput.Extreme("start", RowSetOutput.End.LATEST, true, 5))));
+    assertGolden("rowset-earliest", pipeline(DocumentDbRowSets.extremeValues(set,
+        new RowSetOutput.Extreme("start", RowSetOutput.End.EARLIEST, false, 5))));
   }
 
   @Test

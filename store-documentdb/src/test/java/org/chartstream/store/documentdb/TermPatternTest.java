@@ -29,6 +29,17 @@ class TermPatternTest {
   }
 
   @Test
+  void aPrefixPatternMatchesWhereverTheWholeTermDoesAndWhereOnlyItsStartStands() {
+    String prefix = TermPattern.prefixOf("Elizabeth Ross", 11);
+    assertThat(Pattern.compile(prefix, Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher("Elizabéth Róss").find())
+        .isTrue();
+    assertThat(Pattern.compile(prefix, Pattern.CASE_INSENSITIVE).matcher("elizabeth rossi").find()).isTrue();
+    assertThat(matches("Elizabeth Ross", "elizabeth rossi")).isFalse();
+    assertThat(Pattern.compile(prefix, Pattern.CASE_INSENSITIVE).matcher("xelizabeth ross").find())
+        .as("still at the start of a word").isFalse();
+  }
+
+  @Test
   void regexSyntaxInTheTermIsLiteralAndATermWithoutWordsHasNoPattern() {
     assertThat(matches("a+b", "a b")).isTrue();
     assertThat(matches("(x", "x")).isTrue();
