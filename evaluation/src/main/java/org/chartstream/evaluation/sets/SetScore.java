@@ -86,8 +86,10 @@ public record SetScore(String id, String kind, String source, Outcome outcome, b
         return values.stream().map(ReplyReading::normalise).collect(java.util.stream.Collectors.toSet());
     }
 
+    /** Shown as a whole word or phrase: a one-letter value such as a gender code is not found inside another word. */
     private static boolean shows(ReplyReading reply, String value) {
-        return reply.evidence().contains(ReplyReading.normalise(value));
+        return Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(ReplyReading.normalise(value)) + "(?![\\p{L}\\p{N}])")
+                .matcher(reply.evidence()).find();
     }
 
     /** Every non-null cell of the row is shown (a timestamp by its date: replies render times their own way). */
@@ -97,7 +99,13 @@ public record SetScore(String id, String kind, String source, Outcome outcome, b
                 continue;
             }
             var timestamp = TIMESTAMP.matcher(cell);
-            String shown = timestamp.matches() ? timestamp.group(1) : cell;
+            if (timestamp.matches()) {
+                if (!reply.evidence().contains(timestamp.group(1))) {
+                    return false;
+                }
+                continue;
+            }
+            String shown = cell;
             boolean present = shown.chars().allMatch(Character::isDigit)
                     ? Pattern.compile("(?<![\\w.])" + shown + "(?![\\w]|\\.\\d)").matcher(reply.evidence()).find()
                     : shows(reply, shown);

@@ -181,6 +181,11 @@ class SetScoreTest {
         assertThat(otherRow.rowRecall()).isEqualTo(0.0);
         assertThat(values.valueRecall()).isEqualTo(0.5);
         assertThat(values.listComplete()).isFalse();
+
+        Expected female = new Expected(null, Set.of("F"), null, null, false);
+        assertThat(SetScore.of(question("patient-attribute", "values"), female, reply, null).listComplete()).isFalse();
+        assertThat(SetScore.of(question("patient-attribute", "values"), female,
+                ReplyReading.of(textAnswer(Outcome.ANSWER, "gender: F, anchor age: 52", null), NUMBERS), null).exact()).isTrue();
     }
 
     @Test
