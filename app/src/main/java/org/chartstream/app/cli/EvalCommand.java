@@ -110,6 +110,10 @@ public final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (questions != null && !corpus.mimic && !corpus.clinical) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--questions is a whole-set question file: it goes with"
+                    + " --mimic or --clinical");
+        }
         OnnxRuntimeGuard.check();
         ChartstreamConfig config = config();
         List<EvalMode> evalModes = EvalMode.list(modes);

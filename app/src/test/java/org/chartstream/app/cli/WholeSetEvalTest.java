@@ -26,6 +26,16 @@ class WholeSetEvalTest {
     }
 
     @Test
+    void aQuestionFileWithoutAWholeSetEvalIsRefusedNamingTheOptions() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = new picocli.CommandLine(new EvalCommand()).setErr(new java.io.PrintWriter(err))
+                .execute("--beir", "corpus", "--questions", "held-out.jsonl");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--questions is a whole-set question file: it goes with --mimic or --clinical");
+    }
+
+    @Test
     void anExplicitQuestionFileIsUsedAsGiven() {
         assertThat(WholeSetEval.questionFile(Path.of("held-out.jsonl"), WholeSetEval.QUESTIONS)).isEqualTo(Path.of("held-out.jsonl"));
         assertThat(WholeSetEval.questionFile(null, WholeSetEval.QUESTIONS).toString()).endsWith(WholeSetEval.QUESTIONS);
