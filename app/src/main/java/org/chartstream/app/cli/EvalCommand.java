@@ -15,6 +15,7 @@ import org.chartstream.core.store.RowRef;
 import org.chartstream.datasets.ClinicalDataset;
 import org.chartstream.datasets.ClinicalDatasetLoader;
 import org.chartstream.datasets.ClinicalSchema;
+import org.chartstream.datasets.Datasets;
 import org.chartstream.datasets.beir.BeirDataset;
 import org.chartstream.datasets.beir.BeirSourceTable;
 import org.chartstream.evaluation.ClinicalQuestionGenerator;
@@ -45,7 +46,8 @@ import picocli.CommandLine;
         "question through the query stages, per mode. A BEIR folder (corpus.jsonl,",
         "queries.jsonl, qrels/test.tsv) becomes the source table beir_docs; --clinical",
         "loads the synthetic clinical tables as the demo does and asks the generated",
-        "clinical question set (documents are rows: table:row_key).",
+        "clinical question set (documents are rows: table:row_key), then the whole-set kinds",
+        "(eval/clinical-sets); --mimic loads the MIMIC-IV demo and asks its whole-set questions.",
         "Reports nDCG@10, Recall@10, Recall@50 (fused list, before rerank), MRR@10 and",
         "latency p50/p95 per mode. Runs in a fresh directory under <data.dir>/eval."})
 public final class EvalCommand implements Callable<Integer> {
@@ -58,6 +60,11 @@ public final class EvalCommand implements Callable<Integer> {
 
         @Option(names = "--clinical", description = "the synthetic clinical tables and the generated clinical question set")
         boolean clinical;
+
+        @Option(names = "--mimic", description = {"the MIMIC-IV demo (dataset " + Datasets.MIMIC_IV_DEMO + ", loaded as run --dataset loads it)",
+                "and its whole-set questions (--questions), scored per kind against their SQL on the loaded source;",
+                "prints one JSON object last"})
+        boolean mimic;
 
         @Option(names = "--export-clinical", paramLabel = "DIR", description = "write the clinical question set of the configured"
                 + " dataset to DIR (BEIR files; queries.jsonl also holds kind, answerable, previous turn) and exit")
@@ -77,6 +84,10 @@ public final class EvalCommand implements Callable<Integer> {
             "hybrid+rrf fuses with reciprocal rank fusion (query.fusion=rrf) whatever the configured fusion"},
             defaultValue = "lexical,vector,hybrid,hybrid+rerank,hybrid+rrf")
     String modes;
+
+    @Option(names = "--questions", paramLabel = "FILE", description = {"the whole-set question file (JSON lines, see eval/mimic/README.md):",
+            "with --mimic default " + WholeSetEval.QUESTIONS + ", with --clinical default " + WholeSetEval.CLINICAL_SET_QUESTIONS})
+    Path questions;
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the figures as JSON to FILE")
     Path json;
@@ -99,6 +110,10 @@ public final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (questions != null && !corpus.mimic && !corpus.clinical) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--questions is a whole-set question file: it goes with"
+                    + " --mimic or --clinical");
+        }
         OnnxRuntimeGuard.check();
         ChartstreamConfig config = config();
         List<EvalMode> evalModes = EvalMode.list(modes);
@@ -109,6 +124,9 @@ public final class EvalCommand implements Callable<Integer> {
                     corpus.exportClinical, set.answerable().size(), set.followUps().size(), set.unanswerable().size(),
                     set.ambiguousNames().size()));
             return 0;
+        }
+        if (corpus.mimic) {
+            return WholeSetEval.run(config, questions, json);
         }
         try {
             perSide = perSide(config);
@@ -149,6 +167,7 @@ public final class EvalCommand implements Callable<Integer> {
             Map<String, Object> report = evaluate(eval, "clinical", documents, set.judged(), evalModes,
                     DocumentRanking::tableAndRowKey, set.patientOfRow()::get);
             report.put("patient_scope", patientScope(eval, set, evalModes));
+            report.put("set_kinds", WholeSetEval.setKinds(eval, WholeSetEval.questions(questions, WholeSetEval.CLINICAL_SET_QUESTIONS)));
             return report;
         }
     }
@@ -267,6 +286,10 @@ public final class EvalCommand implements Callable<Integer> {
         if (scope != null) {
             out.append(String.format("%npatient scope (follow-ups after their first turn; names several patients share)%n"));
             scope.forEach((mode, figures) -> out.append(String.format("%-14s %s%n", mode, figures)));
+        }
+        Map<String, Object> sets = (Map<String, Object>) report.get("set_kinds");
+        if (sets != null) {
+            out.append(WholeSetEval.table(sets));
         }
         return out.toString();
     }
