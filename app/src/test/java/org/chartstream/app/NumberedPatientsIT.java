@@ -8,15 +8,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.chartstream.client.QueryClient;
 import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.Citation;
-import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
 import org.chartstream.schemas.ReplyType;
 import org.junit.jupiter.api.AfterAll;
@@ -106,9 +103,6 @@ class NumberedPatientsIT {
     }
 
     private static ReplyEvent last(QueryClient client, String question) throws Exception {
-        QueryRequest request = QueryRequest.newBuilder().setRequestId(UUID.randomUUID().toString())
-                .setConversationId(UUID.randomUUID().toString()).setUserId("it").setQuestion(question).setTopK(5).build();
-        List<ReplyEvent> events = client.ask(request, Duration.ofSeconds(60), e -> { });
-        return events.get(events.size() - 1);
+        return QuestionReplies.last(client, question);
     }
 }
