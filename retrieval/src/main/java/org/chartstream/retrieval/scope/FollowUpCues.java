@@ -34,6 +34,27 @@ public final class FollowUpCues {
     private FollowUpCues() {
     }
 
+    private static final Set<String> DEMONSTRATIVE = Set.of("those", "these", "such", "same");
+    private static final Set<String> GROUP = Set.of("patients", "people", "ones", "persons", "subjects");
+
+    /**
+     * Whether a question refers back to the several patients of the previous answer: "they", "them", "their",
+     * "those patients", "these ones", "the same patients", or an opening like "and what …".
+     */
+    public static boolean refersBackToSet(String question) {
+        List<String> words = Words.folded(question);
+        if (words.stream().anyMatch(PLURAL::contains)) {
+            return true;
+        }
+        for (int i = 0; i + 1 < words.size(); i++) {
+            if (DEMONSTRATIVE.contains(words.get(i)) && GROUP.contains(words.get(i + 1))) {
+                return true;
+            }
+        }
+        return OPENINGS.stream().anyMatch(p -> words.size() >= p.size() && words.subList(0, p.size()).equals(p))
+                && words.stream().noneMatch(SEVERAL_PEOPLE::contains) && words.stream().noneMatch(ONE_PERSON::contains);
+    }
+
     public static boolean refersBack(String question) {
         List<String> words = Words.folded(question);
         if (words.stream().anyMatch(SEVERAL_PEOPLE::contains)) {

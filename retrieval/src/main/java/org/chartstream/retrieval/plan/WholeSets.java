@@ -1,0 +1,46 @@
+package org.chartstream.retrieval.plan;
+
+import java.util.List;
+import java.util.Map;
+import org.chartstream.core.binding.SourceBinding;
+import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.retrieval.search.SearchIndex;
+
+/**
+ * Whole-set answers over an index: plans a question ({@link SetPlanner}) and runs the plan ({@link SetExecutor}). An
+ * index that answers no row-set query plans nothing (its questions keep the cohort and ranked paths).
+ */
+public final class WholeSets {
+    private final SearchIndex index;
+    private final SetPlanner planner;
+    private final SetExecutor executor;
+
+    public WholeSets(SearchIndex index, SetPlanner planner, SetExecutor executor) {
+        this.index = index;
+        this.planner = planner;
+        this.executor = executor;
+    }
+
+    /**
+     * Over {@code index}, with the sources' bindings, the shipped drug classes and the index's own vocabulary.
+     *
+     * @param citationCap     the most rows an answer lists and cites ({@code query.cohort-cap})
+     * @param maxPassageChars longest passage quoted
+     */
+    public static WholeSets of(SearchIndex index, Map<String, SourceBinding> bindings, int citationCap, int maxPassageChars) {
+        return new WholeSets(index, new SetPlanner(bindings, index::indexedTables, new ConceptVocabulary(index),
+                new ConceptLinker(DrugClasses.standard())), new SetExecutor(index, citationCap, maxPassageChars));
+    }
+
+    /** {@link SetPlanner#plan}, when the index answers row sets. */
+    public SetDecision plan(String question, RetrievalFilter filter, List<String> patientNumbers, List<String> setPatients) {
+        if (!index.answersRowSets()) {
+            return new SetDecision.NotASet("the index answers no row-set query");
+        }
+        return planner.plan(question, filter == null ? RetrievalFilter.NONE : filter, patientNumbers, setPatients);
+    }
+
+    public SetAnswer execute(SetPlan plan) {
+        return executor.execute(plan);
+    }
+}
