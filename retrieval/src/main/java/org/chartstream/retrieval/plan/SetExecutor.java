@@ -77,18 +77,21 @@ public final class SetExecutor {
         if (found.capped()) {
             gaps.add("only the patients of the first " + found.listedRows().size() + " of " + found.rows() + " rows are listed");
         }
-        Map<String, RowSetRow> firstRow = new LinkedHashMap<>();
-        found.listedRows().stream().filter(r -> r.patientKey() != null).forEach(r -> firstRow.putIfAbsent(r.patientKey(), r));
-        List<RowSetRow> byPatient = firstRow.values().stream().sorted(Comparator.comparing(SetExecutor::patientShown)).toList();
+        Map<String, List<RowSetRow>> byKey = new LinkedHashMap<>();
+        found.listedRows().stream().filter(r -> r.patientKey() != null)
+                .forEach(r -> byKey.computeIfAbsent(r.patientKey(), k -> new ArrayList<>()).add(r));
+        List<List<RowSetRow>> byPatient = byKey.values().stream()
+                .sorted(Comparator.comparing((List<RowSetRow> rows) -> patientShown(rows.get(0)))).toList();
         List<Passage> passages = new ArrayList<>();
         StringBuilder lines = new StringBuilder();
-        for (RowSetRow row : byPatient) {
-            lines.append("\n- ").append(SetText.patient(row)).append(cite(row, passages));
+        for (List<RowSetRow> rows : byPatient) {
+            lines.append("\n- ").append(SetText.patient(rows.get(0))).append(':');
+            rows.forEach(row -> lines.append(cite(row, passages)));
         }
         boolean complete = gaps.isEmpty();
-        List<String> listed = byPatient.stream().map(SetExecutor::patientShown).toList();
+        List<String> listed = byPatient.stream().map(rows -> patientShown(rows.get(0))).toList();
         SetResult set = new SetResult(SetResult.Output.PATIENTS, null, found.rows(), found.patients(), listed,
-                complete ? List.copyOf(firstRow.keySet()) : List.of(), List.of(), List.of(), plan.conceptNames(), complete);
+                complete ? byPatient.stream().map(rows -> rows.get(0).patientKey()).toList() : List.of(), List.of(), List.of(), plan.conceptNames(), complete);
         return answer(text.patients(found) + lines, passages, set, gaps);
     }
 

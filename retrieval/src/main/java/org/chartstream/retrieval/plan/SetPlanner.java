@@ -329,7 +329,7 @@ public final class SetPlanner {
     private List<BoundTable> tables(RetrievalFilter filter) {
         Set<TableRef> held = indexed.get();
         List<BoundTable> out = new ArrayList<>();
-        bindings.forEach((source, binding) -> binding.indexed().forEach(t -> {
+        bindings.forEach((source, binding) -> describesConcepts(binding).forEach(t -> {
             boolean allowed = (filter.tables().isEmpty() || filter.tables().contains(t.table()))
                     && (filter.sourceIds().isEmpty() || filter.sourceIds().contains(source));
             if (allowed && t.role() != TableRole.DICTIONARY && held.contains(new TableRef(source, t.table()))) {
@@ -337,6 +337,15 @@ public final class SetPlanner {
             }
         }));
         return out;
+    }
+
+    /**
+     * The indexed tables of a binding that says what its rows are (a concept on some table: a binding file); none for
+     * one derived from the older keys, whose questions keep the cohort and ranked paths as before.
+     */
+    private static List<org.chartstream.core.binding.TableBinding> describesConcepts(SourceBinding binding) {
+        boolean described = binding.tables().values().stream().anyMatch(t -> t.concept() != null || t.conceptField() != null);
+        return described ? binding.indexed() : List.of();
     }
 
     private static void markNumbers(QuestionWords words, List<String> patientNumbers) {

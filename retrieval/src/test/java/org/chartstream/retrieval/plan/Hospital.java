@@ -13,7 +13,7 @@ import org.chartstream.core.binding.TableRole;
  * procedures with their meanings looked up, prescriptions with routes and stop times, labs, cultures, transfers): the
  * tables and rows the plan tests ask about, with the answers SQL would give written beside them.
  */
-final class Hospital {
+public final class Hospital {
     private Hospital() {
     }
 
@@ -25,7 +25,7 @@ final class Hospital {
                 end, fields, List.of(), labels, terms, lookups, concept, conceptField, EmbedPolicy.ROW);
     }
 
-    static SourceBinding binding() {
+    public static SourceBinding binding() {
         CodeLookup dx = new CodeLookup(List.of("icd_code", "icd_version"), "d_icd_diagnoses", List.of("icd_code", "icd_version"),
                 "long_title", "diagnosis");
         CodeLookup px = new CodeLookup(List.of("icd_code", "icd_version"), "d_icd_procedures", List.of("icd_code", "icd_version"),
@@ -54,7 +54,7 @@ final class Hospital {
                         List.of("eventtype", "careunit", "intime", "outtime"), Map.of("careunit", "care unit"), Map.of(), List.of())));
     }
 
-    static RowSetIndex rows() {
+    public static RowSetIndex rows() {
         RowSetIndex index = new RowSetIndex();
         patient(index, "10000001", "F", "71");
         patient(index, "10000002", "M", "64");

@@ -30,14 +30,14 @@ import org.chartstream.core.store.rowset.ValueTally;
  * ({@link org.chartstream.core.store.rowset.RowSet#matches}, {@link ValueTally}): the semantics the stores' contract
  * ({@code RowSetContract}) holds them to, for tests of the plans without a store module. It searches nothing.
  */
-class RowSetIndex implements org.chartstream.retrieval.search.SearchIndex {
-    static final String SOURCE = "hosp";
+public class RowSetIndex implements org.chartstream.retrieval.search.SearchIndex {
+    public static final String SOURCE = "hosp";
 
     private final Map<RowRef, StoredChunk> rows = new LinkedHashMap<>();
     private final List<org.chartstream.core.store.rowset.RowSetQuery> asked = new ArrayList<>();
 
     /** Adds a row of {@code table} of patient {@code patient} (its number {@code patient} too; null: no patient). */
-    RowSetIndex row(String table, String key, String patient, String... fieldPairs) {
+    public RowSetIndex row(String table, String key, String patient, String... fieldPairs) {
         Map<String, String> fields = new LinkedHashMap<>();
         for (int i = 0; i < fieldPairs.length; i += 2) {
             fields.put(fieldPairs[i], fieldPairs[i + 1]);
