@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.chartstream.core.binding.SourceBinding;
 import org.chartstream.core.binding.TableRole;
@@ -34,17 +35,21 @@ public final class SetPlanner {
     private final Supplier<Set<TableRef>> indexed;
     private final ConceptVocabulary vocabulary;
     private final ConceptLinker linker;
+    private final Function<String, List<String>> patientNames;
 
     /**
-     * @param bindings  every source's binding, by source id
-     * @param indexed   the tables the index holds
+     * @param bindings     every source's binding, by source id
+     * @param indexed      the tables the index holds
+     * @param patientNames a patient key to the name and number its rows are labelled with (the words by which a
+     *                     question names that patient, not concepts)
      */
     public SetPlanner(Map<String, SourceBinding> bindings, Supplier<Set<TableRef>> indexed, ConceptVocabulary vocabulary,
-                      ConceptLinker linker) {
+                      ConceptLinker linker, Function<String, List<String>> patientNames) {
         this.bindings = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(bindings));
         this.indexed = indexed;
         this.vocabulary = vocabulary;
         this.linker = linker;
+        this.patientNames = patientNames;
     }
 
     /**
@@ -65,6 +70,9 @@ public final class SetPlanner {
         }
         QuestionWords words = QuestionWords.of(question);
         markNumbers(words, patientNumbers);
+        if (filter.patient() != null) {
+            markNumbers(words, patientNames.apply(filter.patient()));
+        }
         admissions.forEach(a -> words.mark(wordIndex(question, a.cueStart()), wordIndex(question, a.end()), Role.SCOPE));
         Optional<TimeWindow> window = TimeWindow.in(words);
         List<FieldMention> fields = FieldMention.in(words, tables);
@@ -348,8 +356,9 @@ public final class SetPlanner {
         return described ? binding.indexed() : List.of();
     }
 
-    private static void markNumbers(QuestionWords words, List<String> patientNumbers) {
-        for (String number : patientNumbers) {
+    /** Marks where the words name a patient ({@link Role#SCOPE}): each of {@code names} as a phrase of words. */
+    private static void markNumbers(QuestionWords words, List<String> names) {
+        for (String number : names) {
             List<String> parts = QuestionWords.of(number).words();
             int at = words.find(parts, 0);
             while (at >= 0) {

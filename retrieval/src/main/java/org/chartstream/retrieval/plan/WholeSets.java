@@ -1,9 +1,16 @@
 package org.chartstream.retrieval.plan;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import org.chartstream.core.binding.SourceBinding;
 import org.chartstream.core.store.RetrievalFilter;
+import org.chartstream.core.store.rowset.RowSet;
+import org.chartstream.core.store.rowset.RowSetOutput;
+import org.chartstream.core.store.rowset.RowSetQuery;
+import org.chartstream.core.store.rowset.RowSetResult;
+import org.chartstream.core.store.rowset.RowSetRow;
 import org.chartstream.retrieval.search.SearchIndex;
 
 /**
@@ -29,7 +36,24 @@ public final class WholeSets {
      */
     public static WholeSets of(SearchIndex index, Map<String, SourceBinding> bindings, int citationCap, int maxPassageChars) {
         return new WholeSets(index, new SetPlanner(bindings, index::indexedTables, new ConceptVocabulary(index),
-                new ConceptLinker(DrugClasses.standard())), new SetExecutor(index, citationCap, maxPassageChars));
+                new ConceptLinker(DrugClasses.standard()), key -> patientNames(index, key)),
+                new SetExecutor(index, citationCap, maxPassageChars));
+    }
+
+    /** The name, its words and the number a patient's rows are labelled with. */
+    static List<String> patientNames(SearchIndex index, String patientKey) {
+        RowSetResult one = index.rowSet(RowSetQuery.of(RowSet.of(RetrievalFilter.forPatient(patientKey)), new RowSetOutput.Rows(1)));
+        List<String> names = new ArrayList<>();
+        one.listedRows().stream().map(RowSetRow::patient).filter(Objects::nonNull).forEach(label -> {
+            if (label.name() != null) {
+                names.add(label.name());
+                names.addAll(QuestionWords.of(label.name()).words());
+            }
+            if (label.number() != null) {
+                names.add(label.number());
+            }
+        });
+        return names;
     }
 
     /** {@link SetPlanner#plan}, when the index answers row sets. */

@@ -34,23 +34,29 @@ public class RowSetIndex implements org.chartstream.retrieval.search.SearchIndex
     public static final String SOURCE = "hosp";
 
     private final Map<RowRef, StoredChunk> rows = new LinkedHashMap<>();
-    private final List<org.chartstream.core.store.rowset.RowSetQuery> asked = new ArrayList<>();
+    private final Map<String, PatientLabel> labels = new LinkedHashMap<>();
 
-    /** Adds a row of {@code table} of patient {@code patient} (its number {@code patient} too; null: no patient). */
+    /** Labels the rows of {@code patient} added from now on with {@code name} and {@code number}. */
+    public RowSetIndex patient(String patient, String name, String number) {
+        labels.put(patient, PatientLabel.of(number, name, null));
+        return this;
+    }
+
+    /**
+     * Adds a row of {@code table} of patient {@code patient} (labelled as {@link #patient} said, else with the key as
+     * its number; null: no patient).
+     */
     public RowSetIndex row(String table, String key, String patient, String... fieldPairs) {
         Map<String, String> fields = new LinkedHashMap<>();
         for (int i = 0; i < fieldPairs.length; i += 2) {
             fields.put(fieldPairs[i], fieldPairs[i + 1]);
         }
         RowRef ref = new RowRef(SOURCE, table, key);
-        StoredChunk chunk = ChunkFixture.of(ref).patient(patient).label(patient == null ? null : PatientLabel.of(patient, null, null))
+        PatientLabel label = patient == null ? null : labels.getOrDefault(patient, PatientLabel.of(patient, null, null));
+        StoredChunk chunk = ChunkFixture.of(ref).patient(patient).label(label)
                 .text(table + " " + String.join(" ", fields.values())).build().withFields(fields);
         rows.put(ref, chunk);
         return this;
-    }
-
-    List<RowSetQuery> asked() {
-        return asked;
     }
 
     @Override
@@ -60,7 +66,6 @@ public class RowSetIndex implements org.chartstream.retrieval.search.SearchIndex
 
     @Override
     public RowSetResult rowSet(RowSetQuery query) {
-        asked.add(query);
         List<StoredChunk> set = new ArrayList<>(rows.values().stream().filter(query.rows()::matches).toList());
         if (query.except() != null) {
             List<StoredChunk> out = rows.values().stream().filter(query.except()::matches).toList();
