@@ -68,7 +68,7 @@ public final class StandardStages {
                 settings.gate().gateFor(reranker.scorer(), scale),
                 new BudgetedContextBuilder(tokens, ContextBudget.defaults(), index::rowChunks), generator,
                 new CohortStage(index.termIndex().orElse(null), index::indexedTables, settings.cohortCap(),
-                        bindings.isEmpty() ? null : WholeSets.of(index, bindings, settings.cohortCap(), settings.maxPassageChars())),
+                        bindings.isEmpty() ? null : WholeSets.of(index, bindings, settings.cohortCap(), settings.maxPassageChars(), embedder)),
                 patients);
     }
 }

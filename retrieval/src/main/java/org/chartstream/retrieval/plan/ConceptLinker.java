@@ -12,7 +12,8 @@ import org.chartstream.core.store.rowset.FieldValues;
  * of the class ({@link DrugClasses}); otherwise every value holding each of the phrase's words as a whole word, or as
  * a word of the same stem ("hypothyroid" in "hypothyroidism", "diabetics" in "diabetes", "intubated" in
  * "intubation": a shared beginning of five or more letters that leaves at most two letters of the shorter word), with
- * "II" and "III" read as 2 and 3 ("type 2" in "type II"). "statin" is not a word of "atorvastatin": the class says so.
+ * "II" and "III" read as 2 and 3 ("type 2" in "type II"); when no value holds them, the values nearest in meaning
+ * ({@link ConceptMeanings}), if a model is measured for it. "statin" is not a word of "atorvastatin": the class says so.
  */
 public final class ConceptLinker {
     private static final int STEM = 5;
@@ -23,7 +24,7 @@ public final class ConceptLinker {
      * What a phrase linked to.
      *
      * @param values   the concept values it names (empty: nothing linked)
-     * @param via      how: "words", or the drug class's name
+     * @param via      how: {@link #BY_WORDS}, {@link #BY_MEANING} or the drug class's name
      * @param unused   words of the phrase the link did not use (a class phrase's extra words), empty when all were
      */
     public record Link(List<String> values, String via, List<String> unused) {
@@ -37,10 +38,18 @@ public final class ConceptLinker {
         }
     }
 
-    private final DrugClasses classes;
+    /** How a link by meaning is named ({@link Link#via}). */
+    public static final String BY_MEANING = "similar in meaning";
+    /** How a link by words is named. */
+    public static final String BY_WORDS = "words";
 
-    public ConceptLinker(DrugClasses classes) {
+    private final DrugClasses classes;
+    private final ConceptMeanings meanings;
+
+    /** @param meanings the links by meaning when no value holds a phrase's words, or null for words only */
+    public ConceptLinker(DrugClasses classes, ConceptMeanings meanings) {
         this.classes = classes;
+        this.meanings = meanings;
     }
 
     /** The class a phrase names, if it names one. */
@@ -64,7 +73,10 @@ public final class ConceptLinker {
                 values.add(value);
             }
         }
-        return new Link(values, "words", List.of());
+        if (values.isEmpty() && meanings != null && !vocabulary.isEmpty()) {
+            return new Link(meanings.near(String.join(" ", phrase), vocabulary), BY_MEANING, List.of());
+        }
+        return new Link(values, BY_WORDS, List.of());
     }
 
     private static Set<String> words(String value) {

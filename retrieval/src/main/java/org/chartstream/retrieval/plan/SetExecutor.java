@@ -54,6 +54,9 @@ public final class SetExecutor {
         if (unjudged > 0) {
             gaps.add(unjudged + " rows of the table were indexed before rows carried their fields (a re-index judges them)");
         }
+        java.util.stream.Stream.concat(plan.concepts().stream(), plan.excluded().stream()).filter(SetPlan.Concept::approximate)
+                .forEach(c -> gaps.add("\"" + c.phrase() + "\" was matched to the concepts nearest in meaning, not by its words:"
+                        + " check the concepts named"));
         if (!plan.setPatients().isEmpty()) {
             return overSet(plan, text, gaps);
         }

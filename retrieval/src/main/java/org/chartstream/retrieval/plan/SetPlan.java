@@ -38,7 +38,12 @@ public record SetPlan(SetResult.Output output, BoundTable table, RowSet rows, Ro
 
         /** "statin: Atorvastatin, Simvastatin" as the answer names it. */
         public String named() {
-            return phrase + " (" + (via.equals("words") ? "" : via + ": ") + String.join(", ", values) + ")";
+            return phrase + " (" + (via.equals(ConceptLinker.BY_WORDS) ? "" : via + ": ") + String.join(", ", values) + ")";
+        }
+
+        /** Linked by similarity of meaning, not by the phrase's words or a drug class. */
+        public boolean approximate() {
+            return via.equals(ConceptLinker.BY_MEANING);
         }
 
         @Override

@@ -88,7 +88,7 @@ final class SetText {
         List<String> values = c.values();
         String listed = String.join(", ", values.subList(0, Math.min(NAMED_CONCEPTS, values.size())))
                 + (values.size() > NAMED_CONCEPTS ? " and " + (values.size() - NAMED_CONCEPTS) + " more" : "");
-        return "\"" + c.phrase() + "\" (" + (c.via().equals("words") ? "" : c.via() + ": ") + listed + ")";
+        return "\"" + c.phrase() + "\" (" + (c.via().equals(ConceptLinker.BY_WORDS) ? "" : c.via() + ": ") + listed + ")";
     }
 
     private String recordWord() {

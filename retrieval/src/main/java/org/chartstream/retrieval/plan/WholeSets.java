@@ -11,6 +11,7 @@ import org.chartstream.core.store.rowset.RowSetOutput;
 import org.chartstream.core.store.rowset.RowSetQuery;
 import org.chartstream.core.store.rowset.RowSetResult;
 import org.chartstream.core.store.rowset.RowSetRow;
+import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.retrieval.search.SearchIndex;
 
 /**
@@ -29,14 +30,20 @@ public final class WholeSets {
     }
 
     /**
-     * Over {@code index}, with the sources' bindings, the shipped drug classes and the index's own vocabulary.
+     * Over {@code index}, with the sources' bindings, the shipped drug classes and the index's own vocabulary (words only).
      *
      * @param citationCap     the most rows an answer lists and cites ({@code query.cohort-cap})
      * @param maxPassageChars longest passage quoted
      */
     public static WholeSets of(SearchIndex index, Map<String, SourceBinding> bindings, int citationCap, int maxPassageChars) {
+        return of(index, bindings, citationCap, maxPassageChars, null);
+    }
+
+    /** @param embedder the query embedder, which links a phrase by meaning when its model is measured for it, or null */
+    public static WholeSets of(SearchIndex index, Map<String, SourceBinding> bindings, int citationCap, int maxPassageChars,
+                               QueryEmbedder embedder) {
         return new WholeSets(index, new SetPlanner(bindings, index::indexedTables, new ConceptVocabulary(index),
-                new ConceptLinker(DrugClasses.standard()), key -> patientNames(index, key)),
+                new ConceptLinker(DrugClasses.standard(), ConceptMeanings.of(embedder)), key -> patientNames(index, key)),
                 new SetExecutor(index, citationCap, maxPassageChars));
     }
 
