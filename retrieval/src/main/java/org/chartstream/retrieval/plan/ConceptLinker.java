@@ -11,7 +11,8 @@ import org.chartstream.core.store.rowset.FieldValues;
  * Links a question's phrase to the concepts of the index's vocabulary: a drug class named by the phrase to every drug
  * of the class ({@link DrugClasses}); otherwise every value holding each of the phrase's words as a whole word, or as
  * a word of the same stem ("hypothyroid" in "hypothyroidism", "diabetics" in "diabetes", "intubated" in
- * "intubation": a shared beginning of five or more letters that leaves at most two letters of the shorter word), with
+ * "intubation": a shared beginning of five or more letters that leaves at most two letters of the shorter word and
+ * four of the longer, so "coronary" is not "coronavirus"), with
  * "II" and "III" read as 2 and 3 ("type 2" in "type II"); when no value holds them, the values nearest in meaning
  * ({@link ConceptMeanings}), if a model is measured for it. "statin" is not a word of "atorvastatin": the class says so.
  */
@@ -91,10 +92,11 @@ public final class ConceptLinker {
             return true;
         }
         int shorter = Math.min(w.length(), v.length());
+        int longer = Math.max(w.length(), v.length());
         int shared = 0;
         while (shared < shorter && w.charAt(shared) == v.charAt(shared)) {
             shared++;
         }
-        return shared >= STEM && shared >= shorter - STEM_SLACK;
+        return shared >= STEM && shared >= shorter - STEM_SLACK && shared >= longer - 2 * STEM_SLACK;
     }
 }

@@ -146,6 +146,11 @@ public final class SetPlanner {
             if (output == null) {
                 return new SetDecision.NotASet("the question asks for no set");
             }
+            if ((output == SetResult.Output.PATIENTS || output == SetResult.Output.COUNT) && field != null
+                    && field.table().equals(table) && field.start() < split && negatedField == null) {
+                // "patients who had an organism grow", "with a date of death recorded": the field holds a value
+                predicates.add(new FieldPredicate.Present(field.field()));
+            }
             String valueField = valueField(output, table, field);
             if (output != SetResult.Output.PATIENTS && output != SetResult.Output.COUNT && output != SetResult.Output.ROWS
                     && valueField == null) {
@@ -265,7 +270,9 @@ public final class SetPlanner {
          * the kinds or of the field. Null when no table fits (the reason in {@link #unresolved}).
          */
         private LinkedSide link(List<Phrase> phrases, Set<RecordKinds.Kind> kinds, BoundTable fieldTable) {
+            // an admission named beside another kind is where the other happened ("discharge diagnoses"): the other first
             List<BoundTable> ofKinds = tables.stream().filter(t -> kinds.stream().anyMatch(k -> RecordKinds.isOf(t.binding(), k)))
+                    .sorted(java.util.Comparator.comparing((BoundTable t) -> RecordKinds.isOf(t.binding(), RecordKinds.ADMISSION)))
                     .toList();
             if (phrases.isEmpty()) {
                 BoundTable only = fieldTable != null ? fieldTable : ofKinds.isEmpty() ? null : ofKinds.get(0);

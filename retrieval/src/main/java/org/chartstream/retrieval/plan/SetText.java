@@ -37,7 +37,8 @@ final class SetText {
         }
         out.append(shown.isEmpty() ? "no value recorded" : String.join("; ", shown)).append('.');
         if (found.rowsWithoutValue() > 0) {
-            out.append(" ").append(plural(found.rowsWithoutValue(), "record")).append(" hold no ").append(label(plan.field())).append('.');
+            out.append(" ").append(plural(found.rowsWithoutValue(), "record")).append(found.rowsWithoutValue() == 1 ? " holds" : " hold")
+                    .append(" no ").append(label(plan.field())).append('.');
         }
         return out.toString();
     }
