@@ -6,15 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Consumer;
 import org.chartstream.core.model.Reranker;
-import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RetrievalFilter;
 import org.chartstream.retrieval.PatientScope.PatientCandidate;
 import org.chartstream.retrieval.cohort.CohortStage;
-import org.chartstream.retrieval.context.ContextPassage;
 import org.chartstream.retrieval.embed.QueryEmbedder;
-import org.chartstream.retrieval.generate.GenerationResult;
 import org.chartstream.retrieval.generate.Generator;
 import org.chartstream.retrieval.plan.Hospital;
 import org.chartstream.retrieval.plan.RowSetIndex;
@@ -47,48 +43,9 @@ class QueryPipelineSetTest {
 
     private QueryPipeline pipeline(boolean withBindings) {
         QuerySettings settings = QuerySettings.defaults();
-        QueryEmbedder embedder = new QueryEmbedder() {
-            @Override
-            public String modelId() {
-                return ChunkFixture.MODEL;
-            }
-
-            @Override
-            public float[][] embedQueries(List<String> questions) {
-                return questions.stream().map(q -> new float[] {1, 0, 0}).toArray(float[][]::new);
-            }
-        };
-        Reranker reranker = new Reranker() {
-            @Override
-            public String name() {
-                return "unused";
-            }
-
-            @Override
-            public String scorer() {
-                return Reranker.BI_ENCODER_COSINE;
-            }
-
-            @Override
-            public double[] score(String query, List<String> passages) {
-                throw new AssertionError("nothing is found to rerank");
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Generator generator = new Generator() {
-            @Override
-            public String name() {
-                return "none";
-            }
-
-            @Override
-            public GenerationResult generate(String question, List<ContextPassage> passages, Consumer<String> onToken) {
-                throw new AssertionError("the gate refuses: nothing was found");
-            }
-        };
+        QueryEmbedder embedder = StubStages.constant(new float[] {1, 0, 0});
+        Reranker reranker = StubStages.reranker("nothing is found to rerank");
+        Generator generator = StubStages.generator("the gate refuses: nothing was found");
         PatientDirectory patients = text -> NUMBERS.stream().filter(text::contains)
                 .map(n -> new PatientCandidate(n, null, n, null)).toList();
         WholeSets sets = withBindings ? WholeSets.of(index, Map.of(RowSetIndex.SOURCE, Hospital.binding()), 500, 600) : null;
