@@ -35,7 +35,7 @@ public final class RecordKinds {
             "units", "ward", "wards"), List.of("transfer", "unit", "ward", "bed"));
     public static final Kind ADMISSION = new Kind("admission", Set.of("admission", "admissions", "admitted", "stay",
             "stays", "hospitalization", "hospitalisation", "hospitalizations", "encounter", "encounters", "visit",
-            "visits", "discharge", "discharged"), List.of("admission", "encounter", "visit", "stay"));
+            "visits", "discharge", "discharged", "hospital", "hospitalized", "hospitalised", "inpatient"), List.of("admission", "encounter", "visit", "stay"));
 
     public static final List<Kind> ALL = List.of(DIAGNOSIS, PROCEDURE, MEDICATION, LAB, MICROBIOLOGY, TRANSFER, ADMISSION);
 

@@ -67,7 +67,7 @@ public record SetFrame(SetResult.Output output, boolean countPatients, int topN,
             "ongoing", "active", "yet", "open", "ones", "one", "so", "far", "put", "placed", "go", "went", "pass", "passed",
             "come", "came", "happen", "happened", "per", "overall", "altogether", "in", "i", "e", "ie", "eg", "ids", "id",
             "again", "ago", "known", "show", "shown", "seen", "said", "if", "then", "than", "set", "group", "cohort",
-            "year", "years", "while", "hospital", "along", "via", "using", "use", "used", "but", "counted", "according",
+            "year", "years", "while", "along", "via", "using", "use", "used", "but", "counted", "according",
             "icd", "cm", "pcs", "code", "codes", "please", "ever", "any", "some", "various", "overall", "all"));
 
     /** Reads the frame of {@code words}, marking its words. */
