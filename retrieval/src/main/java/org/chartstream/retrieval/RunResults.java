@@ -23,8 +23,10 @@ final class RunResults {
     static QueryPipeline.Result of(QueryRun run, Map<String, Long> stageMs, String generator) {
         PatientScope scope = run.scope().scope();
         if (run.set() != null) {
+            // the trace's reason is logged: it names no word of the question (the refusal's text, in the reply, does)
             return new QueryPipeline.Result(setAnswer(run.set()), new RetrievalTrace.Cohort(!run.set().isRefusal(),
-                    run.set().isRefusal() ? run.set().refusal() : "every listed row is of the question's exact set"), scope, stageMs);
+                    run.set().isRefusal() ? "a whole-set question with a part no bound table, concept or admission resolves"
+                            : "every listed row is of the question's exact set"), scope, stageMs);
         }
         if (run.scope().clarify()) {
             Answer answer = new Answer(Outcome.CLARIFY, run.scope().clarification(), false, List.of(), generator, List.of(),

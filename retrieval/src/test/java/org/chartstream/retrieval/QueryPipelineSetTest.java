@@ -78,9 +78,10 @@ class QueryPipelineSetTest {
     void aPatientNamedByNumberScopesTheSetAndAnUnknownAdmissionIsRefused() {
         Answer meds = ask(pipeline(true), "Which medications is patient 10000001 currently taking?", ConversationHistory.EMPTY).answer();
         assertThat(meds.set().orElseThrow().rowIds()).containsExactly("hosp:prescriptions:r2", "hosp:prescriptions:r3");
-        Answer unknown = ask(pipeline(true), "Which diagnoses were coded on admission 12345678?", ConversationHistory.EMPTY).answer();
-        assertThat(unknown.outcome()).isEqualTo(Outcome.REFUSED);
-        assertThat(unknown.text()).contains("admission 12345678");
+        QueryPipeline.Result refused = ask(pipeline(true), "Which diagnoses were coded on admission 12345678?", ConversationHistory.EMPTY);
+        assertThat(refused.answer().outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(refused.answer().text()).contains("admission 12345678");
+        assertThat(refused.trace().gateDescription()).as("logged: no word of the question").doesNotContain("12345678");
     }
 
     @Test

@@ -31,6 +31,7 @@ import org.chartstream.retrieval.scope.AdmissionMentions;
  * any other goes on to the ranked path.
  */
 public final class SetPlanner {
+    private static final Set<String> ARTICLES = Set.of("a", "an");
     private final Map<String, SourceBinding> bindings;
     private final Supplier<Set<TableRef>> indexed;
     private final ConceptVocabulary vocabulary;
@@ -147,8 +148,10 @@ public final class SetPlanner {
                 return new SetDecision.NotASet("the question asks for no set");
             }
             if ((output == SetResult.Output.PATIENTS || output == SetResult.Output.COUNT) && field != null
-                    && field.table().equals(table) && field.start() < split && negatedField == null) {
+                    && field.table().equals(table) && field.start() < split && negatedField == null && field.start() > 0
+                    && ARTICLES.contains(words.word(field.start() - 1))) {
                 // "patients who had an organism grow", "with a date of death recorded": the field holds a value
+                // ("in any form" asks for none)
                 predicates.add(new FieldPredicate.Present(field.field()));
             }
             String valueField = valueField(output, table, field);

@@ -112,6 +112,10 @@ class WholeSetsTest {
         assertThat(answer(plan("How many different patients have atrial fibrillation?")).text()).startsWith("Complete: 2 patients");
         assertThat(complete(plan("How many admissions does patient 10000001 have?", "10000001")).rows()).isEqualTo(2);
         assertThat(complete(plan("How many admissions started before 2130?")).rows()).isEqualTo(1);
+        assertThat(complete(plan("How many patients had an organism grow in a urine culture?")).patients())
+                .as("a field named with an article holds a value").isEqualTo(2);
+        assertThat(complete(plan("Which patients got amoxicillin, in any strength?")).patients())
+                .as("'any' asks for no value").isEqualTo(2);
     }
 
     @Test
