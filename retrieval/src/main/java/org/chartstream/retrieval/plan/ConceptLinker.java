@@ -9,7 +9,7 @@ import org.chartstream.core.store.rowset.FieldValues;
 
 /**
  * Links a question's phrase to the concepts of the index's vocabulary: a drug class named by the phrase to every drug
- * of the class ({@link DrugClasses}); otherwise every value holding each of the phrase's words as a whole word, or as
+ * of the class ({@link DrugClasses}), a brand name to the drugs holding it or its generic ({@link DrugBrands}); otherwise every value holding each of the phrase's words as a whole word, or as
  * a word of the same stem ("hypothyroid" in "hypothyroidism", "diabetics" in "diabetes", "intubated" in
  * "intubation": a shared beginning of five or more letters that leaves at most two letters of the shorter word and
  * four of the longer, so "coronary" is not "coronavirus"), with
@@ -45,11 +45,13 @@ public final class ConceptLinker {
     public static final String BY_WORDS = "words";
 
     private final DrugClasses classes;
+    private final DrugBrands brands;
     private final ConceptMeanings meanings;
 
     /** @param meanings the links by meaning when no value holds a phrase's words, or null for words only */
-    public ConceptLinker(DrugClasses classes, ConceptMeanings meanings) {
+    public ConceptLinker(DrugClasses classes, DrugBrands brands, ConceptMeanings meanings) {
         this.classes = classes;
+        this.brands = brands;
         this.meanings = meanings;
     }
 
@@ -67,17 +69,25 @@ public final class ConceptLinker {
             unused.addAll(phrase.subList(named.get().end(), phrase.size()));
             return new Link(vocabulary.stream().filter(c::includes).toList(), c.name(), unused);
         }
+        Optional<List<String>> generic = drugs ? brands.generic(phrase) : Optional.empty();
         List<String> values = new ArrayList<>();
         for (String value : vocabulary) {
             Set<String> words = words(value);
-            if (phrase.stream().allMatch(w -> words.stream().anyMatch(v -> sameWord(w, v)))) {
+            if (holds(words, phrase) || (generic.isPresent() && holds(words, generic.get()))) {
                 values.add(value);
             }
+        }
+        if (generic.isPresent() && !values.isEmpty()) {
+            return new Link(values, "brand of " + String.join(" ", generic.get()), List.of());
         }
         if (values.isEmpty() && meanings != null && !vocabulary.isEmpty()) {
             return new Link(meanings.near(String.join(" ", phrase), vocabulary), BY_MEANING, List.of());
         }
         return new Link(values, BY_WORDS, List.of());
+    }
+
+    private static boolean holds(Set<String> words, List<String> phrase) {
+        return phrase.stream().allMatch(w -> words.stream().anyMatch(v -> sameWord(w, v)));
     }
 
     private static Set<String> words(String value) {

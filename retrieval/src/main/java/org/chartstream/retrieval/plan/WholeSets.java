@@ -43,7 +43,7 @@ public final class WholeSets {
     public static WholeSets of(SearchIndex index, Map<String, SourceBinding> bindings, int citationCap, int maxPassageChars,
                                QueryEmbedder embedder) {
         return new WholeSets(index, new SetPlanner(bindings, index::indexedTables, new ConceptVocabulary(index),
-                new ConceptLinker(DrugClasses.standard(), ConceptMeanings.of(embedder)), key -> patientNames(index, key)),
+                new ConceptLinker(DrugClasses.standard(), DrugBrands.standard(), ConceptMeanings.of(embedder)), key -> patientNames(index, key)),
                 new SetExecutor(index, citationCap, maxPassageChars));
     }
 

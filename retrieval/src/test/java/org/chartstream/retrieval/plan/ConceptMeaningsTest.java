@@ -56,7 +56,8 @@ class ConceptMeaningsTest {
         RowSetIndex index = Hospital.rows().row("diagnoses_icd", "d11", "10000005", "icd_code", "5849", "icd_version", "9",
                 "diagnosis", "Acute kidney failure, unspecified");
         WholeSets sets = new WholeSets(index, new SetPlanner(Map.of(RowSetIndex.SOURCE, Hospital.binding()), index::indexedTables,
-                new ConceptVocabulary(index), new ConceptLinker(DrugClasses.standard(), ConceptMeanings.withThreshold(embedder, 0.95)),
+                new ConceptVocabulary(index), new ConceptLinker(DrugClasses.standard(), DrugBrands.standard(),
+                        ConceptMeanings.withThreshold(embedder, 0.95)),
                 key -> List.of()), new SetExecutor(index, 500, 600));
         SetDecision decision = sets.plan("Which patients had acute kidney injury?", RetrievalFilter.NONE, List.of(), List.of());
         SetAnswer answer = sets.execute(((SetDecision.Planned) decision).plan());

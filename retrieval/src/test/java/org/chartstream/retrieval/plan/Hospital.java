@@ -95,6 +95,7 @@ public final class Hospital {
         rx(index, "r11", "10000006", "Apixaban", "PO", "5 mg", "2155-06-01T08:00:00", null);
         rx(index, "r12", "10000006", "Metoprolol Tartrate", "PO", "50 mg", "2155-06-01T08:00:00", null);
         rx(index, "r13", "10000005", "Amoxicillin", "PO/NG", "250 mg", "2150-06-02T08:00:00", "2150-06-08T08:00:00");
+        rx(index, "r14", "10000005", "Metformin", "PO", "500 mg", "2150-06-02T08:00:00", "2150-06-08T08:00:00");
         index.row("procedures_icd", "x1", "10000001", "hadm_id", "20000001", "chartdate", "2150-01-02", "icd_code", "3961",
                 "icd_version", "9", "procedure", "Extracorporeal circulation auxiliary to open heart surgery");
         index.row("procedures_icd", "x2", "10000002", "hadm_id", "20000003", "chartdate", "2125-05-06", "icd_code", "9604",

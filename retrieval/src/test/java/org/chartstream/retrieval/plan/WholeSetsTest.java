@@ -74,6 +74,15 @@ class WholeSetsTest {
     }
 
     @Test
+    void aBrandNameAsksForTheDrugUnderEitherName() {
+        SetResult set = complete(plan("Who was prescribed Glucophage?"));
+        assertThat(set.patientsListed()).containsExactly("10000004", "10000005");
+        assertThat(String.join(" ", set.concepts())).contains("brand of metformin", "MetFORMIN (Glucophage)", "Metformin");
+        assertThat(plan("Which patients received Amoxil or amoxicillin?"))
+                .as("a brand the list does not hold is a word no drug holds: nothing is planned").isInstanceOf(SetDecision.NotASet.class);
+    }
+
+    @Test
     void aNegationLeavesOutEveryPatientWithTheOtherSetInsteadOfAskingForIt() {
         assertThat(complete(plan("Which patients with hypertension do not take lisinopril?")).patientsListed())
                 .containsExactly("10000002", "10000003", "10000006");
