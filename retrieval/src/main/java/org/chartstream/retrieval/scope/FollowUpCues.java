@@ -38,21 +38,23 @@ public final class FollowUpCues {
     private static final Set<String> GROUP = Set.of("patients", "people", "ones", "persons", "subjects");
 
     /**
-     * Whether a question refers back to the several patients of the previous answer: "they", "them", "their",
-     * "those patients", "these ones", "the same patients", or an opening like "and what …".
+     * Whether a question refers back to the several patients of the previous answer: "those patients", "these ones",
+     * "the same patients"; or, in a question that names no patients or one person, "they", "them", "their" or an
+     * opening like "and what …".
      */
     public static boolean refersBackToSet(String question) {
         List<String> words = Words.folded(question);
-        if (words.stream().anyMatch(PLURAL::contains)) {
-            return true;
-        }
         for (int i = 0; i + 1 < words.size(); i++) {
             if (DEMONSTRATIVE.contains(words.get(i)) && GROUP.contains(words.get(i + 1))) {
                 return true;
             }
         }
-        return OPENINGS.stream().anyMatch(p -> words.size() >= p.size() && words.subList(0, p.size()).equals(p))
-                && words.stream().noneMatch(SEVERAL_PEOPLE::contains) && words.stream().noneMatch(ONE_PERSON::contains);
+        // a question about "patients" asks for a new set ("Which patients have their blood pressure recorded?")
+        if (words.stream().anyMatch(SEVERAL_PEOPLE::contains) || words.stream().anyMatch(ONE_PERSON::contains)) {
+            return false;
+        }
+        return words.stream().anyMatch(PLURAL::contains)
+                || OPENINGS.stream().anyMatch(p -> words.size() >= p.size() && words.subList(0, p.size()).equals(p));
     }
 
     public static boolean refersBack(String question) {

@@ -35,9 +35,16 @@ class PlanRulesTest {
     }
 
     @Test
-    void aClassFileLineWithoutStemsIsAnErrorNamingTheLine() {
+    void aClassOrBrandFileLineThatDoesNotParseIsAnErrorNamingTheLine() {
         assertThatThrownBy(() -> DrugClasses.parse(List.of("# comment", "statin -vastatin")))
                 .hasMessageContaining("line 2");
+        assertThatThrownBy(() -> DrugBrands.parse(List.of("glucophage metformin"))).hasMessageContaining("line 1");
+    }
+
+    @Test
+    void aBrandIsItsGenericAndNothingElse() {
+        assertThat(DrugBrands.standard().generic(List.of("glucophage"))).contains(List.of("metformin"));
+        assertThat(DrugBrands.standard().generic(List.of("metformin"))).isEmpty();
     }
 
     private static TimeWindow window(String question) {
@@ -120,5 +127,7 @@ class PlanRulesTest {
         assertThat(FollowUpCues.refersBackToSet("and their medications?")).isTrue();
         assertThat(FollowUpCues.refersBackToSet("Which patients take lisinopril?")).isFalse();
         assertThat(FollowUpCues.refersBackToSet("What does she take?")).isFalse();
+        assertThat(FollowUpCues.refersBackToSet("Which of them are on a statin?")).isTrue();
+        assertThat(FollowUpCues.refersBackToSet("Which patients have their blood pressure recorded?")).as("a new set").isFalse();
     }
 }
