@@ -38,6 +38,7 @@ import org.chartstream.retrieval.search.SearchIndex;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.runtime.config.ConfigException;
 import org.chartstream.runtime.config.QueryKeys;
+import org.chartstream.runtime.config.SourceBindings;
 
 /**
  * Builds the query side from the configuration: settings, the reranker actually in use (a cross-encoder when one is
@@ -70,7 +71,7 @@ public final class QueryWiring implements AutoCloseable {
         Reranker reranker = reranker(config, model);
         QueryEmbedder embedder = new CachingQueryEmbedder(QueryEmbedder.of(model), CachingQueryEmbedder.DEFAULT_CAPACITY);
         QueryPipeline pipeline = new QueryPipeline(StandardStages.of(embedder, SearchIndex.of(store), search, settings, reranker,
-                model.tokenizer()::countTokens, chatModel(config), patients(config, store)), settings);
+                model.tokenizer()::countTokens, chatModel(config), patients(config, store), SourceBindings.all(config)), settings);
         return new QueryWiring(search, reranker, new QueryServing(pipeline, transport, () -> store.activeGenerations().keySet(),
                 workers, admission(config), integrity(config), catchUp));
     }

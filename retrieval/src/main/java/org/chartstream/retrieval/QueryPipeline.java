@@ -31,11 +31,14 @@ import org.chartstream.retrieval.steps.RewriteStep;
 import org.chartstream.retrieval.steps.RunListener;
 import org.chartstream.retrieval.steps.ScopeStep;
 import org.chartstream.retrieval.steps.SearchStep;
+import org.chartstream.retrieval.steps.SetStep;
 
 /**
  * The retrieval stages for one question, free of Kafka (docs/ARCHITECTURE.md, "Module boundary"), as an ordered list of
  * {@link QueryStep}s over one {@link QueryRun}: patient scope (the patient the question names or a follow-up inherits,
- * or a clarification asking which) → a cohort question (every patient or record holding one exact code, drug or
+ * or a clarification asking which) → a question over a whole set (which patients, how many, a field's values, the most
+ * frequent, the latest, a full list, a follow-up over a previous set) is planned and answered on the index's exact row
+ * sets, and nothing else runs → a cohort question (every patient or record holding one exact code, drug or
  * condition) is answered by exact term lookup and nothing else runs; any other question goes rewrite with memory and
  * expansion → one embedding batch → vector and lexical search per variant, concurrently, with exact terms on the
  * lexical side → row dedupe (one chunk per row) and fusion → adaptive rerank prefix → reranker → tail trim, anchored
@@ -110,6 +113,7 @@ public final class QueryPipeline {
         SentenceVectorSearch sentences = new SentenceVectorSearch(settings.sentenceVectors(), stages.embedder(),
                 searcher::vectorSearches, searcher.perSide());
         return List.of(new ScopeStep(stages.patients()),
+                new SetStep(stages.cohort().wholeSets()),
                 new CohortStep(stages.cohort(), new CohortStep.Settings(settings.maxPassageChars())),
                 new RewriteStep(stages.rewriter()),
                 new EmbedStep(stages.embedder(), sentences, new EmbedStep.Settings(settings.termWeights(), searcher.weighsLexicalTerms())),

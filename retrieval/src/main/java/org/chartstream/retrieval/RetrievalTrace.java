@@ -41,7 +41,7 @@ public sealed interface RetrievalTrace {
     }
 
     /**
-     * A cohort question, decided by exact term lookup: no ranked search ran and no passage was scored; the rows it
+     * A cohort or whole-set question, decided by exact term lookup or an exact row-set plan: no ranked search ran and no passage was scored; the rows it
      * lists are the answer's passages.
      *
      * @param listed whether rows were listed (else the question was refused)
@@ -52,6 +52,8 @@ public sealed interface RetrievalTrace {
         public static final String LOOKUP = "cohort (exact term lookup)";
         /** The gate "scorer" of a run the cohort step decided (exact term lookup; no passage was scored). */
         public static final String EXACT_TERM_SCORER = "exact-term";
+        /** How a whole-set answer's rows were found, in the audit's reranker field. */
+        public static final String SET_PLAN = "whole set (exact row-set plan)";
 
         public GateDecision decision() {
             return new GateDecision(listed, EXACT_TERM_SCORER, listed ? 1 : 0, 1, reason);

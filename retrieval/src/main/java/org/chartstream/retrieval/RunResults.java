@@ -8,6 +8,7 @@ import org.chartstream.retrieval.cohort.CohortPlan;
 import org.chartstream.retrieval.cohort.CohortQuestion;
 import org.chartstream.retrieval.gate.QuestionAnchors;
 import org.chartstream.retrieval.generate.GenerationResult;
+import org.chartstream.retrieval.plan.SetAnswer;
 import org.chartstream.retrieval.steps.QueryRun;
 
 /**
@@ -21,6 +22,12 @@ final class RunResults {
     /** @param generator the name of the generator in use (for runs that generated nothing) */
     static QueryPipeline.Result of(QueryRun run, Map<String, Long> stageMs, String generator) {
         PatientScope scope = run.scope().scope();
+        if (run.set() != null) {
+            // the trace's reason is logged: it names no word of the question (the refusal's text, in the reply, does)
+            return new QueryPipeline.Result(setAnswer(run.set()), new RetrievalTrace.Cohort(!run.set().isRefusal(),
+                    run.set().isRefusal() ? "a whole-set question with a part no bound table, concept or admission resolves"
+                            : "every listed row is of the question's exact set"), scope, stageMs);
+        }
         if (run.scope().clarify()) {
             Answer answer = new Answer(Outcome.CLARIFY, run.scope().clarification(), false, List.of(), generator, List.of(),
                     Optional.empty());
@@ -47,6 +54,15 @@ final class RunResults {
         CohortAnswer answer = run.cohortAnswer();
         return new Answer(Outcome.ANSWER, answer.text(), true, answer.passages(), name, List.of(),
                 Optional.of(((CohortPlan.Listed) run.cohort()).cohort().completeness()));
+    }
+
+    private static Answer setAnswer(SetAnswer set) {
+        String name = RetrievalTrace.Cohort.SET_PLAN;
+        if (set.isRefusal()) {
+            return new Answer(Outcome.REFUSED, refusal(set.refusal()), false, List.of(), name, List.of(), Optional.empty());
+        }
+        return new Answer(Outcome.ANSWER, set.text(), true, set.passages(), name, List.of(), Optional.of(set.completeness()),
+                Optional.of(set.set()));
     }
 
     private static RetrievalTrace.Cohort cohortTrace(CohortPlan plan) {

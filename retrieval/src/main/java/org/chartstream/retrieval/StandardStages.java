@@ -1,6 +1,8 @@
 package org.chartstream.retrieval;
 
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import org.chartstream.core.binding.SourceBinding;
 import org.chartstream.core.llm.ChatModel;
 import org.chartstream.core.model.Reranker;
 import org.chartstream.core.model.TokenCounter;
@@ -13,6 +15,7 @@ import org.chartstream.retrieval.generate.ExtractiveGenerator;
 import org.chartstream.retrieval.generate.GenerationSettings;
 import org.chartstream.retrieval.generate.Generator;
 import org.chartstream.retrieval.generate.LlmGroundedGenerator;
+import org.chartstream.retrieval.plan.WholeSets;
 import org.chartstream.retrieval.rerank.PrefixRerankStage;
 import org.chartstream.retrieval.rerank.RerankStage;
 import org.chartstream.retrieval.rerank.ScoreScale;
@@ -42,6 +45,16 @@ public final class StandardStages {
     public static QueryPipeline.Stages of(QueryEmbedder embedder, SearchIndex index, ExecutorService searchExecutor,
                                           QuerySettings settings, Reranker reranker, TokenCounter tokens, ChatModel chatModel,
                                           PatientDirectory patients) {
+        return of(embedder, index, searchExecutor, settings, reranker, tokens, chatModel, patients, Map.of());
+    }
+
+    /**
+     * @param bindings every source's binding, by source id: questions over a whole set are planned on the tables they
+     *                 bind ({@link WholeSets}); none (an empty map) and every question keeps the cohort and ranked paths
+     */
+    public static QueryPipeline.Stages of(QueryEmbedder embedder, SearchIndex index, ExecutorService searchExecutor,
+                                          QuerySettings settings, Reranker reranker, TokenCounter tokens, ChatModel chatModel,
+                                          PatientDirectory patients, Map<String, SourceBinding> bindings) {
         ScoreScale scale = ScoreScale.of(reranker);
         RerankStage rerank = switch (scale) {
             case CROSS_ENCODER_SIGMOID -> new PrefixRerankStage(reranker);
@@ -54,6 +67,8 @@ public final class StandardStages {
         return new QueryPipeline.Stages(rewriter, embedder, new HybridSearcher(index, searchExecutor, settings.perSide()), rerank,
                 settings.gate().gateFor(reranker.scorer(), scale),
                 new BudgetedContextBuilder(tokens, ContextBudget.defaults(), index::rowChunks), generator,
-                new CohortStage(index.termIndex().orElse(null), index::indexedTables, settings.cohortCap()), patients);
+                new CohortStage(index.termIndex().orElse(null), index::indexedTables, settings.cohortCap(),
+                        bindings.isEmpty() ? null : WholeSets.of(index, bindings, settings.cohortCap(), settings.maxPassageChars(), embedder)),
+                patients);
     }
 }

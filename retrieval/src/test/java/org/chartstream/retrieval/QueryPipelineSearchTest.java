@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.chartstream.core.model.Reranker;
 import org.chartstream.core.store.ChunkFixture;
@@ -22,10 +21,8 @@ import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
 import org.chartstream.core.store.WeightedText;
 import org.chartstream.retrieval.cohort.CohortStage;
-import org.chartstream.retrieval.context.ContextPassage;
 import org.chartstream.retrieval.embed.QueryEmbedder;
 import org.chartstream.retrieval.embed.SentenceVectors;
-import org.chartstream.retrieval.generate.GenerationResult;
 import org.chartstream.retrieval.generate.Generator;
 import org.chartstream.retrieval.rerank.ScoreScale;
 import org.chartstream.retrieval.rerank.StoredVectorRerankStage;
@@ -79,37 +76,8 @@ class QueryPipelineSearchTest {
                         .toArray(float[][]::new);
             }
         };
-        Reranker unused = new Reranker() {
-            @Override
-            public String name() {
-                return "unused";
-            }
-
-            @Override
-            public String scorer() {
-                return Reranker.BI_ENCODER_COSINE;
-            }
-
-            @Override
-            public double[] score(String query, List<String> passages) {
-                throw new AssertionError("every candidate carries a vector");
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Generator generator = new Generator() {
-            @Override
-            public String name() {
-                return "none";
-            }
-
-            @Override
-            public GenerationResult generate(String question, List<ContextPassage> passages, Consumer<String> onToken) {
-                throw new AssertionError("the gate refuses: no stored vector is near the question");
-            }
-        };
+        Reranker unused = StubStages.reranker("every candidate carries a vector");
+        Generator generator = StubStages.generator("the gate refuses: no stored vector is near the question");
         return new QueryPipeline(new QueryPipeline.Stages(new NoEndpointRewriter(), embedder,
                 new HybridSearcher(store, executor, settings.perSide()), new StoredVectorRerankStage(embedder, unused),
                 settings.gate().gateFor(Reranker.BI_ENCODER_COSINE, ScoreScale.BI_ENCODER_COSINE), (gated, n) -> List.of(), generator,

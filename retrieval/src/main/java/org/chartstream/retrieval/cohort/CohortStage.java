@@ -10,6 +10,7 @@ import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
 import org.chartstream.retrieval.gate.QuestionAnchors;
+import org.chartstream.retrieval.plan.WholeSets;
 
 /**
  * Decides whether a question is a cohort question and, if so, finds every row holding its anchor by exact term
@@ -30,6 +31,7 @@ public final class CohortStage {
     private final TermIndex terms;
     private final Supplier<Set<TableRef>> tables;
     private final int cap;
+    private final WholeSets wholeSets;
 
     /**
      * @param terms  the store's exact-term lookups, or {@code null} when it has none (every question is then ranked)
@@ -37,12 +39,23 @@ public final class CohortStage {
      * @param cap    the most rows a cohort answer lists ({@code query.cohort-cap})
      */
     public CohortStage(TermIndex terms, Supplier<Set<TableRef>> tables, int cap) {
+        this(terms, tables, cap, null);
+    }
+
+    /** @param wholeSets the whole-set planner asked before the cohort lookup, or null for none */
+    public CohortStage(TermIndex terms, Supplier<Set<TableRef>> tables, int cap, WholeSets wholeSets) {
         if (cap < 1) {
             throw new IllegalArgumentException("query.cohort-cap must be >= 1, got " + cap);
         }
         this.terms = terms;
         this.tables = tables;
         this.cap = cap;
+        this.wholeSets = wholeSets;
+    }
+
+    /** The whole-set planner asked before the cohort lookup, or null when none is configured. */
+    public WholeSets wholeSets() {
+        return wholeSets;
     }
 
     public int cap() {

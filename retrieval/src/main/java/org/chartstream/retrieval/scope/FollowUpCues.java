@@ -34,6 +34,29 @@ public final class FollowUpCues {
     private FollowUpCues() {
     }
 
+    private static final Set<String> DEMONSTRATIVE = Set.of("those", "these", "such", "same");
+    private static final Set<String> GROUP = Set.of("patients", "people", "ones", "persons", "subjects");
+
+    /**
+     * Whether a question refers back to the several patients of the previous answer: "those patients", "these ones",
+     * "the same patients"; or, in a question that names no patients or one person, "they", "them", "their" or an
+     * opening like "and what …".
+     */
+    public static boolean refersBackToSet(String question) {
+        List<String> words = Words.folded(question);
+        for (int i = 0; i + 1 < words.size(); i++) {
+            if (DEMONSTRATIVE.contains(words.get(i)) && GROUP.contains(words.get(i + 1))) {
+                return true;
+            }
+        }
+        // a question about "patients" asks for a new set ("Which patients have their blood pressure recorded?")
+        if (words.stream().anyMatch(SEVERAL_PEOPLE::contains) || words.stream().anyMatch(ONE_PERSON::contains)) {
+            return false;
+        }
+        return words.stream().anyMatch(PLURAL::contains)
+                || OPENINGS.stream().anyMatch(p -> words.size() >= p.size() && words.subList(0, p.size()).equals(p));
+    }
+
     public static boolean refersBack(String question) {
         List<String> words = Words.folded(question);
         if (words.stream().anyMatch(SEVERAL_PEOPLE::contains)) {

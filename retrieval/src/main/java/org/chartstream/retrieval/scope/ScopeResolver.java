@@ -24,6 +24,9 @@ import org.chartstream.retrieval.rewrite.RecentTurn;
  *   <li>a question naming one patient (patient number, full name, or a name only one patient has) is restricted to
  *       that patient ({@link Source#NAMED}); a name several patients share gets a clarification listing them
  *       ({@link Source#AMBIGUOUS}); a question naming several different patients is not restricted;</li>
+ *   <li>a question naming nobody that refers back to the patients of a previous whole-set answer ("they", "those
+ *       patients") is read over that set ({@link ScopeDecision#setPatients}), its clarification kept for when it
+ *       cannot be;</li>
  *   <li>a question naming nobody that refers back ({@link FollowUpCues}) inherits the previous turn's patient
  *       ({@link Source#INHERITED}); when that turn was about several patients or none, it gets a clarification;</li>
  *   <li>anything else is not restricted ({@link Source#NONE}).</li>
@@ -61,6 +64,10 @@ public final class ScopeResolver {
         }
         List<RecentTurn> previous = history == null ? List.of() : history.lastTurns(1);
         // a first turn has nothing to refer back to: its pronouns point inside the question ("my mother ... her diet")
+        if (!previous.isEmpty() && previous.get(0).wholeSet() && previous.get(0).patientKeys().size() > 1
+                && FollowUpCues.refersBackToSet(question)) {
+            return inherited(previous.get(0).patientKeys(), filter).overSet(previous.get(0).patientKeys());
+        }
         if (!previous.isEmpty() && FollowUpCues.refersBack(question)) {
             return inherited(previous.get(0).patientKeys(), filter);
         }

@@ -11,6 +11,8 @@ import org.chartstream.core.store.StoredChunk;
 import org.chartstream.core.store.TableRef;
 import org.chartstream.core.store.TermIndex;
 import org.chartstream.core.store.WeightedText;
+import org.chartstream.core.store.rowset.RowSetQuery;
+import org.chartstream.core.store.rowset.RowSetResult;
 
 /**
  * The read side of the chunk store, all that the query stages use: searches, a row's chunks, the published tables and
@@ -39,6 +41,21 @@ public interface SearchIndex {
 
     /** {@link HybridStore#termIndex}. */
     Optional<TermIndex> termIndex();
+
+    /** {@link HybridStore#answersRowSets}: false for an index that cannot answer an exact row set. */
+    default boolean answersRowSets() {
+        return false;
+    }
+
+    /** {@link HybridStore#rowSet}: the exact answer over the active generations' rows. */
+    default RowSetResult rowSet(RowSetQuery query) {
+        throw new UnsupportedOperationException("this index answers no row-set query");
+    }
+
+    /** {@link HybridStore#rowsWithoutFields}: rows a row set cannot judge (indexed before chunks carried fields). */
+    default long rowsWithoutFields(RetrievalFilter filter) {
+        return 0;
+    }
 
     /** The read side of {@code store}. */
     static SearchIndex of(HybridStore store) {
@@ -76,6 +93,21 @@ public interface SearchIndex {
             @Override
             public Optional<TermIndex> termIndex() {
                 return store.termIndex();
+            }
+
+            @Override
+            public boolean answersRowSets() {
+                return store.answersRowSets();
+            }
+
+            @Override
+            public RowSetResult rowSet(RowSetQuery query) {
+                return store.rowSet(query);
+            }
+
+            @Override
+            public long rowsWithoutFields(RetrievalFilter filter) {
+                return store.rowsWithoutFields(filter);
             }
         };
     }

@@ -13,6 +13,7 @@ import org.chartstream.retrieval.embed.SentenceVectorSearch;
 import org.chartstream.retrieval.gate.ScopedGateDecision;
 import org.chartstream.retrieval.generate.GenerationResult;
 import org.chartstream.retrieval.generate.Passage;
+import org.chartstream.retrieval.plan.SetAnswer;
 import org.chartstream.retrieval.rerank.RerankOutcome;
 import org.chartstream.retrieval.rewrite.ConversationHistory;
 import org.chartstream.retrieval.rewrite.RewriteResult;
@@ -31,6 +32,7 @@ public final class QueryRun {
     private final RunListener listener;
     private RetrievalFilter filter;
     private ScopeDecision scope;
+    private SetAnswer set;
     private CohortPlan cohort;
     private CohortAnswer cohortAnswer;
     private RewriteResult rewrite;
@@ -92,6 +94,15 @@ public final class QueryRun {
     void scope(ScopeDecision decided) {
         this.scope = decided;
         this.filter = decided.filter();
+    }
+
+    /** The whole-set answer (or refusal) when the set step decided the run; null otherwise. */
+    public SetAnswer set() {
+        return set;
+    }
+
+    void set(SetAnswer answer) {
+        this.set = answer;
     }
 
     public CohortPlan cohort() {

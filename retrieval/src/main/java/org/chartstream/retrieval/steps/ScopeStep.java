@@ -26,6 +26,7 @@ public final class ScopeStep implements QueryStep {
     public Next run(QueryRun run) {
         ScopeDecision scope = resolver.resolve(run.question(), run.filter(), run.history());
         run.scope(scope);
-        return scope.clarify() || scope.refused() ? Next.STOP : Next.CONTINUE;
+        // a follow-up over a previous whole set goes on to the set step, which answers it or stops with the clarification
+        return (scope.clarify() && scope.setPatients().isEmpty()) || scope.refused() ? Next.STOP : Next.CONTINUE;
     }
 }
