@@ -126,20 +126,20 @@ class ChunkRecordEvolutionTest {
         return (GenericRecord) ((List<?>) asOld.get("chunks")).get(0);
     }
 
-    private static Schema history(String file) throws IOException {
+    static Schema history(String file) throws IOException {
         try (InputStream in = ChunkRecordEvolutionTest.class.getResourceAsStream("/avro-history/" + file)) {
             return new Schema.Parser().parse(in);
         }
     }
 
-    private static byte[] singleObject(Schema writer, GenericRecord record) throws IOException {
+    static byte[] singleObject(Schema writer, GenericRecord record) throws IOException {
         ByteBuffer written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), writer).encode(record);
         byte[] bytes = new byte[written.remaining()];
         written.get(bytes);
         return bytes;
     }
 
-    private static byte[] datum(Schema writer, Object record) throws IOException {
+    static byte[] datum(Schema writer, Object record) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
         new GenericDatumWriter<Object>(writer, GenericData.get()).write(record, encoder);

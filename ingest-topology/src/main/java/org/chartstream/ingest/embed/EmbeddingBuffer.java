@@ -136,7 +136,7 @@ public final class EmbeddingBuffer {
         int[] before = events.stream().mapToInt(EmbeddingBatch::pendingChunks).toArray();
         long sliceMs = EMBEDDING_BUDGET.toMillis() / Math.max(1, sharers.getAsInt());
         int[] filled = new int[1];
-        long elapsedMs = pace.embed(sliceMs, timeUp -> filled[0] = EmbeddingBatch.embed(events, embedder, limit, timeUp));
+        long elapsedMs = pace.embed(sliceMs, timeUp -> filled[0] = EmbeddingBatch.embed(events, embedder, pace.vectors(), limit, timeUp));
         LOG.debug("embedded {} of {} pending chunks of {} events in {} ms", filled[0], pendingChunks, events.size(), elapsedMs);
         boolean passing = true;
         for (int i = 0; i < slice.size(); i++) {
