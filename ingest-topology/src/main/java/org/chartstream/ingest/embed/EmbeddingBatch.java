@@ -16,6 +16,25 @@ public final class EmbeddingBatch {
     private EmbeddingBatch() {
     }
 
+    /**
+     * The pending chunks of {@code event} whose text {@code cache} does not hold: the model calls it may need (fewer
+     * when its chunks share a text).
+     */
+    public static int uncachedChunks(IndexEvent event, VectorCache cache) {
+        int n = 0;
+        for (ChunkRecord c : event.getChunks()) {
+            if (c.getVector().isEmpty() && !cache.holds(textOf(event, c))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** What the model reads for chunk {@code c} of {@code event}: the event's embed text, else the chunk's own. */
+    static String textOf(IndexEvent event, ChunkRecord c) {
+        return event.getEmbedText() != null ? event.getEmbedText() : c.getText();
+    }
+
     public static int pendingChunks(IndexEvent event) {
         int n = 0;
         for (ChunkRecord c : event.getChunks()) {
@@ -42,7 +61,7 @@ public final class EmbeddingBatch {
                 if (!c.getVector().isEmpty()) {
                     continue;
                 }
-                String text = e.getEmbedText() != null ? e.getEmbedText() : c.getText();
+                String text = textOf(e, c);
                 float[] vector = cache.get(text);
                 if (vector == null) {
                     if (modelCalls >= maxTexts || (modelCalls > 0 && timeUp.getAsBoolean())) {

@@ -42,6 +42,11 @@ public final class VectorCache {
         return v;
     }
 
+    /** Whether {@code text} is kept (neither counted nor made more recent). */
+    public synchronized boolean holds(String text) {
+        return vectors.containsKey(text);
+    }
+
     public synchronized void put(String text, float[] vector) {
         vectors.put(text, vector);
     }
