@@ -29,9 +29,14 @@ public final class PipelineBenchRuntime {
 
     /** A pipeline started from scratch under {@code <data.dir>/<name>} on the dataset. */
     public static PipelineRuntime start(ChartstreamConfig config, String name, ClinicalDataset dataset) throws IOException {
+        return start(config, name, c -> ClinicalDatasetLoader.load(c, dataset));
+    }
+
+    /** A pipeline started from scratch under {@code <data.dir>/<name>}, its source filled by {@code loader}. */
+    public static PipelineRuntime start(ChartstreamConfig config, String name, PipelineRuntime.SourceLoader loader) throws IOException {
         Path dir = config.dataDir().resolve(name);
         deleteRecursively(dir);
-        return PipelineRuntime.start(config, dir, c -> ClinicalDatasetLoader.load(c, dataset), PipelineBenchRuntime::progress);
+        return PipelineRuntime.start(config, dir, loader, PipelineBenchRuntime::progress);
     }
 
     public static void progress(String line) {

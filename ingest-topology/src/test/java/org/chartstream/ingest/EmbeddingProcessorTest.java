@@ -45,6 +45,7 @@ class EmbeddingProcessorTest {
     private EmbeddingProcessor processor;
     private final AtomicInteger openTasks = new AtomicInteger();
     private final UnreadableRecordCounts unreadable = new UnreadableRecordCounts();
+    private final EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET);
 
     @BeforeEach
     void open() {
@@ -64,7 +65,7 @@ class EmbeddingProcessorTest {
 
     private EmbeddingProcessor newProcessor() {
         return new EmbeddingProcessor(model, new FlushRule(3, Duration.ofMillis(10), Duration.ofMillis(500)), "instance-a", openTasks,
-                new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET), unreadable);
+                pace, unreadable);
     }
 
     private IndexEvent upsert(String rowKey) {
@@ -198,5 +199,43 @@ class EmbeddingProcessorTest {
                 new UnreadableRecordCounts.Source("chartstream.ingest.embed", IngestTopology.EMBEDDING_CONSUMER_NAME), 1L);
         assertThat(context.forwarded()).filteredOn(f -> f.childName().orElseThrow().equals(EmbeddingProcessor.DEAD_LETTER_CHILD)).hasSize(1);
         assertThat(forwardedTo(EmbeddingProcessor.indexChild(PARTITION))).extracting(IndexEvent::getRowKey).containsExactly("n1");
+    }
+
+    private IndexEvent result(String rowKey, String value, String embedText) {
+        return events.upsert(new RowChunks("ehr", "results", rowKey, List.of("record: results\nlab test: Potassium\nvalue: " + value),
+                "MRN-1", null, "lsn:1", 1, java.util.Map.of("value", value), embedText), 1);
+    }
+
+    @Test
+    void rowsWithOneEmbedTextCostOneModelCallAndShareItsVectorWhileKeepingTheirOwnText() {
+        for (int i = 0; i < 7; i++) {
+            receive(result("r" + i, "4." + i, "lab test: Potassium"));
+        }
+        for (int flush = 0; flush < 5 && forwardedTo(EmbeddingProcessor.indexChild(PARTITION)).size() < 7; flush++) {
+            context.setCurrentSystemTimeMs(context.currentSystemTimeMs() + 100);
+            punctuate();
+        }
+
+        List<IndexEvent> out = forwardedTo(EmbeddingProcessor.indexChild(PARTITION));
+        assertThat(out).hasSize(7);
+        assertThat(embedCalls).as("one model call of one text for seven rows").containsExactly(1);
+        assertThat(out).allSatisfy(e -> assertThat(e.getChunks().getFirst().getVector())
+                .isEqualTo(List.of((float) "lab test: Potassium".length(), 0f)));
+        assertThat(out).extracting(e -> e.getChunks().getFirst().getText()).doesNotHaveDuplicates()
+                .allSatisfy(t -> assertThat(t).startsWith("record: results\nlab test: Potassium\nvalue: 4."));
+    }
+
+    @Test
+    void aTextEmbeddedInAnEarlierFlushIsNotEmbeddedAgainAndTheTasksOfAProcessShareWhatTheyEmbedded() {
+        receive(upsert("n1"));
+        context.setCurrentSystemTimeMs(1_100);
+        punctuate();
+        receive(upsert("n1")); // the same row text again (e.g. written to a staged generation)
+        context.setCurrentSystemTimeMs(1_200);
+        punctuate();
+
+        assertThat(forwardedTo(EmbeddingProcessor.indexChild(PARTITION))).hasSize(2);
+        assertThat(embedCalls).containsExactly(1);
+        assertThat(pace.vectors().hits()).isEqualTo(1);
     }
 }

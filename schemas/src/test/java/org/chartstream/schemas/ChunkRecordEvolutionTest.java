@@ -103,7 +103,7 @@ class ChunkRecordEvolutionTest {
     }
 
     /** An upsert of row {@code ehr:t:r1} with one chunk of {@code text}, written with {@code writer}. */
-    private static GenericRecord oneChunkUpsert(Schema writer, String text) {
+    static GenericRecord oneChunkUpsert(Schema writer, String text) {
         Schema chunkSchema = writer.getField("chunks").schema().getElementType();
         GenericRecord chunk = new GenericRecordBuilder(chunkSchema).set("chunk_id", "ehr:t:r1:0:1").set("source_id", "ehr")
                 .set("table_name", "t").set("row_key", "r1").set("chunk_index", 0).set("chunk_count", 1)
@@ -116,23 +116,27 @@ class ChunkRecordEvolutionTest {
 
     /** The event's first chunk as a reader of {@code older} reads it, the two schemas compatible both ways. */
     private static GenericRecord firstChunkAsRead(Schema older, IndexEvent event) throws IOException {
+        return (GenericRecord) ((List<?>) asRead(older, event).get("chunks")).get(0);
+    }
+
+    /** The event as a reader of {@code older} reads it, the two schemas compatible both ways. */
+    static GenericRecord asRead(Schema older, IndexEvent event) throws IOException {
         Schema current = IndexEvent.getClassSchema();
         assertThat(SchemaCompatibility.checkReaderWriterCompatibility(current, older).getType())
                 .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
         assertThat(SchemaCompatibility.checkReaderWriterCompatibility(older, current).getType())
                 .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
-        GenericRecord asOld = new GenericDatumReader<GenericRecord>(current, older)
+        return new GenericDatumReader<GenericRecord>(current, older)
                 .read(null, DecoderFactory.get().binaryDecoder(datum(current, event), null));
-        return (GenericRecord) ((List<?>) asOld.get("chunks")).get(0);
     }
 
-    private static Schema history(String file) throws IOException {
+    static Schema history(String file) throws IOException {
         try (InputStream in = ChunkRecordEvolutionTest.class.getResourceAsStream("/avro-history/" + file)) {
             return new Schema.Parser().parse(in);
         }
     }
 
-    private static byte[] singleObject(Schema writer, GenericRecord record) throws IOException {
+    static byte[] singleObject(Schema writer, GenericRecord record) throws IOException {
         ByteBuffer written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), writer).encode(record);
         byte[] bytes = new byte[written.remaining()];
         written.get(bytes);

@@ -1,5 +1,6 @@
 package org.chartstream.ingest.chunk;
 
+import java.util.Map;
 import org.chartstream.core.model.TextChunker;
 import org.chartstream.ingest.project.PatientIdentities;
 import org.chartstream.ingest.project.PatientIdentity;
@@ -10,7 +11,8 @@ import org.chartstream.ingest.project.TableProjection;
 /**
  * Turns a projected row into its chunk texts: the header naming the record type and the patient, and the row's
  * fields split by the {@link TextChunker} (windows counted with the embedding model's tokenizer); the fields the text
- * shows travel with the chunks as well, for exact row sets.
+ * shows travel with the chunks as well, for exact row sets, and so does what the embedding model reads when the
+ * table's embedding policy names fields ({@link EmbedText}).
  */
 public final class RowChunker {
     private final TextChunker chunker;
@@ -30,8 +32,9 @@ public final class RowChunker {
     public RowChunks chunk(String sourceId, String table, String rowKey, TableProjection projection, RowImage image,
                            String body) {
         PatientIdentity patient = patients.of(sourceId, image.row(), projection);
+        Map<String, String> shown = RowProjector.shownFields(projection, image.row());
         return new RowChunks(sourceId, table, rowKey, chunker.chunk(RowProjector.header(projection, patient), body),
                 patient == null ? null : patient.filterKey(), RowProjector.label(projection, image.row(), patient),
-                image.position(), image.commitTsMs(), RowProjector.shownFields(projection, image.row()));
+                image.position(), image.commitTsMs(), shown, EmbedText.of(projection.binding(), shown));
     }
 }

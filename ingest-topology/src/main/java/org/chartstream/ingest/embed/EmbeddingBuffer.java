@@ -30,6 +30,13 @@ public final class EmbeddingBuffer {
      * not answer in time with 30 s.)
      */
     public static final Duration EMBEDDING_BUDGET = Duration.ofSeconds(4);
+    /**
+     * Most events one slice takes. Events whose texts the process's {@link VectorCache} holds need no model call and
+     * do not count towards a slice's {@link #batchChunks()}, so that rows sharing an embed text (every result of one
+     * lab test) pass a thousand a transaction instead of a batch's worth; this bounds what one transaction carries
+     * (about 2 kB an event with a 384-dimension vector).
+     */
+    static final int MAX_SLICE_EVENTS = 1024;
 
     private final KeyValueStore<Long, IndexEvent> store;
     private final PassageEmbedder embedder;
@@ -107,6 +114,7 @@ public final class EmbeddingBuffer {
     /**
      * Embeds one slice of the pending chunks, in append order, and passes on (in append order) every event whose
      * chunks all have vectors and that no unfinished event precedes. A slice ends after {@link #batchChunks()} texts
+     * the cache does not hold (at most {@link #MAX_SLICE_EVENTS} events)
      * or once it has taken this task's share of {@link #EMBEDDING_BUDGET}, even inside a row: one row may have more
      * chunks than the model embeds within the transaction (a note near {@code ingest.max-field-bytes} has about a
      * thousand), so a row is embedded over as many transactions as it needs, its vectors so far kept in the store.
@@ -119,9 +127,9 @@ public final class EmbeddingBuffer {
         List<KeyValue<Long, IndexEvent>> slice = new ArrayList<>();
         int reachable = 0;
         try (KeyValueIterator<Long, IndexEvent> it = store.all()) {
-            while (it.hasNext()) {
+            while (it.hasNext() && slice.size() < MAX_SLICE_EVENTS) {
                 KeyValue<Long, IndexEvent> kv = it.next();
-                int chunks = EmbeddingBatch.pendingChunks(kv.value);
+                int chunks = EmbeddingBatch.uncachedChunks(kv.value, pace.vectors());
                 if (reachable >= limit && chunks > 0) {
                     break;
                 }
@@ -136,7 +144,7 @@ public final class EmbeddingBuffer {
         int[] before = events.stream().mapToInt(EmbeddingBatch::pendingChunks).toArray();
         long sliceMs = EMBEDDING_BUDGET.toMillis() / Math.max(1, sharers.getAsInt());
         int[] filled = new int[1];
-        long elapsedMs = pace.embed(sliceMs, timeUp -> filled[0] = EmbeddingBatch.embed(events, embedder, limit, timeUp));
+        long elapsedMs = pace.embed(sliceMs, timeUp -> filled[0] = EmbeddingBatch.embed(events, embedder, pace.vectors(), limit, timeUp));
         LOG.debug("embedded {} of {} pending chunks of {} events in {} ms", filled[0], pendingChunks, events.size(), elapsedMs);
         boolean passing = true;
         for (int i = 0; i < slice.size(); i++) {

@@ -20,6 +20,8 @@ import java.util.function.ToIntFunction;
  * thread (so that the planner task never waits behind an embedding call), and without this the embedding tasks of
  * two threads would run the model on twice the cores {@code embedding.threads} gives it. The time a call waits for
  * the other tasks' calls is not the model's pace; {@code sharers} in {@link #batchLimit} already budgets for it.
+ * Being the one thing the process's embedding tasks share, it also keeps their {@link VectorCache}: a text one task
+ * embedded is not embedded again by another.
  */
 public final class EmbeddingPace {
     private static final double WEIGHT = 0.5;
@@ -27,6 +29,7 @@ public final class EmbeddingPace {
     private final long budgetMs;
     private final LongSupplier clockMs;
     private final ReentrantLock oneCallAtATime = new ReentrantLock(true);
+    private final VectorCache vectors;
     private double msPerChunk;
 
     /** @param budget longest time one embedding call should take */
@@ -40,11 +43,22 @@ public final class EmbeddingPace {
      *                takes 0 ms)
      */
     public EmbeddingPace(Duration budget, LongSupplier clockMs) {
+        this(budget, clockMs, new VectorCache(VectorCache.DEFAULT_CAPACITY));
+    }
+
+    /** @param vectors the vectors of recent texts, shared by the tasks this pace serves */
+    public EmbeddingPace(Duration budget, LongSupplier clockMs, VectorCache vectors) {
         if (budget.isNegative() || budget.isZero()) {
             throw new IllegalArgumentException("budget must be positive, got " + budget);
         }
         this.budgetMs = budget.toMillis();
         this.clockMs = clockMs;
+        this.vectors = vectors;
+    }
+
+    /** The vectors of the texts this process embedded recently. */
+    public VectorCache vectors() {
+        return vectors;
     }
 
     /**

@@ -23,7 +23,8 @@ public final class IndexEvents {
 
     /**
      * A row's chunks written to one generation, their vectors still empty (the embedding batch fills them); the row's
-     * fields on its first chunk only (a store counts a row by it, and the record stays small). Chunk
+     * fields on its first chunk only (a store counts a row by it, and the record stays small), and the text the model
+     * reads for all its chunks when its table's embedding policy names fields (null otherwise). Chunk
      * ids are {@link RowRef#chunkId}'s, built from the parts: a RowRef refuses the empty primary key a source table
      * may hold (the replica dead-letters such a row instead of stopping ingest).
      */
@@ -43,7 +44,8 @@ public final class IndexEvents {
                     .setModelId(model.modelId()).setDimension(model.dimension()).build());
         }
         return IndexEvent.newBuilder().setKind(IndexEventKind.UPSERT_ROW).setSourceId(row.sourceId())
-                .setTableName(row.table()).setRowKey(row.rowKey()).setGeneration(generation).setChunks(chunks).build();
+                .setTableName(row.table()).setRowKey(row.rowKey()).setGeneration(generation).setChunks(chunks)
+                .setEmbedText(row.embedText()).build();
     }
 
     /** A row leaving every generation. */

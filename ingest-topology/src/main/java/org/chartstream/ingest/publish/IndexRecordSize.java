@@ -17,9 +17,9 @@ public final class IndexRecordSize {
     private IndexRecordSize() {
     }
 
-    /** {@link #upperBound(String, List, int)} plus the row's fields its first chunk carries. */
+    /** {@link #upperBound(String, List, int)} plus the row's fields its first chunk carries and its embed text. */
     public static long upperBound(RowChunks row, int dimension) {
-        long fields = 0;
+        long fields = row.embedText() == null ? 0 : row.embedText().getBytes(StandardCharsets.UTF_8).length + 5;
         for (Map.Entry<String, String> f : row.fields().entrySet()) {
             // each map entry: two length-prefixed strings (a varint prefix takes at most 5 bytes)
             fields += f.getKey().getBytes(StandardCharsets.UTF_8).length + f.getValue().getBytes(StandardCharsets.UTF_8).length + 10;

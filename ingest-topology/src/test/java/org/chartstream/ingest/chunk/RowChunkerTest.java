@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.chartstream.core.binding.EmbedPolicy;
 import org.chartstream.ingest.project.PatientIdentities;
 import org.chartstream.ingest.project.PatientIdentity;
 import org.chartstream.ingest.project.PatientIdentityStores;
@@ -92,5 +93,21 @@ class RowChunkerTest {
                 image(Map.of("drug", "Amoxicillin", "route", "PO", "dose", "500 mg")));
 
         assertThat(chunks.fields()).containsExactly(Map.entry("route", "PO"));
+    }
+
+    @Test
+    void underAFieldsPolicyTwoResultsOfOneTestShareTheirEmbedTextWhileTheirTextAndFieldsKeepTheWholeRow() {
+        TableProjection results = TableProjection.of(EmbedTextTest.results(EmbedPolicy.fields(List.of("test"))));
+
+        RowChunks first = chunker.chunk("ehr", "results", "1", results,
+                image(Map.of("patient_id", "p1", "test", "Potassium", "value", "4.1")));
+        RowChunks second = chunker.chunk("ehr", "results", "2", results,
+                image(Map.of("patient_id", "p2", "test", "Potassium", "value", "5.9")));
+
+        assertThat(first.embedText()).isEqualTo("lab test: Potassium").isEqualTo(second.embedText());
+        assertThat(first.pieces().get(0)).contains("value: 4.1");
+        assertThat(second.fields()).containsEntry("value", "5.9");
+        assertThat(chunker.chunk("ehr", "clinical_notes", "3", NOTES, image(Map.of("patient_id", "p1", "note_text", "x"))).embedText())
+                .as("the default policy embeds each chunk's own text").isNull();
     }
 }

@@ -220,4 +220,30 @@ class EmbeddingBufferTest {
         assertThat(calls).as("texts embedded before 4 s were spent").hasSize(2);
         assertThat(nowMs - started).isEqualTo(4_000);
     }
+
+    @Test
+    void rowsWhoseTextTheCacheHoldsPassBeyondTheBatchInOneFlushUpToTheSlicesEventBound() {
+        EmbeddingBuffer buffer = buffer(2);
+        pace.vectors().put("lab test: Potassium", new float[] {1f, 2f});
+        int rows = EmbeddingBuffer.MAX_SLICE_EVENTS + 5;
+        for (int i = 0; i < rows; i++) {
+            IndexEvent row = upsert("r" + i, "record: results\nvalue: " + i);
+            row.setEmbedText("lab test: Potassium");
+            buffer.append(row);
+        }
+        buffer.append(upsert("n1", "a note"));
+        List<IndexEvent> forwarded = new ArrayList<>();
+
+        buffer.flush(forwarded::add);
+
+        assertThat(calls).as("no model call for a cached text").isEmpty();
+        assertThat(forwarded).hasSize(EmbeddingBuffer.MAX_SLICE_EVENTS)
+                .allSatisfy(e -> assertThat(e.getChunks().getFirst().getVector()).containsExactly(1f, 2f));
+
+        buffer.flush(forwarded::add);
+
+        assertThat(forwarded).hasSize(rows + 1);
+        assertThat(calls).containsExactly(List.of("a note"));
+        assertThat(buffer.empty()).isTrue();
+    }
 }

@@ -76,4 +76,21 @@ class IndexEventsTest {
         assertThat(IndexRecordSize.upperBound(withFields, 384)).isGreaterThanOrEqualTo(serialized)
                 .isGreaterThanOrEqualTo(IndexRecordSize.upperBound(without, 384) + value.length());
     }
+
+    @Test
+    void anUpsertCarriesTheRowsEmbedTextAndItsSizeBoundCountsIt() {
+        String embed = "lab test: " + "Potassium ".repeat(500);
+        RowChunks row = new RowChunks("ehr", "results", "r1", List.of("record: results\nlab test: Potassium\nvalue: 4.1"), null,
+                null, "lsn:1", 1L, Map.of("value", "4.1"), embed);
+        RowChunks plain = new RowChunks("ehr", "results", "r1", List.of("record: results\nlab test: Potassium\nvalue: 4.1"), null,
+                null, "lsn:1", 1L, Map.of("value", "4.1"));
+
+        IndexEvent upsert = events.upsert(row, 1);
+        long serialized = org.chartstream.schemas.serde.AvroSerde.of(IndexEvent.class).serialize("t", upsert).length;
+
+        assertThat(upsert.getEmbedText()).isEqualTo(embed);
+        assertThat(events.upsert(plain, 1).getEmbedText()).isNull();
+        assertThat(IndexRecordSize.upperBound(row, 384)).isGreaterThanOrEqualTo(serialized)
+                .isGreaterThanOrEqualTo(IndexRecordSize.upperBound(plain, 384) + embed.length());
+    }
 }
