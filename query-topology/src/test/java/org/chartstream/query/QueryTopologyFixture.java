@@ -27,6 +27,7 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
+import org.chartstream.core.binding.SourceBinding;
 import org.chartstream.core.llm.ChatModel;
 import org.chartstream.core.store.ChunkFixture;
 import org.chartstream.core.store.RowRef;
@@ -138,6 +139,11 @@ final class QueryTopologyFixture implements AutoCloseable {
      * @param chatModel the generation endpoint, or null for extractive answers
      */
     void start(String applicationId, ChatModel chatModel, TopologyFactory topology) {
+        start(applicationId, chatModel, Map.of(), topology);
+    }
+
+    /** The same, whole-set questions planned on the tables {@code bindings} bind (by source id). */
+    void start(String applicationId, ChatModel chatModel, Map<String, SourceBinding> bindings, TopologyFactory topology) {
         stop();
         searchExecutor = Executors.newFixedThreadPool(2);
         workers = Executors.newFixedThreadPool(WORKERS);
@@ -145,7 +151,7 @@ final class QueryTopologyFixture implements AutoCloseable {
         QuerySettings settings = QuerySettings.defaults();
         QueryPipeline pipeline = new QueryPipeline(StandardStages.of(QueryEmbedder.of(model), SearchIndex.of(store), searchExecutor, settings,
                 new BiEncoderReranker(model), model.tokenizer()::countTokens, chatModel,
-                new IndexedPatientDirectory(store, "patients")), settings);
+                new IndexedPatientDirectory(store, "patients"), bindings), settings);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
