@@ -1,11 +1,5 @@
 package org.chartstream.retrieval.plan;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,26 +20,15 @@ public final class DrugBrands {
     }
 
     public static DrugBrands standard() {
-        try (InputStream in = DrugBrands.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
-            }
-            return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines().toList());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return parse(PlanResources.read(RESOURCE));
     }
 
     /** Brands from lines {@code brand = generic}; '#' starts a comment. */
     public static DrugBrands parse(List<String> lines) {
         Map<List<String>, List<String>> out = new LinkedHashMap<>();
-        int number = 0;
-        for (String line : lines) {
-            number++;
-            String text = line.strip();
-            if (text.isEmpty() || text.startsWith("#")) {
-                continue;
-            }
+        for (PlanResources.Line line : PlanResources.meaningful(lines)) {
+            int number = line.number();
+            String text = line.text();
             String[] sides = text.split("=");
             if (sides.length != 2 || FieldValues.words(sides[0]).isEmpty() || FieldValues.words(sides[1]).isEmpty()) {
                 throw new IllegalArgumentException(RESOURCE + " line " + number + ": expected 'brand = generic'");

@@ -1,11 +1,5 @@
 package org.chartstream.retrieval.plan;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -54,26 +48,15 @@ public final class DrugClasses {
 
     /** The classes of the resource shipped with the pipeline. */
     public static DrugClasses standard() {
-        try (InputStream in = DrugClasses.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
-            }
-            return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines().toList());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return parse(PlanResources.read(RESOURCE));
     }
 
     /** Classes from lines {@code phrase, phrase | -ending, name}; '#' starts a comment. */
     public static DrugClasses parse(List<String> lines) {
         List<DrugClass> out = new ArrayList<>();
-        int number = 0;
-        for (String line : lines) {
-            number++;
-            String text = line.strip();
-            if (text.isEmpty() || text.startsWith("#")) {
-                continue;
-            }
+        for (PlanResources.Line line : PlanResources.meaningful(lines)) {
+            int number = line.number();
+            String text = line.text();
             String[] sides = text.split("\\|");
             if (sides.length != 2) {
                 throw new IllegalArgumentException(RESOURCE + " line " + number + ": expected 'phrases | stems'");
