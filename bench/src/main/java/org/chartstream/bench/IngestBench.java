@@ -78,7 +78,7 @@ public final class IngestBench {
      * then the raw embedding of {@code rawSample} of the distinct embed texts (0: all of them).
      */
     public static Result run(ChartstreamConfig config, Dataset dataset, int rawSample) throws Exception {
-        ChartstreamConfig run = BenchDatasets.configure(config, dataset);
+        ChartstreamConfig run = config.underlay(dataset.configuration(), "dataset " + dataset.name());
         try (PipelineRuntime runtime = PipelineBenchRuntime.start(run, "bench-ingest",
                 c -> dataset.load(c, PipelineBenchRuntime::progress))) {
             OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();

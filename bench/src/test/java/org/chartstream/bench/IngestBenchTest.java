@@ -7,7 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Map;
 import java.util.Optional;
 import org.chartstream.datasets.Datasets;
-import org.chartstream.datasets.SyntheticDataset;
+import org.chartstream.ingest.normalize.SourceRegistration;
+import org.chartstream.runtime.SourceRegistrations;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.junit.jupiter.api.Test;
 
@@ -30,21 +31,12 @@ class IngestBenchTest {
     }
 
     @Test
-    void theMimicDemoRunsItsEightClinicalTablesWhileTheUsersOwnSettingStillWins() {
-        ChartstreamConfig config = BenchDatasets.configure(ChartstreamConfig.defaults(), Datasets.mimicIvDemo());
-        String source = config.sourceIds().getFirst();
+    void theMimicDemoIndexesItsEightClinicalTablesAndCapturesTheirDictionaries() {
+        ChartstreamConfig config = ChartstreamConfig.defaults().underlay(Datasets.mimicIvDemo().configuration(), "dataset");
+        SourceRegistration source = SourceRegistrations.from(config);
 
-        assertThat(config.sourceList(source, "tables")).containsExactly("patients", "admissions", "transfers",
+        assertThat(SourceRegistrations.indexedTables(source)).containsExactly("patients", "admissions", "transfers",
                 "diagnoses_icd", "procedures_icd", "prescriptions", "microbiologyevents", "labevents");
-        assertThat(config.sourceValue(source, "schema")).as("the dataset's own keys stay").isEqualTo("mimiciv_hosp");
-
-        ChartstreamConfig own = ChartstreamConfig.load(null,
-                Map.of("CHARTSTREAM_SOURCE_TABLES", "patients"));
-        assertThat(BenchDatasets.configure(own, Datasets.mimicIvDemo()).sourceList(source, "tables")).containsExactly("patients");
-    }
-
-    @Test
-    void aDatasetWithoutALayerOfTheBenchRunsAsItShips() {
-        assertThat(BenchDatasets.benchLayer(SyntheticDataset.NAME)).isEmpty();
+        assertThat(source.tables()).containsKeys("d_icd_diagnoses", "d_icd_procedures", "d_labitems");
     }
 }
