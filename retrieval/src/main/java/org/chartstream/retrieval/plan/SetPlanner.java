@@ -63,7 +63,9 @@ public final class SetPlanner {
         if (tables.isEmpty()) {
             return new SetDecision.NotASet("no bound table is indexed");
         }
-        List<AdmissionMentions.Mention> admissions = AdmissionMentions.in(question);
+        List<AdmissionMentions.Mention> admissions = AdmissionMentions.in(question, tables.stream()
+                .filter(t -> t.binding().role() == TableRole.ENCOUNTER && t.binding().numberColumn() != null)
+                .map(t -> t.binding().numberColumn()).distinct().toList());
         List<String> numbers = new ArrayList<>(patientNumbers);
         admissions.forEach(a -> numbers.add(a.number()));
         if (!QuestionAnchors.codes(question, numbers).isEmpty()) {

@@ -72,10 +72,14 @@ class PlanRulesTest {
     }
 
     @Test
-    void anAdmissionIsNamedByItsNumberAfterAnAdmissionWord() {
+    void anAdmissionIsNamedByItsNumberAfterAnAdmissionWordOrItsNumberColumnsName() {
         assertThat(AdmissionMentions.in("What were the diagnoses for admission 24597018?"))
                 .extracting(AdmissionMentions.Mention::number).containsExactly("24597018");
-        assertThat(AdmissionMentions.in("List the discharge diagnoses of hadm 24104168.")).hasSize(1);
+        assertThat(AdmissionMentions.in("List the discharge diagnoses of hadm 24104168.")).isEmpty();
+        assertThat(AdmissionMentions.in("List the discharge diagnoses of hadm 24104168.", List.of("hadm_id"))).hasSize(1);
+        assertThat(AdmissionMentions.in("Diagnoses of hadm_id 24104168 and of hadm id 24104169?", List.of("hadm_id")))
+                .extracting(AdmissionMentions.Mention::number).containsExactly("24104168", "24104169");
+        assertThat(AdmissionMentions.in("Diagnoses of visit_no 2410?", List.of("visit_no"))).hasSize(1);
         assertThat(AdmissionMentions.in("Which diagnoses were coded on hospital stay 21390688?")).hasSize(1);
         assertThat(AdmissionMentions.in("Diagnoses on encounter 20437651?")).hasSize(1);
         assertThat(AdmissionMentions.in("a stay of 3 days")).isEmpty();
