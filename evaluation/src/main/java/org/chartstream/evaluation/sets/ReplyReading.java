@@ -87,7 +87,7 @@ public record ReplyReading(String source, Outcome outcome, boolean completeLabel
     /** What a set counts for its output: a count question may ask for rows or for patients, so both are read. */
     private static Set<Long> counts(SetResult set) {
         return switch (set.output()) {
-            case COUNT -> Set.of(set.rows(), set.patients());
+            case COUNT -> new java.util.TreeSet<>(java.util.List.of(set.rows(), set.patients())); // equal when each row is a patient's
             case PATIENTS -> Set.of(set.patients());
             case VALUES, TOP_VALUES -> Set.of((long) set.values().size());
             case ROWS, LATEST, EARLIEST -> Set.of(set.rows());

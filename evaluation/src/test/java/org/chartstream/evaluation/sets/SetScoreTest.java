@@ -52,6 +52,14 @@ class SetScoreTest {
     }
 
     @Test
+    void aCountOfNothingIsReadAsZeroWhetherItCountsRowsOrPatients() {
+        SetResult none = new SetResult(SetResult.Output.COUNT, null, 0, 0, List.of(), List.of(), List.of(), List.of(),
+                List.of(), true);
+
+        assertThat(ReplyReading.of(setAnswer(none, COMPLETE), NUMBERS).counts()).containsExactly(0L);
+    }
+
+    @Test
     void cohortRecallAndPrecisionComeFromThePatientsTheSetLists() {
         SetQuestion q = question("cohort", "patients", "count");
         ReplyReading reply = ReplyReading.of(setAnswer(patients(SetResult.Output.PATIENTS,
