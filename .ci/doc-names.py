@@ -6,6 +6,10 @@ import json, os, re, sys
 
 EXTERNAL = {  # not project classes: where they come from
     'BaseKnnVectorsFormatTestCase': 'Lucene test framework',
+    'KnnFloatVectorField': 'Lucene',
+    'KnnFloatVectorQuery': 'Lucene',
+    'Lucene99HnswVectorsFormat': 'Lucene',
+    'NumberLong': 'MongoDB extended JSON',
     'BinlogStreamingChangeEventSource': 'Debezium',
     'RecordTooLargeException': 'Kafka clients',
     'IllegalArgumentException': 'JDK',
