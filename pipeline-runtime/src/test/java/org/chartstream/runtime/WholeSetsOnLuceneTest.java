@@ -102,9 +102,8 @@ class WholeSetsOnLuceneTest {
         SetDecision decision = sets.plan(question, patient == null ? RetrievalFilter.NONE : RetrievalFilter.forPatient(patient),
                 patient == null ? List.of() : List.of(patient), List.of());
         assertThat(decision).as(question).isInstanceOf(SetDecision.Planned.class);
-        SetAnswer answer = sets.execute(((SetDecision.Planned) decision).plan());
-        assertThat(answer.completeness().kind()).as(answer.text()).isEqualTo(Completeness.Kind.COMPLETE);
-        return answer.set();
+        org.chartstream.retrieval.plan.SetPlan plan = ((SetDecision.Planned) decision).plan();
+        return org.chartstream.retrieval.plan.SetLabels.wholeSet(plan, sets.execute(plan));
     }
 
     @Test

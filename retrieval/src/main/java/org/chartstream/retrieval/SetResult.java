@@ -20,7 +20,9 @@ import java.util.Objects;
  * @param rowIds     the rows listed or cited ({@code RowRef.id}), for {@link Output#ROWS}, {@link Output#LATEST},
  *                   {@link Output#EARLIEST}
  * @param concepts   the concepts (code meanings, drug names) the set was built from, as the answer names them
- * @param complete   whether the lists hold the whole set the question asks for (the reply's completeness says why not)
+ * @param complete   whether the lists hold every row or patient of the executed set (nothing cut, nothing unjudged):
+ *                   what a follow-up over "they" may be scoped to; the reply's completeness label says whether that
+ *                   set is all the question asks for (a set of concepts linked by words is labelled partial)
  */
 public record SetResult(Output output, String field, long rows, long patients, List<String> patientsListed,
                         List<String> patientKeys,

@@ -95,14 +95,14 @@ public final class SetExecutor {
         List<String> listed = byPatient.stream().map(rows -> patientShown(rows.get(0))).toList();
         SetResult set = new SetResult(SetResult.Output.PATIENTS, null, found.rows(), found.patients(), listed,
                 complete ? byPatient.stream().map(rows -> rows.get(0).patientKey()).toList() : List.of(), List.of(), List.of(), plan.conceptNames(), complete);
-        return answer(text.patients(found) + lines, passages, set, gaps);
+        return answer(plan, text.patients(found) + lines, passages, set, gaps);
     }
 
     private SetAnswer count(SetPlan plan, SetText text, List<String> gaps) {
         RowSetResult found = run(plan, new RowSetOutput.Count());
         SetResult set = new SetResult(SetResult.Output.COUNT, null, found.rows(), found.patients(), List.of(), List.of(),
                 List.of(), List.of(), plan.conceptNames(), gaps.isEmpty());
-        return answer(text.count(found), List.of(), set, gaps);
+        return answer(plan, text.count(found), List.of(), set, gaps);
     }
 
     private SetAnswer values(SetPlan plan, SetText text, List<String> gaps) {
@@ -112,7 +112,7 @@ public final class SetExecutor {
         }
         SetResult set = new SetResult(SetResult.Output.VALUES, plan.field(), found.rows(), found.patients(), List.of(),
                 List.of(), values(found.values()), List.of(), plan.conceptNames(), gaps.isEmpty());
-        return answer(text.values(found), List.of(), set, gaps);
+        return answer(plan, text.values(found), List.of(), set, gaps);
     }
 
     private SetAnswer top(SetPlan plan, SetText text, List<String> gaps) {
@@ -128,7 +128,7 @@ public final class SetExecutor {
         String tie = tied == 0 ? "" : "\n(" + SetText.plural(tied, "more value") + " tie with the last one listed.)";
         SetResult set = new SetResult(SetResult.Output.TOP_VALUES, plan.field(), found.rows(), found.patients(), List.of(),
                 List.of(), values(kept), List.of(), plan.conceptNames(), gaps.isEmpty());
-        return answer(text.top(found, kept) + tie, List.of(), set, gaps);
+        return answer(plan, text.top(found, kept) + tie, List.of(), set, gaps);
     }
 
     private static long measure(SetPlan plan, ValueCount v) {
@@ -168,7 +168,7 @@ public final class SetExecutor {
         }
         SetResult set = new SetResult(plan.output(), plan.field(), found.rows(), found.patients(), List.of(), List.of(),
                 values(distinct), found.listedRows().stream().map(r -> r.row().id()).toList(), plan.conceptNames(), gaps.isEmpty());
-        return answer(lines.toString(), passages, set, gaps);
+        return answer(plan, lines.toString(), passages, set, gaps);
     }
 
     /** A follow-up over a previous whole set: the field's values read for each of its patients. */
@@ -207,10 +207,21 @@ public final class SetExecutor {
         union.forEach((v, c) -> all.add(new SetResult.Value(v, c[0], c[1])));
         SetResult set = new SetResult(SetResult.Output.VALUES, field, rows, patients, listed, List.of(), all, List.of(),
                 plan.conceptNames(), gaps.isEmpty());
-        return answer(text.overSet(keys.size(), field) + lines, passages, set, gaps);
+        return answer(plan, text.overSet(keys.size(), field) + lines, passages, set, gaps);
     }
 
-    private SetAnswer answer(String body, List<Passage> passages, SetResult set, List<String> gaps) {
+    /**
+     * The answer and its label. The lists may hold the whole executed set ({@link SetResult#complete}: what a follow-up
+     * over "they" is scoped to) while the label still says PARTIAL: a set built from concepts linked by the question's
+     * words, a drug class or a brand holds every record of the concepts it names, but a record that words the same
+     * thing otherwise (a synonym, a brand or a procedure title the words do not reach) is not in it, and "complete"
+     * would promise that it is.
+     */
+    private SetAnswer answer(SetPlan plan, String body, List<Passage> passages, SetResult set, List<String> found) {
+        List<String> gaps = new ArrayList<>(found);
+        java.util.stream.Stream.concat(plan.concepts().stream(), plan.excluded().stream()).filter(c -> !c.approximate())
+                .forEach(c -> gaps.add("\"" + c.phrase() + "\" counts the records of the concepts named; a record that"
+                        + " words it otherwise (a synonym, a brand, another title) is not counted"));
         Completeness completeness = gaps.isEmpty()
                 ? new Completeness(Completeness.Kind.COMPLETE, "the exact set the question asks for, read from every indexed row", null)
                 : new Completeness(Completeness.Kind.PARTIAL, String.join("; ", gaps), null);
