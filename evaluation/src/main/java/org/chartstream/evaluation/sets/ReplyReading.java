@@ -19,7 +19,8 @@ import org.chartstream.retrieval.generate.Passage;
  * ({@link Answer#set()}), else from what the reply shows (its text and the passages it cites).
  *
  * @param source         {@link #SET} or {@link #TEXT}
- * @param completeLabel  the reply labelled its list complete (the completeness kind, or the set's complete flag)
+ * @param completeLabel  the reply labelled its answer complete (its completeness kind: a set's own complete flag says
+ *                       only that the executed set is listed whole)
  * @param patients       the patients listed: the set's patient numbers; from text, the known patient numbers found in
  *                       the text and the numbers of the cited passages' patients
  * @param values         the set's values, null from text (a text's extra values cannot be told from its prose)
@@ -62,7 +63,7 @@ public record ReplyReading(String source, Outcome outcome, boolean completeLabel
             });
             Set<String> patients = new LinkedHashSet<>();
             set.patientsListed().forEach(p -> patients.add(p.strip()));
-            return new ReplyReading(SET, answer.outcome(), complete || set.complete(), patients, values, counts(set),
+            return new ReplyReading(SET, answer.outcome(), complete, patients, values, counts(set),
                     normalise(shown.toString()), cited);
         }
         Set<String> patients = new LinkedHashSet<>();
