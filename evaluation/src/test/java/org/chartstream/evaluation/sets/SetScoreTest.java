@@ -82,7 +82,9 @@ class SetScoreTest {
         Expected truth = cohort("10000001", "10000002");
 
         SetScore wrong = SetScore.of(q, truth, ReplyReading.of(setAnswer(patients(SetResult.Output.PATIENTS,
-                List.of("10000001"), true), null), NUMBERS), null);
+                List.of("10000001"), true), COMPLETE), NUMBERS), null);
+        SetScore listedWholeButPartial = SetScore.of(q, truth, ReplyReading.of(setAnswer(patients(SetResult.Output.PATIENTS,
+                List.of("10000001"), true), new Completeness(Completeness.Kind.PARTIAL, "words", null)), NUMBERS), null);
         SetScore right = SetScore.of(q, truth, ReplyReading.of(setAnswer(patients(SetResult.Output.PATIENTS,
                 List.of("10000002", "10000001"), true), COMPLETE), NUMBERS), null);
         SetScore labelledByCompleteness = SetScore.of(q, truth,
@@ -90,6 +92,8 @@ class SetScoreTest {
 
         assertThat(wrong.completeLabel()).isTrue();
         assertThat(wrong.falseComplete()).isTrue();
+        assertThat(listedWholeButPartial.completeLabel()).as("a set listed whole under a PARTIAL label promises no more").isFalse();
+        assertThat(listedWholeButPartial.falseComplete()).isFalse();
         assertThat(right.exact()).isTrue();
         assertThat(right.falseComplete()).isFalse();
         assertThat(labelledByCompleteness.falseComplete()).isTrue();
