@@ -8,10 +8,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.Map;
 import org.chartstream.client.QueryClient;
-import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.AnswerCompleteness;
@@ -115,11 +113,7 @@ class DictionaryMeaningsIT {
 
     @BeforeAll
     static void start() throws IOException {
-        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        runtime = PipelineRuntime.start(boundByFile(), dir.resolve("meanings"), DictionaryMeaningsIT::load,
-                line -> System.out.println("[meanings] " + line));
-        runtime.createTopics(Map.of(REPLY_TOPIC, 1));
-        runtime.awaitSearchable(Duration.ofMinutes(3));
+        runtime = QuestionReplies.startSearchable(boundByFile(), dir, "meanings", DictionaryMeaningsIT::load, REPLY_TOPIC);
     }
 
     @AfterAll

@@ -7,10 +7,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.Map;
 import org.chartstream.client.QueryClient;
-import org.chartstream.models.OnnxRuntimeGuard;
 import org.chartstream.runtime.PipelineRuntime;
 import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.Citation;
@@ -58,11 +56,7 @@ class NumberedPatientsIT {
 
     @BeforeAll
     static void start() {
-        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
-        runtime = PipelineRuntime.start(numberOnlyPatients(), dir.resolve("numbered"), NumberedPatientsIT::load,
-                line -> System.out.println("[numbered] " + line));
-        runtime.createTopics(Map.of(REPLY_TOPIC, 1));
-        runtime.awaitSearchable(Duration.ofMinutes(3));
+        runtime = QuestionReplies.startSearchable(numberOnlyPatients(), dir, "numbered", NumberedPatientsIT::load, REPLY_TOPIC);
     }
 
     @AfterAll

@@ -1,15 +1,31 @@
 package org.chartstream.app;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.chartstream.client.QueryClient;
+import org.chartstream.models.OnnxRuntimeGuard;
+import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.runtime.config.ChartstreamConfig;
 import org.chartstream.schemas.QueryRequest;
 import org.chartstream.schemas.ReplyEvent;
 
-/** Asks the pipeline a question as an upstream system would and returns its final reply event. */
+/** A whole embedded pipeline over a schema a test loads, asked questions as an upstream system would ask them. */
 final class QuestionReplies {
     private QuestionReplies() {
+    }
+
+    /** Starts the embedded pipeline on the rows {@code loader} writes, with {@code replyTopic}, and waits until searchable. */
+    static PipelineRuntime startSearchable(ChartstreamConfig config, Path dir, String name,
+                                           PipelineRuntime.SourceLoader loader, String replyTopic) {
+        OnnxRuntimeGuard.shortenInformationalClassPathProperties();
+        PipelineRuntime runtime = PipelineRuntime.start(config, dir.resolve(name), loader,
+                line -> System.out.println("[" + name + "] " + line));
+        runtime.createTopics(Map.of(replyTopic, 1));
+        runtime.awaitSearchable(Duration.ofMinutes(3));
+        return runtime;
     }
 
     /** The last reply to {@code question}, asked in a conversation of its own. */

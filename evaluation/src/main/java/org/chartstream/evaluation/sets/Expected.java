@@ -17,10 +17,16 @@ import java.util.Set;
  * @param rows     every row, cells as text (null for NULL), in the SQL's order
  * @param count    a one-row result's {@code count} column, else the number of patients, rows or values (that order)
  * @param refuse   the right reply is a refusal
+ * @param countOfList the count is the length of the patients or values list, not a count column of the SQL
  */
-public record Expected(Set<String> patients, Set<String> values, List<List<String>> rows, Long count, boolean refuse) {
+public record Expected(Set<String> patients, Set<String> values, List<List<String>> rows, Long count, boolean refuse,
+                       boolean countOfList) {
 
     public static final Expected REFUSAL = new Expected(null, null, null, null, true);
+
+    public Expected(Set<String> patients, Set<String> values, List<List<String>> rows, Long count, boolean refuse) {
+        this(patients, values, rows, count, refuse, false);
+    }
 
     public Expected {
         patients = patients == null ? null : Set.copyOf(patients);
@@ -37,9 +43,12 @@ public record Expected(Set<String> patients, Set<String> values, List<List<Strin
         Set<String> values = scored.contains(SetQuestion.VALUES) ? distinct(result, header.size() - 1) : null;
         List<List<String>> rows = scored.contains(SetQuestion.ROWS) ? result : null;
         Long count = null;
+        boolean countOfList = false;
         if (scored.contains(SetQuestion.COUNT)) {
+            countOfList = rows == null && (patients != null || values != null);
             if (header.equals(List.of(SetQuestion.COUNT)) && result.size() == 1) {
                 count = Long.parseLong(result.get(0).get(0));
+                countOfList = false;
             } else if (patients != null) {
                 count = (long) patients.size();
             } else if (rows != null) {
@@ -50,7 +59,7 @@ public record Expected(Set<String> patients, Set<String> values, List<List<Strin
                 throw new IllegalArgumentException("'count' needs a one-row 'count' column or patients, rows or values to count");
             }
         }
-        return new Expected(patients, values, rows, count, false);
+        return new Expected(patients, values, rows, count, false, countOfList);
     }
 
     private static Set<String> distinct(List<List<String>> result, int column) {

@@ -66,7 +66,11 @@ public record SetScore(String id, String kind, String source, Outcome outcome, b
                 exact &= !truth.rows().isEmpty() && shown == truth.rows().size();
             }
             if (truth.count() != null) {
-                countRight = reply.counts().contains(truth.count());
+                // a count that is only the length of a list the reply listed exactly (from its set: nothing missing,
+                // nothing extra) is stated by that list, whatever else (its rows) the reply counts
+                boolean listedExactly = ReplyReading.SET.equals(reply.source()) && (truth.values() != null ? Boolean.TRUE.equals(listComplete)
+                        : truth.patients() != null && reply.patients().equals(truth.patients()));
+                countRight = reply.counts().contains(truth.count()) || (truth.countOfList() && listedExactly);
                 exact &= countRight;
             }
         }

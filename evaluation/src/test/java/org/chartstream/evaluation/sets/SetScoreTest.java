@@ -52,6 +52,22 @@ class SetScoreTest {
     }
 
     @Test
+    void aCountThatIsOnlyTheLengthOfAListIsStatedByThatListListedExactlyFromASet() {
+        SetQuestion q = question("patient-list", "values", "count");
+        Expected truth = Expected.of(List.of("values", "count"), List.of("drug"), List.of(List.of("Aspirin"), List.of("Heparin")));
+        SetResult orders = new SetResult(SetResult.Output.ROWS, null, 5, 1, List.of(), List.of(),
+                List.of(new SetResult.Value("Aspirin", 3, 1), new SetResult.Value("Heparin", 2, 1)), List.of(), List.of(), true);
+        SetResult missing = new SetResult(SetResult.Output.ROWS, null, 3, 1, List.of(), List.of(),
+                List.of(new SetResult.Value("Aspirin", 3, 1)), List.of(), List.of(), true);
+
+        assertThat(truth.countOfList()).isTrue();
+        assertThat(SetScore.of(q, truth, ReplyReading.of(setAnswer(orders, COMPLETE), NUMBERS), null).countRight()).isTrue();
+        assertThat(SetScore.of(q, truth, ReplyReading.of(setAnswer(missing, COMPLETE), NUMBERS), null).countRight()).isFalse();
+        assertThat(Expected.of(List.of("count"), List.of("count"), List.of(List.of("2"))).countOfList())
+                .as("a count column is counted, not implied").isFalse();
+    }
+
+    @Test
     void aCountOfNothingIsReadAsZeroWhetherItCountsRowsOrPatients() {
         SetResult none = new SetResult(SetResult.Output.COUNT, null, 0, 0, List.of(), List.of(), List.of(), List.of(),
                 List.of(), true);
