@@ -3,6 +3,7 @@ package org.chartstream.ingest;
 import java.time.Duration;
 import java.util.List;
 import org.chartstream.ingest.embed.FlushRule;
+import org.chartstream.ingest.embed.VectorCache;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.schemas.Topics;
 
@@ -24,11 +25,13 @@ import org.chartstream.schemas.Topics;
  *                       embedding task of partition p writes only index-log partition p
  * @param progressTopic  per embedding task progress (compacted, key {@code embed-<partition>}), for {@code chartstream status}
  * @param instance       the name this process reports its embedding tasks' progress under
+ * @param vectorCacheTexts texts whose vectors this process keeps ({@code ingest.vector-cache-texts}; 0: none), so
+ *                       a text is embedded once
  */
 public record IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger, Duration quiet,
                              String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic,
                              int maxFieldBytes, int maxRecordBytes, String embedTopic, int partitions,
-                             String progressTopic, String instance) {
+                             String progressTopic, String instance, int vectorCacheTexts) {
     /** The default {@code ingest.max-field-bytes}: 1 MiB. */
     public static final int DEFAULT_MAX_FIELD_BYTES = 1 << 20;
     /** The default {@code kafka.max-record-bytes}: 16 MiB. */
@@ -42,6 +45,9 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
         if (maxFieldBytes < 1 || maxRecordBytes <= maxFieldBytes) {
             throw new IllegalArgumentException("need 0 < field cap < record limit, got " + maxFieldBytes + " and " + maxRecordBytes);
         }
+        if (vectorCacheTexts < 0) {
+            throw new IllegalArgumentException("need a vector cache of 0 or more texts, got " + vectorCacheTexts);
+        }
         if (partitions < 1) {
             throw new IllegalArgumentException("need at least one embedding partition, got " + partitions);
         }
@@ -50,25 +56,32 @@ public record IngestSettings(List<SourceRegistration> sources, int batchChunks, 
     public IngestSettings(List<SourceRegistration> sources, int batchChunks, Duration linger,
                           String indexTopic, String deadLetterTopic, String controlTopic, String statusTopic) {
         this(sources, batchChunks, linger, DEFAULT_QUIET, indexTopic, deadLetterTopic, controlTopic, statusTopic,
-                DEFAULT_MAX_FIELD_BYTES, DEFAULT_MAX_RECORD_BYTES, Topics.INGEST_EMBED, 1, Topics.INGEST_PROGRESS, "local");
+                DEFAULT_MAX_FIELD_BYTES, DEFAULT_MAX_RECORD_BYTES, Topics.INGEST_EMBED, 1, Topics.INGEST_PROGRESS, "local",
+                VectorCache.DEFAULT_CAPACITY);
     }
 
     /** The same settings with another field cap and record limit. */
     public IngestSettings withLimits(int fieldBytes, int recordBytes) {
         return new IngestSettings(sources, batchChunks, linger, quiet, indexTopic, deadLetterTopic, controlTopic, statusTopic,
-                fieldBytes, recordBytes, embedTopic, partitions, progressTopic, instance);
+                fieldBytes, recordBytes, embedTopic, partitions, progressTopic, instance, vectorCacheTexts);
     }
 
     /** The same settings with another quiet time. */
     public IngestSettings withQuiet(Duration newQuiet) {
         return new IngestSettings(sources, batchChunks, linger, newQuiet, indexTopic, deadLetterTopic, controlTopic, statusTopic,
-                maxFieldBytes, maxRecordBytes, embedTopic, partitions, progressTopic, instance);
+                maxFieldBytes, maxRecordBytes, embedTopic, partitions, progressTopic, instance, vectorCacheTexts);
+    }
+
+    /** The same settings keeping the vectors of {@code texts} texts (0: none). */
+    public IngestSettings withVectorCache(int texts) {
+        return new IngestSettings(sources, batchChunks, linger, quiet, indexTopic, deadLetterTopic, controlTopic, statusTopic,
+                maxFieldBytes, maxRecordBytes, embedTopic, partitions, progressTopic, instance, texts);
     }
 
     /** The same settings with {@code count} embedding partitions, this process reporting as {@code name}. */
     public IngestSettings withEmbedding(int count, String name) {
         return new IngestSettings(sources, batchChunks, linger, quiet, indexTopic, deadLetterTopic, controlTopic, statusTopic,
-                maxFieldBytes, maxRecordBytes, embedTopic, count, progressTopic, name);
+                maxFieldBytes, maxRecordBytes, embedTopic, count, progressTopic, name, vectorCacheTexts);
     }
 
     /** When the embedding buffer's pending events go out. */

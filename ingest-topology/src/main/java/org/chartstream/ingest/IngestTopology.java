@@ -16,6 +16,7 @@ import org.chartstream.core.model.TextChunker;
 import org.chartstream.ingest.embed.EmbeddingBuffer;
 import org.chartstream.ingest.embed.EmbeddingPace;
 import org.chartstream.ingest.embed.PassageEmbedder;
+import org.chartstream.ingest.embed.VectorCache;
 import org.chartstream.ingest.normalize.ChangeNormalizer;
 import org.chartstream.ingest.normalize.SourceRegistration;
 import org.chartstream.ingest.publish.IndexEventPartitioner;
@@ -92,7 +93,8 @@ public final class IngestTopology {
 
         topology.addSource("embedding-input", new ByteArrayDeserializer(), new ByteArrayDeserializer(), settings.embedTopic());
         AtomicInteger openEmbeddingTasks = new AtomicInteger();
-        EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET);
+        EmbeddingPace pace = new EmbeddingPace(EmbeddingBuffer.EMBEDDING_BUDGET, () -> System.nanoTime() / 1_000_000,
+                new VectorCache(settings.vectorCacheTexts()));
         topology.addProcessor("embed", () -> new EmbeddingProcessor(embedder, settings.flushRule(), settings.instance(),
                 openEmbeddingTasks, pace, unreadable), "embedding-input");
         topology.addStateStore(Stores.keyValueStoreBuilder(

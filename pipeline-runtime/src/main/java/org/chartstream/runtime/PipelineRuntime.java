@@ -147,7 +147,8 @@ public final class PipelineRuntime implements AutoCloseable {
                     Duration.ofMillis(config.integer("ingest.linger-ms")), Topics.INDEX, Topics.DEAD_LETTER)
                     .withLimits((int) config.integer("ingest.max-field-bytes"), maxRecordBytes())
                     .withQuiet(Duration.ofMillis(config.integer("ingest.quiet-ms")))
-                    .withEmbedding(config.ingestPartitions(), instanceName());
+                    .withEmbedding(config.ingestPartitions(), instanceName())
+                    .withVectorCache((int) config.integer("ingest.vector-cache-texts"));
             unreadable.counts().register(ingestSettings.embedTopic(), IngestTopology.EMBEDDING_CONSUMER_NAME);
             PassageEmbedder ingestModel = ModelThread.lowered(PassageEmbedder.of(model), (int) config.integer("ingest.model-nice"), started);
             ingest = streams.start(INGEST_APPLICATION_ID, IngestTopology.build(ingestSettings, chunker::chunkUnderHeader, ingestModel,

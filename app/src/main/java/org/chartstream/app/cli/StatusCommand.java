@@ -3,7 +3,6 @@ package org.chartstream.app.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +12,7 @@ import org.chartstream.app.pipeline.EmbeddingReport;
 import org.chartstream.app.pipeline.IngestStatusReader;
 import org.chartstream.app.pipeline.StatusReport;
 import org.chartstream.runtime.PipelineRuntime;
+import org.chartstream.core.store.TableRef;
 import org.chartstream.runtime.SourceRegistrations;
 import org.chartstream.runtime.StoreStatus;
 import org.chartstream.runtime.config.ChartstreamConfig;
@@ -44,7 +44,9 @@ public final class StatusCommand implements Callable<Integer> {
         ChartstreamConfig config = main.runConfig();
         String servers = RunCommand.reachableBootstrap(config, bootstrap, null);
         Map<String, String> topics = SourceRegistrations.changeTopics(config);
-        List<String> tables = new ArrayList<>(topics.keySet());
+        // the indexed tables: a dictionary is captured (its change topic counts in the lag) but serves no rows of its own
+        List<String> tables = SourceRegistrations.all(config).stream().flatMap(source -> SourceRegistrations
+                .indexedTables(source).stream().map(t -> new TableRef(source.sourceId(), t).id())).toList();
         try (IngestStatusReader reader = new IngestStatusReader(servers, TransportSecurity.kafkaClientProperties(config))) {
             StoreStatus store = StatusReport.freshest(reader.latestStoreStatus(Duration.ofSeconds(10))).orElse(null);
             Map<String, Long> lag = reader.ingestLag(PipelineRuntime.INGEST_APPLICATION_ID, new HashSet<>(topics.values()));

@@ -19,9 +19,10 @@ public final class VectorCache {
     private long hits;
     private long misses;
 
+    /** @param capacity texts kept; 0 keeps none (every text is embedded, as before the cache) */
     public VectorCache(int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity must not be negative, got " + capacity);
         }
         this.vectors = new LinkedHashMap<>(16, 0.75f, true) {
             @Override

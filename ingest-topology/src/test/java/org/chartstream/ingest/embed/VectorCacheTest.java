@@ -8,6 +8,16 @@ import org.junit.jupiter.api.Test;
 class VectorCacheTest {
 
     @Test
+    void aCacheOfNoTextsKeepsNoneSoEveryTextIsEmbedded() {
+        VectorCache none = new VectorCache(0);
+        none.put("a", new float[] {1f});
+
+        assertThat(none.holds("a")).isFalse();
+        assertThat(none.size()).isZero();
+        assertThatThrownBy(() -> new VectorCache(-1)).hasMessageContaining("must not be negative");
+    }
+
+    @Test
     void aTextMetAgainIsAHitAndAnUnknownOneAMiss() {
         VectorCache cache = new VectorCache(4);
         float[] v = {1f, 2f};
@@ -31,10 +41,5 @@ class VectorCacheTest {
         assertThat(cache.get("b")).as("the least recently used went").isNull();
         assertThat(cache.get("a")).containsExactly(1f);
         assertThat(cache.get("c")).containsExactly(3f);
-    }
-
-    @Test
-    void aCacheHoldsAtLeastOneText() {
-        assertThatThrownBy(() -> new VectorCache(0)).hasMessageContaining("capacity must be at least 1");
     }
 }

@@ -71,6 +71,7 @@ public final class ChartstreamConfig {
         k.put("chunk.window-tokens", new String[] {"0", "tokens per chunk window; 0 = the model's maximum minus special tokens"});
         k.put("chunk.overlap-tokens", new String[] {"32", "tokens shared by consecutive windows"});
         k.put("chunk.lead-tokens", new String[] {"64", "most tokens of a long row's opening (first sentences or lines) repeated in every chunk's header; 0 = none"});
+        k.put("ingest.vector-cache-texts", new String[] {"4096", "texts whose vectors an ingest process keeps, so a text (a row's embed text under a fields policy, a re-indexed chunk) is embedded once; about 1.5 KB each; 0: none"});
         k.put("ingest.batch-chunks", new String[] {"64", "most chunks one embedding slice (one transaction) takes; a slice also ends after 4 s, even inside a row"});
         k.put("ingest.linger-ms", new String[] {"500", "longest wait for an embedding batch to fill while changes keep arriving"});
         k.put("ingest.quiet-ms", new String[] {"10", "a partial embedding batch is embedded once no change arrived for this long (an idle pipeline embeds a lone change at once);"
@@ -185,6 +186,7 @@ public final class ChartstreamConfig {
         nonNegative("chunk.overlap-tokens");
         nonNegative("chunk.lead-tokens");
         positive("ingest.batch-chunks");
+        nonNegative("ingest.vector-cache-texts");
         positive("ingest.linger-ms");
         positive("ingest.quiet-ms");
         if (integer("ingest.quiet-ms") > integer("ingest.linger-ms")) {
